@@ -1,0 +1,65 @@
+// Public API of lib/puremd_gpu: one ReaxFF force/energy evaluation per call.
+// Two drivers implement it, a serial host reference driver and a CUDA driver,
+// both calling the same __host__ __device__ physics in physics/.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "puremd_gpu/control.h"
+#include "puremd_gpu/energies.h"
+#include "puremd_gpu/force_field.h"
+
+namespace puremd {
+
+enum class Driver { Auto, Host, Cuda };
+
+struct StepInput {
+  int n_local = 0;                  // owned atoms
+  int n_total = 0;                  // owned + ghosts
+  const double *x = nullptr;        // 3 * n_total positions (LAMMPS layout)
+  const int *type = nullptr;        // n_total force-field elements (-1: skip atom)
+  const long long *tag = nullptr;   // n_total global ids
+  const double *q = nullptr;        // n_total charges
+};
+
+struct StepRequest {
+  bool eatom = false;               // accumulate per-atom energy
+  bool vatom = false;               // accumulate per-atom virial
+  unsigned terms = kTermAll;        // energy terms to include
+};
+
+struct StepOutput {
+  double *f = nullptr;              // 3 * n_total: forces are ADDED here
+  double *eatom = nullptr;          // n_total, added to (if requested)
+  double *vatom = nullptr;          // 6 * n_total, added to (if requested)
+  Energies energy;                  // this rank's share of each term
+};
+
+// One bond as the analysis fixes (reaxff/bonds, reaxff/species) see it.
+struct BondRecord {
+  int j;      // partner (local index, may be a ghost)
+  double bo;  // corrected total bond order
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  virtual Driver driver() const = 0;
+  virtual std::string description() const = 0;  // e.g. "host reference driver"
+  virtual void compute(const StepInput &in, const StepRequest &req, StepOutput &out) = 0;
+
+  // Bond data of the last compute(), for analysis fixes (host copies).
+  // row_start has n_total+1 entries; bonds of atom i are [row_start[i], row_start[i+1]).
+  virtual void bond_table(std::vector<int> &row_start, std::vector<BondRecord> &bonds) = 0;
+  // Per-atom quantities of the last compute(): total bond order, lone pairs.
+  virtual void atom_table(std::vector<double> &total_bo, std::vector<double> &nlp) = 0;
+};
+
+// True if a CUDA device is usable; `why` says what was found (or not).
+bool cuda_available(std::string *why);
+
+std::unique_ptr<Engine> make_engine(Driver driver, const ForceField &ff, const Control &control);
+
+}  // namespace puremd

@@ -1,0 +1,20 @@
+// Exceptions the library throws; the LAMMPS adapter turns them into
+// error->all / error->one messages so the user sees what to fix.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace puremd {
+
+// Bad user input: a missing or malformed file, an unknown keyword or element.
+struct InputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// A failing device call, out of memory, or a broken internal invariant.
+struct RuntimeError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace puremd

@@ -1,0 +1,64 @@
+// Portability layer: the physics headers are compiled by g++ (host reference
+// driver) and by nvcc (CUDA driver). Everything they need that differs between
+// the two lives here and nowhere else.
+#pragma once
+
+#include <cmath>
+
+#if defined(__CUDACC__)
+#define PMD_HD __host__ __device__
+#define PMD_INLINE __forceinline__
+#else
+#define PMD_HD
+#define PMD_INLINE inline
+#endif
+
+namespace puremd {
+
+// A 3-vector of doubles; plain struct so device code and host code share layout.
+struct vec3 {
+  double x, y, z;
+};
+
+PMD_HD PMD_INLINE vec3 make_vec3(double x, double y, double z) { return vec3{x, y, z}; }
+PMD_HD PMD_INLINE vec3 operator+(vec3 a, vec3 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+PMD_HD PMD_INLINE vec3 operator-(vec3 a, vec3 b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+PMD_HD PMD_INLINE vec3 operator-(vec3 a) { return {-a.x, -a.y, -a.z}; }
+PMD_HD PMD_INLINE vec3 operator*(double s, vec3 a) { return {s * a.x, s * a.y, s * a.z}; }
+PMD_HD PMD_INLINE vec3 operator*(vec3 a, double s) { return {s * a.x, s * a.y, s * a.z}; }
+PMD_HD PMD_INLINE vec3 &operator+=(vec3 &a, vec3 b) {
+  a.x += b.x;
+  a.y += b.y;
+  a.z += b.z;
+  return a;
+}
+PMD_HD PMD_INLINE vec3 &operator-=(vec3 &a, vec3 b) {
+  a.x -= b.x;
+  a.y -= b.y;
+  a.z -= b.z;
+  return a;
+}
+PMD_HD PMD_INLINE double dot(vec3 a, vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+PMD_HD PMD_INLINE double norm2(vec3 a) { return dot(a, a); }
+PMD_HD PMD_INLINE vec3 cross(vec3 a, vec3 b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+PMD_HD PMD_INLINE double sqr(double a) { return a * a; }
+PMD_HD PMD_INLINE double cube(double a) { return a * a * a; }
+
+// Accumulate into memory that other threads may also write. On the host the
+// reference driver is serial, so a plain add is exact and deterministic.
+PMD_HD PMD_INLINE void atomic_add(double *p, double v) {
+#if defined(__CUDA_ARCH__)
+  atomicAdd(p, v);
+#else
+  *p += v;
+#endif
+}
+PMD_HD PMD_INLINE void atomic_add(vec3 *p, vec3 v) {
+  atomic_add(&p->x, v.x);
+  atomic_add(&p->y, v.y);
+  atomic_add(&p->z, v.z);
+}
+
+}  // namespace puremd

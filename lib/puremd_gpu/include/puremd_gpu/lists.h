@@ -1,0 +1,156 @@
+// Views of the per-step data the library owns: atoms, the variable-length
+// interaction lists and the per-atom workspace. Plain pointers, so the same
+// structs describe host memory (reference driver) and device memory (CUDA).
+//
+// Lists are compressed rows: the entries of row r are [start[r], end[r]).
+// Rows are laid out by a prefix sum over counts (with headroom), then filled;
+// `end` lets a row be filled in place without another pass.
+#pragma once
+
+#include "puremd_gpu/control.h"
+#include "puremd_gpu/energies.h"
+#include "puremd_gpu/force_field.h"
+#include "puremd_gpu/hd.h"
+
+namespace puremd {
+
+// Atoms 0..n_local-1 are owned by this rank; n_local..n_total-1 are ghosts
+// (periodic images and neighbours' atoms), supplied with explicit positions.
+struct AtomsView {
+  int n_local = 0;
+  int n_total = 0;
+  const vec3 *x = nullptr;
+  const int *type = nullptr;         // force-field element, -1 = not a ReaxFF atom
+  const long long *tag = nullptr;    // global atom id (ties across sub-domains)
+  const double *q = nullptr;         // charges (from QEq)
+};
+
+// Half list of pairs within range: a pair is stored once, in the row of its
+// lower index. Rows of owned atoms hold pairs up to nonb_cut, rows of ghosts up
+// to bond_cut (as pair_style reaxff does). dvec = x[nbr] - x[row].
+struct FarNeighborList {
+  int *start = nullptr, *end = nullptr;
+  int *nbr = nullptr;
+  double *d = nullptr;
+  vec3 *dvec = nullptr;
+};
+
+// Bond order of one bond and the coefficients of its derivative. Cdbo, Cdbopi
+// and Cdbopi2 collect dE/dBO, dE/dBO_pi, dE/dBO_pi2 during the energy terms;
+// the chain rule dBO/dr is applied once at the end of the step.
+struct BondOrder {
+  double BO, BO_s, BO_pi, BO_pi2;
+  double Cdbo, Cdbopi, Cdbopi2;
+  double C1dbo, C2dbo, C3dbo;
+  double C1dbopi, C2dbopi, C3dbopi, C4dbopi;
+  double C1dbopi2, C2dbopi2, C3dbopi2, C4dbopi2;
+  vec3 dBOp, dln_BOp_s, dln_BOp_pi, dln_BOp_pi2;
+};
+
+// Full bond list: each bond appears in the rows of both atoms; sym[p] is the
+// index of the same bond in the other atom's row. dvec = x[nbr] - x[row].
+struct BondList {
+  int *start = nullptr, *end = nullptr;
+  int *nbr = nullptr;
+  int *sym = nullptr;
+  double *d = nullptr;
+  vec3 *dvec = nullptr;
+  BondOrder *bo = nullptr;
+};
+
+// Hydrogen-bond partners: row = owned hydrogen atom, entries = acceptor atoms
+// within hbond_cut. dvec = x[nbr] - x[row].
+struct HbondList {
+  int *start = nullptr, *end = nullptr;
+  int *nbr = nullptr;
+  double *d = nullptr;
+  vec3 *dvec = nullptr;
+};
+
+// Valence angles: row = bond entry p (i-j bond in the row of centre j),
+// entries = third atoms k bonded to j, with pthb = k's bond entry in j's row.
+struct ThreeBodyList {
+  int *start = nullptr, *end = nullptr;
+  int *thb = nullptr;
+  int *pthb = nullptr;
+  double *theta = nullptr, *cos_theta = nullptr;
+  vec3 *dcos_di = nullptr, *dcos_dj = nullptr, *dcos_dk = nullptr;
+};
+
+// Per-atom intermediates of the bond-order and multi-body terms (rows 0..n_total-1).
+struct Workspace {
+  double *total_bond_order = nullptr;
+  double *Deltap = nullptr, *Deltap_boc = nullptr;
+  double *Delta = nullptr, *Delta_lp = nullptr, *Delta_lp_temp = nullptr;
+  double *Delta_e = nullptr, *Delta_boc = nullptr, *Delta_val = nullptr;
+  double *dDelta_lp = nullptr, *dDelta_lp_temp = nullptr;
+  double *nlp = nullptr, *nlp_temp = nullptr, *Clp = nullptr, *vlpex = nullptr;
+  vec3 *dDeltap_self = nullptr;
+  double *CdDelta = nullptr;  // dE/dDelta, folded into the chain rule
+};
+
+// Where the energy terms put their results. grad holds dE/dx (the force is
+// -grad); eatom / vatom are optional per-atom energy and virial (xx yy zz xy
+// xz yz, LAMMPS order), both including ghost rows.
+struct Tally {
+  Energies *energy = nullptr;
+  vec3 *grad = nullptr;
+  double *eatom = nullptr;
+  double *vatom = nullptr;
+  const vec3 *x = nullptr;
+  unsigned terms = kTermAll;
+
+  PMD_HD bool on(unsigned term) const { return (terms & term) != 0; }
+
+  PMD_HD void add_energy(double *total, double e) const { atomic_add(total, e); }
+
+  // Per-atom energy share; callers split an interaction's energy among atoms.
+  PMD_HD void add_eatom(int a, double e) const {
+    if (eatom) atomic_add(&eatom[a], e);
+  }
+
+  // Add dE/dx_a = g. Every gradient of one interaction names the same
+  // reference atom `ref`; since an interaction's gradients sum to zero, the
+  // per-atom virial -(x_a - x_ref) (x) g_a sums to the global virial.
+  PMD_HD void add_grad(int a, vec3 g, int ref) const {
+    atomic_add(&grad[a], g);
+    if (vatom) {
+      const vec3 r = x[a] - x[ref];
+      double *v = vatom + 6 * a;
+      atomic_add(&v[0], -r.x * g.x);
+      atomic_add(&v[1], -r.y * g.y);
+      atomic_add(&v[2], -r.z * g.z);
+      atomic_add(&v[3], -r.x * g.y);
+      atomic_add(&v[4], -r.x * g.z);
+      atomic_add(&v[5], -r.y * g.z);
+    }
+  }
+};
+
+// Cubic-spline tables of the tapered vdW and Coulomb terms (control file's
+// tabulate_long_range > 0), one per element pair, on r = [0, nonb_cut].
+struct CubicCoef {
+  double a, b, c, d;  // f(r) = a + b u + c u^2 + d u^3, u = r - r_k
+};
+struct LongRangeTable {
+  int n = 0;             // number of grid points
+  double dx = 0, inv_dx = 0;
+  const CubicCoef *vdW = nullptr, *CEvd = nullptr;    // energy, dE/dr / r
+  const CubicCoef *ele = nullptr, *CEclmb = nullptr;  // per unit charge product
+};
+
+// Everything a per-atom physics function may read or write in one step.
+struct StepView {
+  AtomsView atoms;
+  ForceFieldView ff;
+  Control control;
+  FarNeighborList far;
+  BondList bonds;
+  HbondList hbonds;
+  ThreeBodyList thb;
+  Workspace ws;
+  Tally tally;
+  const LongRangeTable *lr = nullptr;  // [type_i * num_types + type_j], null = analytic
+};
+
+}  // namespace puremd

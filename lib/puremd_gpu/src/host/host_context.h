@@ -1,0 +1,86 @@
+// Storage behind the host reference driver: std::vectors that the StepView's
+// plain pointers point into. Lists grow by resizing; refresh_view() re-points.
+#pragma once
+
+#include <vector>
+
+#include "puremd_gpu/engine.h"
+#include "puremd_gpu/lists.h"
+
+namespace puremd::host {
+
+template <class T>
+void ensure_size(std::vector<T> &v, size_t n) {
+  if (v.size() < n) v.resize(n);
+}
+
+struct CsrStore {  // row bounds shared by all lists
+  std::vector<int> start, end;
+};
+
+struct HostContext {
+  const ForceField *ff = nullptr;
+  Control control;
+
+  // atoms
+  std::vector<vec3> x;
+  std::vector<int> type;
+  std::vector<long long> tag;
+  std::vector<double> q;
+
+  // far neighbours
+  CsrStore far_rows;
+  std::vector<int> far_nbr;
+  std::vector<double> far_d;
+  std::vector<vec3> far_dvec;
+
+  // bonds
+  CsrStore bond_rows;
+  std::vector<int> bond_nbr, bond_sym;
+  std::vector<double> bond_d;
+  std::vector<vec3> bond_dvec;
+  std::vector<BondOrder> bond_bo;
+
+  // hydrogen bonds
+  CsrStore hb_rows;
+  std::vector<int> hb_nbr;
+  std::vector<double> hb_d;
+  std::vector<vec3> hb_dvec;
+
+  // three-body (rows = bond entries)
+  CsrStore thb_rows;
+  std::vector<int> thb_k, thb_pthb;
+  std::vector<double> thb_theta, thb_cos;
+  std::vector<vec3> thb_dcos_di, thb_dcos_dj, thb_dcos_dk;
+
+  // per-atom workspace
+  std::vector<double> total_bond_order, Deltap, Deltap_boc, Delta, Delta_lp, Delta_lp_temp,
+      Delta_e, Delta_boc, Delta_val, dDelta_lp, dDelta_lp_temp, nlp, nlp_temp, Clp, vlpex,
+      CdDelta;
+  std::vector<vec3> dDeltap_self;
+
+  // outputs
+  Energies energy;
+  std::vector<vec3> grad;
+  std::vector<double> eatom, vatom;
+
+  StepView view;
+
+  // Point `view` at the current vectors (call after any resize).
+  void refresh_view();
+};
+
+// Pipeline stages of the host driver, in step order. Each takes the context,
+// loops over atoms serially and calls the shared physics in physics/*.h.
+void build_far_neighbors(HostContext &c);   // cell binning over owned + ghost atoms
+void build_bond_and_hbond_lists(HostContext &c);  // uncorrected BO, bonds, hbond partners
+void compute_bond_orders(HostContext &c);   // corrections f1-f5, Delta's
+void compute_bond_energy(HostContext &c);
+void compute_atom_energy(HostContext &c);   // lone pair, over/under-coordination
+void compute_valence_angles(HostContext &c);  // builds the three-body list too
+void compute_torsions(HostContext &c);
+void compute_hydrogen_bonds(HostContext &c);
+void compute_nonbonded(HostContext &c);     // vdW, Coulomb, polarization
+void apply_bond_order_chain_rule(HostContext &c);  // dE/dBO * dBO/dr, once
+
+}  // namespace puremd::host

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Build and install LAMMPS (shared library + lmp) with the packages our tests
+# need: REAXFF (the reference styles), PLUGIN (to load ours) and MPI.
+# The build is cached outside the repository, keyed by LAMMPS version and options.
+# Usage: build_lammps.sh [LAMMPS_SOURCE_DIR]; prints the install prefix last.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+src="${1:-}"
+if [ -z "$src" ]; then
+  src="$("$here/get_lammps.sh" | tail -n1)"
+fi
+[ -f "$src/cmake/CMakeLists.txt" ] || { echo "build_lammps.sh: $src is not a LAMMPS source tree" >&2; exit 1; }
+
+version=$(sed -n 's/.*LAMMPS_VERSION "\(.*\)".*/\1/p' "$src/src/version.h" | tr -d ' ')
+options="-DBUILD_SHARED_LIBS=on -DPKG_REAXFF=on -DPKG_PLUGIN=on -DBUILD_MPI=on -DBUILD_OMP=off
+ -DCMAKE_BUILD_TYPE=Release -DWITH_JPEG=off -DWITH_PNG=off -DWITH_FFMPEG=off -DWITH_GZIP=off
+ -DWITH_CURL=off -DBUILD_TOOLS=off -DLAMMPS_INSTALL_RPATH=on"
+key=$(printf '%s %s %s' "$version" "$src" "$options" | sha256sum | cut -c1-12)
+CACHE="${REAXFF_CUDA_CACHE:-$HOME/.cache/reaxff-cuda}"
+prefix="$CACHE/lammps-install-$version-$key"
+if [ -x "$prefix/bin/lmp" ] && [ -f "$prefix/.complete" ]; then
+  echo "$prefix"
+  exit 0
+fi
+build="$CACHE/lammps-build-$version-$key"
+gen=""
+command -v ninja >/dev/null && gen="-G Ninja"
+# shellcheck disable=SC2086
+cmake -S "$src/cmake" -B "$build" $gen $options -DCMAKE_INSTALL_PREFIX="$prefix" >&2
+cmake --build "$build" --parallel "$(nproc)" >&2
+cmake --install "$build" >&2
+touch "$prefix/.complete"
+echo "$prefix"
