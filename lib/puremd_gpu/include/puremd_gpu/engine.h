@@ -35,6 +35,7 @@ struct StepOutput {
   double *eatom = nullptr;          // n_total, added to (if requested)
   double *vatom = nullptr;          // 6 * n_total, added to (if requested)
   Energies energy;                  // this rank's share of each term
+  double virial[6] = {0, 0, 0, 0, 0, 0};  // sum over atoms of x (x) f (xx yy zz xy xz yz)
 };
 
 // One bond as the analysis fixes (reaxff/bonds, reaxff/species) see it.

@@ -68,6 +68,9 @@ struct ForceFieldView {
   const ThreeBodySets *thbp;     // [(i * n + j) * n + k]
   const HbondParams *hbp;        // [(i * n + j) * n + k]
   const FourBodySets *fbp;       // [((i * n + j) * n + k) * n + l]
+  // Which van der Waals form the elements ask for: 1 shielded Morse, 2 inner
+  // wall without shielding, 3 inner wall + shielding (LAMMPS gp.vdw_type).
+  int vdw_type;
 
   PMD_HD const TwoBodyParams &two(int i, int j) const { return tbp[i * num_types + j]; }
   PMD_HD const ThreeBodySets &three(int i, int j, int k) const {
@@ -90,6 +93,10 @@ struct ForceField {
   std::vector<ThreeBodySets> thbp;
   std::vector<HbondParams> hbp;
   std::vector<FourBodySets> fbp;
+  int vdw_type = 0;  // see ForceFieldView::vdw_type
+  // Non-fatal findings of the reader (ignored entries, adjusted values), each
+  // naming file and line; the adapter prints them as LAMMPS warnings.
+  std::vector<std::string> warnings;
 
   // Derived cut-offs carried by the ffield's general parameters.
   double nonb_low() const { return gp[11]; }   // taper inner radius (swa)
@@ -100,12 +107,14 @@ struct ForceField {
 
   ForceFieldView view() const {
     return ForceFieldView{num_types, gp.data(), sbp.data(), tbp.data(),
-                          thbp.data(), hbp.data(), fbp.data()};
+                          thbp.data(), hbp.data(), fbp.data(), vdw_type};
   }
 };
 
 // Parse an ffield file. Throws puremd::InputError with a message naming the
 // file, line and what was expected when the file is missing or malformed.
-ForceField read_force_field(const std::string &path);
+// lgvdw: the file carries the low-gradient dispersion extension (a fifth line
+// per element and a ninth off-diagonal column), as pair_style keyword lgvdw.
+ForceField read_force_field(const std::string &path, bool lgvdw = false);
 
 }  // namespace puremd

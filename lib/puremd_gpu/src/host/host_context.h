@@ -6,6 +6,7 @@
 
 #include "puremd_gpu/engine.h"
 #include "puremd_gpu/lists.h"
+#include "puremd_gpu/neighbor_list.h"
 
 namespace puremd::host {
 
@@ -29,10 +30,11 @@ struct HostContext {
   std::vector<double> q;
 
   // far neighbours
-  CsrStore far_rows;
-  std::vector<int> far_nbr;
-  std::vector<double> far_d;
-  std::vector<vec3> far_dvec;
+  HalfNeighborList far;
+
+  // long-range spline tables (control.tabulate > 0), see long_range_table.h
+  std::vector<LongRangeTable> lr_tables;
+  std::vector<CubicCoef> lr_coefs;
 
   // bonds
   CsrStore bond_rows;

@@ -1,0 +1,41 @@
+# Find LAMMPS for the plugin and the tests.
+#  - LAMMPS_INSTALL_DIR + LAMMPS_SOURCE_DIR: use that install (bin/lmp,
+#    lib/liblammps.so built with REAXFF, PLUGIN, MPI, shared) and that tree's headers.
+#  - LAMMPS_SOURCE_DIR only: build that tree with scripts/build_lammps.sh.
+#  - neither: fetch the pinned release (scripts/get_lammps.sh) and build it.
+# Builds are cached under $REAXFF_CUDA_CACHE (default ~/.cache/reaxff-cuda),
+# keyed by LAMMPS version and options, so only the first configure is slow.
+set(_scripts ${PROJECT_SOURCE_DIR}/scripts)
+if(NOT LAMMPS_SOURCE_DIR)
+  execute_process(COMMAND bash ${_scripts}/get_lammps.sh
+                  OUTPUT_VARIABLE _out RESULT_VARIABLE _rc OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT _rc EQUAL 0)
+    message(FATAL_ERROR "scripts/get_lammps.sh failed (${_rc})")
+  endif()
+  string(REGEX REPLACE ".*\n" "" _out "${_out}")
+  set(LAMMPS_SOURCE_DIR "${_out}" CACHE PATH "" FORCE)
+endif()
+if(NOT LAMMPS_INSTALL_DIR)
+  message(STATUS "Building LAMMPS from ${LAMMPS_SOURCE_DIR} (cached after the first time)")
+  execute_process(COMMAND bash ${_scripts}/build_lammps.sh ${LAMMPS_SOURCE_DIR}
+                  OUTPUT_VARIABLE _out RESULT_VARIABLE _rc OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT _rc EQUAL 0)
+    message(FATAL_ERROR "scripts/build_lammps.sh failed (${_rc})")
+  endif()
+  string(REGEX REPLACE ".*\n" "" _out "${_out}")
+  set(LAMMPS_INSTALL_DIR "${_out}" CACHE PATH "" FORCE)
+endif()
+
+find_program(LAMMPS_EXECUTABLE lmp PATHS ${LAMMPS_INSTALL_DIR}/bin NO_DEFAULT_PATH REQUIRED)
+find_library(LAMMPS_LIBRARY lammps PATHS ${LAMMPS_INSTALL_DIR}/lib ${LAMMPS_INSTALL_DIR}/lib64
+             NO_DEFAULT_PATH REQUIRED)
+if(NOT EXISTS ${LAMMPS_SOURCE_DIR}/src/REAXFF/pair_reaxff.h)
+  message(FATAL_ERROR "LAMMPS_SOURCE_DIR=${LAMMPS_SOURCE_DIR} has no src/REAXFF/pair_reaxff.h")
+endif()
+message(STATUS "LAMMPS: ${LAMMPS_EXECUTABLE} (headers from ${LAMMPS_SOURCE_DIR}/src)")
+
+add_library(lammps_for_plugin INTERFACE)
+target_include_directories(lammps_for_plugin INTERFACE ${LAMMPS_SOURCE_DIR}/src
+                                                       ${LAMMPS_SOURCE_DIR}/src/REAXFF)
+target_compile_definitions(lammps_for_plugin INTERFACE LAMMPS_SMALLBIG)
+target_link_libraries(lammps_for_plugin INTERFACE ${LAMMPS_LIBRARY} MPI::MPI_CXX)

@@ -1,0 +1,337 @@
+// Bond orders (van Duin et al. 2001, eqs. 2-4): the uncorrected bond order of
+// a pair from its distance, the over-coordination (f1) and 1-3 (f4, f5)
+// corrections, the per-atom deviations Delta, and the chain rule that turns
+// the collected dE/dBO and dE/dDelta into gradients once per step.
+//
+// Per-atom bodies, in step order (each a separate pass over all atoms,
+// owned and ghost, 0..n_total-1):
+//   bond_order_prime_atom      sum of BO' and dBO'/dx_i over the row -> Deltap
+//   corrected_bond_order_atom  corrected BO of each bond in the row, Delta's
+//   bond_order_chain_rule_atom gradients of every bond i-j with i < j
+// A pass reads only what an earlier pass wrote for other atoms, so one CUDA
+// thread per atom needs no synchronisation inside a pass.
+#pragma once
+
+#include "puremd_gpu/hd.h"
+#include "puremd_gpu/lists.h"
+
+namespace puremd {
+
+// ---------------------------------------------------------------------------
+// Uncorrected bond order BO' of one pair
+// ---------------------------------------------------------------------------
+
+// The three channels of BO'. The sigma channel carries the factor
+// (1 + bo_cut) so that BO' - bo_cut, the value kept, reaches its full
+// strength at short range. expo_* are the exponents p_bo1 (r / r_s)^p_bo2 etc.
+struct BondOrderPrime {
+  double sigma, pi, pipi;
+  double expo_sigma, expo_pi, expo_pipi;
+};
+
+PMD_HD PMD_INLINE BondOrderPrime bond_order_prime(const SingleBodyParams &si,
+                                                  const SingleBodyParams &sj,
+                                                  const TwoBodyParams &t, double r, double bo_cut) {
+  BondOrderPrime p;
+  // A channel exists only if both elements define its radius.
+  if (si.r_s > 0.0 && sj.r_s > 0.0) {
+    p.expo_sigma = t.p_bo1 * pow(r / t.r_s, t.p_bo2);
+    p.sigma = (1.0 + bo_cut) * exp(p.expo_sigma);
+  } else {
+    p.expo_sigma = p.sigma = 0.0;
+  }
+  if (si.r_pi > 0.0 && sj.r_pi > 0.0) {
+    p.expo_pi = t.p_bo3 * pow(r / t.r_p, t.p_bo4);
+    p.pi = exp(p.expo_pi);
+  } else {
+    p.expo_pi = p.pi = 0.0;
+  }
+  if (si.r_pi_pi > 0.0 && sj.r_pi_pi > 0.0) {
+    p.expo_pipi = t.p_bo5 * pow(r / t.r_pp, t.p_bo6);
+    p.pipi = exp(p.expo_pipi);
+  } else {
+    p.expo_pipi = p.pipi = 0.0;
+  }
+  return p;
+}
+
+PMD_HD PMD_INLINE double bond_order_prime_total(const BondOrderPrime &p) {
+  return p.sigma + p.pi + p.pipi;
+}
+
+// A pair within bond_cut is a bond when its total BO' reaches bo_cut.
+PMD_HD PMD_INLINE bool is_bond(const BondOrderPrime &p, double bo_cut) {
+  return bond_order_prime_total(p) >= bo_cut;
+}
+
+// Fill the bond-list record of the bond seen from atom i, with
+// dvec = x_j - x_i. BO and BO_s are shifted down by bo_cut; the derivative
+// vectors are with respect to x_i (those with respect to x_j are their
+// negatives). Despite their names, dln_BOp_* hold dBO'_channel/dx_i.
+// The dE/dBO accumulators start at zero; the correction coefficients are
+// set by corrected_bond_order_atom.
+PMD_HD PMD_INLINE void init_bond_order(const BondOrderPrime &p, const TwoBodyParams &t, double r,
+                                       vec3 dvec, double bo_cut, BondOrder &b) {
+  // d BO'_c / dr = BO'_c * p_bo(c) * expo_c / r; times dr/dx_i = -dvec / r.
+  const double inv_r2 = 1.0 / sqr(r);
+  const double g_sigma = t.p_bo2 * p.expo_sigma * inv_r2;
+  const double g_pi = t.p_bo4 * p.expo_pi * inv_r2;
+  const double g_pipi = t.p_bo6 * p.expo_pipi * inv_r2;
+
+  b.BO = bond_order_prime_total(p) - bo_cut;
+  b.BO_s = p.sigma - bo_cut;
+  b.BO_pi = p.pi;
+  b.BO_pi2 = p.pipi;
+
+  b.dln_BOp_s = (-p.sigma * g_sigma) * dvec;
+  b.dln_BOp_pi = (-p.pi * g_pi) * dvec;
+  b.dln_BOp_pi2 = (-p.pipi * g_pipi) * dvec;
+  b.dBOp = -(p.sigma * g_sigma + p.pi * g_pi + p.pipi * g_pipi) * dvec;
+
+  b.Cdbo = b.Cdbopi = b.Cdbopi2 = 0.0;
+  b.C1dbo = b.C2dbo = b.C3dbo = 0.0;
+  b.C1dbopi = b.C2dbopi = b.C3dbopi = b.C4dbopi = 0.0;
+  b.C1dbopi2 = b.C2dbopi2 = b.C3dbopi2 = b.C4dbopi2 = 0.0;
+}
+
+// ---------------------------------------------------------------------------
+// Pass 1: Deltap = sum of BO' - valency, and dDeltap_self = sum dBO'/dx_i
+// ---------------------------------------------------------------------------
+
+PMD_HD PMD_INLINE void bond_order_prime_atom(int i, const StepView &v) {
+  const int ti = v.atoms.type[i];
+  if (ti < 0) return;
+  const SingleBodyParams &si = v.ff.sbp[ti];
+  const Workspace &w = v.ws;
+
+  double sum_bo = 0.0;
+  vec3 sum_dbo = make_vec3(0.0, 0.0, 0.0);
+  for (int p = v.bonds.start[i]; p < v.bonds.end[i]; ++p) {
+    sum_bo += v.bonds.bo[p].BO;
+    sum_dbo += v.bonds.bo[p].dBOp;
+  }
+  w.total_bond_order[i] = sum_bo;  // BO' total until pass 2 replaces it
+  w.dDeltap_self[i] = sum_dbo;
+  w.Deltap[i] = sum_bo - si.valency;
+  w.Deltap_boc[i] = sum_bo - si.valency_val;
+}
+
+// ---------------------------------------------------------------------------
+// Pass 2: corrected bond orders
+// ---------------------------------------------------------------------------
+
+// What the correction of one bond needs to know about its two atoms.
+struct BondEnds {
+  double val_i, val_j;                // valencies
+  double Deltap_i, Deltap_j;          // sum BO' - valency
+  double Deltap_boc_i, Deltap_boc_j;  // sum BO' - valency_val
+};
+
+// Correct the bond order of bond i-j in place (BO, BO_s, BO_pi, BO_pi2 hold
+// the uncorrected values on entry) and set the coefficients of its
+// derivative, seen from atom i:
+//   dBO     = C1dbo dBO' + C2dbo dDeltap_i + C3dbo dDeltap_j
+//   dBO_pi  = C1dbopi dBO'_pi + C2dbopi dBO' + C3dbopi dDeltap_i + C4dbopi dDeltap_j
+// (likewise pi-pi). p_boc1, p_boc2: general parameters 0 and 1.
+// The corrected orders are symmetric in i and j to the last bit, so both
+// rows of a bond end up with the same values.
+PMD_HD PMD_INLINE void correct_bond_order(BondOrder &b, const TwoBodyParams &t, const BondEnds &e,
+                                          double p_boc1, double p_boc2) {
+  const bool over = t.ovc >= 0.001;     // f1: over-coordination correction
+  const bool one3 = t.v13cor >= 0.001;  // f4, f5: 1-3 bond-order correction
+
+  if (!over && !one3) {
+    b.C1dbo = 1.0;
+    b.C2dbo = b.C3dbo = 0.0;
+    b.C1dbopi = 1.0;
+    b.C2dbopi = b.C3dbopi = b.C4dbopi = 0.0;
+    b.C1dbopi2 = 1.0;
+    b.C2dbopi2 = b.C3dbopi2 = b.C4dbopi2 = 0.0;
+  } else {
+    // f1 and its derivatives df1/dDeltap_i (df1_i) and df1/dDeltap_j (df1_j).
+    double f1 = 1.0, df1_i = 0.0, df1_j = 0.0;
+    if (over) {
+      const double e1i = exp(-p_boc1 * e.Deltap_i), e1j = exp(-p_boc1 * e.Deltap_j);
+      const double e2i = exp(-p_boc2 * e.Deltap_i), e2j = exp(-p_boc2 * e.Deltap_j);
+      const double f2 = e1i + e1j;
+      const double f3 = -1.0 / p_boc2 * log(0.5 * (e2i + e2j));
+      f1 = 0.5 * ((e.val_i + f2) / (e.val_i + f2 + f3) + (e.val_j + f2) / (e.val_j + f2 + f3));
+
+      const double u_i = e.val_i + (f2 + f3), u_j = e.val_j + (f2 + f3);
+      // df2/dDeltap_i and df3/dDeltap_i
+      const double df2_i = -p_boc1 * e1i;
+      const double df3_i = e2i / (e2i + e2j);
+      df1_i = 0.5 * (df2_i / u_i - ((e.val_i + f2) / sqr(u_i)) * (df2_i + df3_i) + df2_i / u_j -
+                     ((e.val_j + f2) / sqr(u_j)) * (df2_i + df3_i));
+      // For j, collect the f2' and f3' coefficients first.
+      const double coef_f2 = 0.5 * f3 * (1.0 / sqr(u_i) + 1.0 / sqr(u_j));
+      const double coef_f3 = -0.5 * ((u_i - f3) / sqr(u_i) + (u_j - f3) / sqr(u_j));
+      df1_j = -coef_f2 * p_boc1 * e1j + coef_f3 * e2j / (e2i + e2j);
+    }
+
+    // f4 f5 and d ln f4 / d(p_boc3 Deltap_boc_i) (dl4), likewise dl5.
+    double f4 = 1.0, f5 = 1.0, f4f5 = 1.0, dl4 = 0.0, dl5 = 0.0;
+    if (one3) {
+      const double bo2 = t.p_boc4 * sqr(b.BO);
+      const double e4 = exp(-(bo2 - e.Deltap_boc_i) * t.p_boc3 + t.p_boc5);
+      const double e5 = exp(-(bo2 - e.Deltap_boc_j) * t.p_boc3 + t.p_boc5);
+      f4 = 1.0 / (1.0 + e4);
+      f5 = 1.0 / (1.0 + e5);
+      f4f5 = f4 * f5;
+      dl4 = -f4 * e4;
+      dl5 = -f5 * e5;
+    }
+
+    // d ln(BO/BO') / dBO' (a1), / dDeltap_i (a2_i), / dDeltap_j (a2_j); the pi
+    // channels carry f1 twice (a3_*).
+    const double a0 = f1 * f4f5;
+    const double a1 = -2 * t.p_boc3 * t.p_boc4 * b.BO * (dl4 + dl5);
+    const double a2_i = df1_i / f1 + t.p_boc3 * dl4;
+    const double a2_j = df1_j / f1 + t.p_boc3 * dl5;
+    const double a3_i = a2_i + df1_i / f1;
+    const double a3_j = a2_j + df1_j / f1;
+
+    b.BO = b.BO * a0;
+    b.BO_pi = b.BO_pi * a0 * f1;
+    b.BO_pi2 = b.BO_pi2 * a0 * f1;
+    b.BO_s = b.BO - (b.BO_pi + b.BO_pi2);
+
+    b.C1dbo = a0 + b.BO * a1;
+    b.C2dbo = b.BO * a2_i;
+    b.C3dbo = b.BO * a2_j;
+
+    b.C1dbopi = f1 * f1 * f4 * f5;
+    b.C2dbopi = b.BO_pi * a1;
+    b.C3dbopi = b.BO_pi * a3_i;
+    b.C4dbopi = b.BO_pi * a3_j;
+
+    b.C1dbopi2 = f1 * f1 * f4 * f5;
+    b.C2dbopi2 = b.BO_pi2 * a1;
+    b.C3dbopi2 = b.BO_pi2 * a3_i;
+    b.C4dbopi2 = b.BO_pi2 * a3_j;
+  }
+
+  // Orders below 1e-10 count as zero (their derivative coefficients stay).
+  if (b.BO < 1e-10) b.BO = 0.0;
+  if (b.BO_s < 1e-10) b.BO_s = 0.0;
+  if (b.BO_pi < 1e-10) b.BO_pi = 0.0;
+  if (b.BO_pi2 < 1e-10) b.BO_pi2 = 0.0;
+}
+
+// Corrected bond orders of all bonds in row i (each row corrects its own
+// copy of the bond, reading Deltap of the partner), then atom i's total bond
+// order and the deviations Delta, Delta_e, Delta_boc, Delta_val, the lone-pair
+// count nlp and Delta_lp with their derivatives.
+PMD_HD PMD_INLINE void corrected_bond_order_atom(int i, const StepView &v) {
+  const int ti = v.atoms.type[i];
+  if (ti < 0) return;
+  const SingleBodyParams &si = v.ff.sbp[ti];
+  const Workspace &w = v.ws;
+  const double p_boc1 = v.ff.gp[0], p_boc2 = v.ff.gp[1], p_lp1 = v.ff.gp[15];
+
+  BondEnds e;
+  e.val_i = si.valency;
+  e.Deltap_i = w.Deltap[i];
+  e.Deltap_boc_i = w.Deltap_boc[i];
+
+  double sum_bo = 0.0;
+  for (int p = v.bonds.start[i]; p < v.bonds.end[i]; ++p) {
+    const int j = v.bonds.nbr[p];
+    const int tj = v.atoms.type[j];
+    if (tj < 0) continue;
+    e.val_j = v.ff.sbp[tj].valency;
+    e.Deltap_j = w.Deltap[j];
+    e.Deltap_boc_j = w.Deltap_boc[j];
+    BondOrder &b = v.bonds.bo[p];
+    correct_bond_order(b, v.ff.two(ti, tj), e, p_boc1, p_boc2);
+    sum_bo += b.BO;
+  }
+
+  w.total_bond_order[i] = sum_bo;
+  w.Delta[i] = sum_bo - si.valency;
+  w.Delta_e[i] = sum_bo - si.valency_e;
+  w.Delta_boc[i] = sum_bo - si.valency_boc;
+  w.Delta_val[i] = sum_bo - si.valency_val;
+
+  // Lone pairs from the electron excess Delta_e (truncating division by 2).
+  const double half_e = static_cast<double>(static_cast<int>(w.Delta_e[i] / 2.0));
+  const double vlpex = w.Delta_e[i] - 2.0 * half_e;
+  const double explp1 = exp(-p_lp1 * sqr(2.0 + vlpex));
+  const double nlp = explp1 - half_e;
+  const double clp = 2.0 * p_lp1 * explp1 * (2.0 + vlpex);
+  w.vlpex[i] = vlpex;
+  w.nlp[i] = nlp;
+  w.Delta_lp[i] = si.nlp_opt - nlp;
+  w.Clp[i] = clp;
+  w.dDelta_lp[i] = clp;
+  if (si.mass > 21.0) {  // heavier than the first row: fixed lone-pair count
+    w.nlp_temp[i] = 0.5 * (si.valency_e - si.valency);
+    w.Delta_lp_temp[i] = si.nlp_opt - w.nlp_temp[i];
+    w.dDelta_lp_temp[i] = 0.0;
+  } else {
+    w.nlp_temp[i] = nlp;
+    w.Delta_lp_temp[i] = si.nlp_opt - nlp;
+    w.dDelta_lp_temp[i] = clp;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Chain rule: dE/dBO, dE/dBO_pi, dE/dBO_pi2 (both rows of the bond) and
+// dE/dDelta of both atoms, times the derivatives of the corrected orders.
+// ---------------------------------------------------------------------------
+
+// Gradients of bond p (row i, partner j) on i, j and every bonded neighbour
+// of i and of j. Uses the coefficients of row i's copy of the bond; call it
+// once per bond (from the row of the lower index). Reference atom i.
+PMD_HD PMD_INLINE void bond_chain_rule(int i, int p, const StepView &v) {
+  const int j = v.bonds.nbr[p];
+  const BondOrder &bij = v.bonds.bo[p];
+  const BondOrder &bji = v.bonds.bo[v.bonds.sym[p]];
+  const Workspace &w = v.ws;
+
+  // dE/dBO of both directions times the derivative coefficients.
+  const double e_bo = bij.Cdbo + bji.Cdbo;
+  const double e_pi = bij.Cdbopi + bji.Cdbopi;
+  const double e_pipi = bij.Cdbopi2 + bji.Cdbopi2;
+  const double e_delta = w.CdDelta[i] + w.CdDelta[j];  // dDelta_i/dBO = dDelta_j/dBO = 1
+
+  const double bo1 = bij.C1dbo * e_bo, bo2 = bij.C2dbo * e_bo, bo3 = bij.C3dbo * e_bo;
+  const double pi1 = bij.C1dbopi * e_pi, pi2 = bij.C2dbopi * e_pi, pi3 = bij.C3dbopi * e_pi,
+               pi4 = bij.C4dbopi * e_pi;
+  const double pp1 = bij.C1dbopi2 * e_pipi, pp2 = bij.C2dbopi2 * e_pipi,
+               pp3 = bij.C3dbopi2 * e_pipi, pp4 = bij.C4dbopi2 * e_pipi;
+  const double de1 = bij.C1dbo * e_delta, de2 = bij.C2dbo * e_delta, de3 = bij.C3dbo * e_delta;
+
+  // Coefficients of dBO'_ij, dDeltap_i and dDeltap_j.
+  const double c_bond = bo1 + de1 + pi2 + pp2;
+  const double c_i = bo2 + de2 + pi3 + pp3;
+  const double c_j = bo3 + de3 + pi4 + pp4;
+
+  vec3 gi = c_bond * bij.dBOp;
+  gi += c_i * w.dDeltap_self[i];
+  gi += pi1 * bij.dln_BOp_pi;
+  gi += pp1 * bij.dln_BOp_pi2;
+  v.tally.add_grad(i, gi, i);
+
+  vec3 gj = -c_bond * bij.dBOp;
+  gj += c_j * w.dDeltap_self[j];
+  gj -= pi1 * bij.dln_BOp_pi;
+  gj -= pp1 * bij.dln_BOp_pi2;
+  v.tally.add_grad(j, gj, i);
+
+  // Deltap_i depends on the position of every neighbour k of i through BO'_ik
+  // (row i holds dBO'_ik/dx_i = -dBO'_ik/dx_k); likewise for j.
+  for (int q = v.bonds.start[i]; q < v.bonds.end[i]; ++q)
+    v.tally.add_grad(v.bonds.nbr[q], -c_i * v.bonds.bo[q].dBOp, i);
+  for (int q = v.bonds.start[j]; q < v.bonds.end[j]; ++q)
+    v.tally.add_grad(v.bonds.nbr[q], -c_j * v.bonds.bo[q].dBOp, i);
+}
+
+// All bonds of atom i towards higher indices (every bond exactly once over
+// all atoms 0..n_total-1).
+PMD_HD PMD_INLINE void bond_order_chain_rule_atom(int i, const StepView &v) {
+  for (int p = v.bonds.start[i]; p < v.bonds.end[i]; ++p)
+    if (i < v.bonds.nbr[p]) bond_chain_rule(i, p, v);
+}
+
+}  // namespace puremd

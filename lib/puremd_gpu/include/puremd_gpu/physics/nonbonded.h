@@ -1,0 +1,201 @@
+// Non-bonded terms: tapered van der Waals (Morse-type, with optional shielding,
+// inner wall and low-gradient dispersion) and shielded Coulomb over the far
+// neighbour list, plus the charge polarization (self) energy.
+//
+// Conventions of LAMMPS's pair_style reaxff reproduced here:
+//  - the vdW form is ForceFieldView::vdw_type (set by the reader as LAMMPS
+//    does: from the first element, shielding when gamma_w > 0.5, inner wall
+//    when rcore2 and acore2 both exceed 0.01);
+//  - a pair (i owned, j) within nonb_cut is evaluated by i's rank when j is
+//    owned, or when tag_i < tag_j, or for equal tags (i's own image) when
+//    x_j - x_i points "up" (z, then y, then x, beyond 1e-4 A);
+//  - the pair's energy goes half to each atom's per-atom energy;
+//  - the Coulomb constant is 332.06371 kcal/mol A/e^2 and the polarization
+//    energy is 23.02 (chi q + eta/2 q^2) with eta stored as the reader does
+//    (twice the file's value, like LAMMPS).
+#pragma once
+
+#include "puremd_gpu/energies.h"
+#include "puremd_gpu/force_field.h"
+#include "puremd_gpu/hd.h"
+#include "puremd_gpu/lists.h"
+#include "puremd_gpu/physics/long_range_table.h"
+#include "puremd_gpu/physics/taper.h"
+
+namespace puremd {
+
+constexpr double kCoulombCele = 332.06371;         // kcal/mol A / e^2
+constexpr double kPolarizationEvToKcal = 23.02;    // kcal/mol per eV (ReaxFF's value)
+constexpr double kNonbondedTieTolerance = 1.0e-4;  // A, tie-break of the ownership rule
+
+// Van der Waals variants (bit 0: shielding, bit 1: inner wall), as LAMMPS's
+// reaxff numbers them; the force field reader stores the one the elements
+// ask for in ForceField(View)::vdw_type.
+enum VdwKind : int {
+  kVdwPlain = 0,  // not a valid force field; evaluated as neither
+  kVdwShielding = 1,
+  kVdwInnerWall = 2,
+  kVdwShieldingInnerWall = 3,
+};
+
+// A tapered pair term: energy and (dE/dr) / r.
+struct PairTerm {
+  double e;
+  double ce;
+};
+
+// Tapered van der Waals energy of one pair at distance r. p_vdw1 is the
+// shielding exponent (general parameter 28); tap, dtap = Tap(r), Tap'(r)/r.
+PMD_HD PMD_INLINE PairTerm vdw_pair(const TwoBodyParams &p, double p_vdw1, int kind, bool lgvdw,
+                                    double r, double tap, double dtap) {
+  double e_m, ce;
+  if (kind & kVdwShielding) {
+    // shielded distance f13 = (r^p + gamma_w^-p)^(1/p)
+    const double inv_p = 1.0 / p_vdw1;
+    const double rp = pow(r, p_vdw1);
+    const double gp = pow(1.0 / p.gamma_w, p_vdw1);
+    const double f13 = pow(rp + gp, inv_p);
+    const double e1 = exp(p.alpha * (1.0 - f13 / p.r_vdW));
+    const double e2 = exp(0.5 * p.alpha * (1.0 - f13 / p.r_vdW));
+    e_m = p.D * (e1 - 2.0 * e2);
+    const double df13_over_r = pow(rp + gp, inv_p - 1.0) * pow(r, p_vdw1 - 2.0);
+    ce = dtap * e_m - tap * p.D * (p.alpha / p.r_vdW) * (e1 - e2) * df13_over_r;
+  } else {
+    const double e1 = exp(p.alpha * (1.0 - r / p.r_vdW));
+    const double e2 = exp(0.5 * p.alpha * (1.0 - r / p.r_vdW));
+    e_m = p.D * (e1 - 2.0 * e2);
+    ce = dtap * e_m - tap * p.D * (p.alpha / p.r_vdW) * (e1 - e2) / r;
+  }
+  double e = tap * e_m;
+  if (kind & kVdwInnerWall) {
+    const double e_core = p.ecore * exp(p.acore * (1.0 - (r / p.rcore)));
+    const double de_core = -(p.acore / p.rcore) * e_core;
+    e += tap * e_core;
+    ce += dtap * e_core + tap * de_core / r;
+    if (lgvdw) {  // low-gradient dispersion -C / (r^6 + re^6)
+      const double r5 = pow(r, 5.0);
+      const double r6 = pow(r, 6.0);
+      const double re6 = pow(p.lgre, 6.0);
+      const double e_lg = -(p.lgcij / (r6 + re6));
+      const double de_lg = -6.0 * e_lg * r5 / (r6 + re6);
+      e += tap * e_lg;
+      ce += dtap * e_lg + tap * de_lg / r;
+    }
+  }
+  return PairTerm{e, ce};
+}
+
+// Tapered shielded Coulomb energy C q_i q_j Tap(r) / (r^3 + gamma)^(1/3), with
+// gamma = TwoBodyParams::gamma. Pass q_i = q_j = 1 for the per-charge value.
+PMD_HD PMD_INLINE PairTerm coulomb_pair(double gamma, double qi, double qj, double r, double tap,
+                                        double dtap) {
+  const double s = r * r * r + gamma;
+  // ReaxFF's codes take the cube root with this truncated exponent; kept so
+  // that energies agree with LAMMPS to the last bits.
+  const double s13 = pow(s, 0.33333333333333);
+  const double cqq = kCoulombCele * qi * qj;
+  return PairTerm{cqq * (tap / s13), cqq * (dtap - tap * r / s) / s13};
+}
+
+// Ownership rule for a far pair (i owned, j = any) found in i's row.
+PMD_HD PMD_INLINE bool nonbonded_pair_is_mine(int j, int n_local, long long tag_i, long long tag_j,
+                                              vec3 d) {
+  if (j < n_local || tag_i < tag_j) return true;
+  if (tag_i != tag_j) return false;
+  const double eps = kNonbondedTieTolerance;
+  if (d.z > eps) return true;
+  if (fabs(d.z) >= eps) return false;
+  if (d.y > eps) return true;
+  return fabs(d.y) < eps && d.x > eps;
+}
+
+// vdW + Coulomb of owned atom i with the pairs of its far-neighbour row.
+// Analytic, or by spline look-up when v.lr is set. Reference atom: i.
+PMD_HD PMD_INLINE void nonbonded_atom(int i, const StepView &v) {
+  const bool do_vdw = v.tally.on(kTermVdw);
+  const bool do_ele = v.tally.on(kTermCoulomb);
+  if (!do_vdw && !do_ele) return;
+  const AtomsView &a = v.atoms;
+  if (i >= a.n_local) return;
+  const int ti = a.type[i];
+  if (ti < 0) return;
+
+  const Taper taper = make_taper(v.control.nonb_low, v.control.nonb_cut);
+  const int kind = v.ff.vdw_type;
+  const double p_vdw1 = v.ff.gp[28];
+  const double cut = v.control.nonb_cut;
+  const double qi = a.q[i];
+  const long long tag_i = a.tag[i];
+  const int ntypes = v.ff.num_types;
+
+  double e_vdw_sum = 0.0, e_ele_sum = 0.0;
+  vec3 grad_i = make_vec3(0.0, 0.0, 0.0);
+  for (int p = v.far.start[i]; p < v.far.end[i]; ++p) {
+    const int j = v.far.nbr[p];
+    const int tj = a.type[j];
+    if (tj < 0) continue;
+    const double r = v.far.d[p];
+    if (r > cut) continue;
+    const vec3 d = v.far.dvec[p];
+    if (!nonbonded_pair_is_mine(j, a.n_local, tag_i, a.tag[j], d)) continue;
+
+    double e_vdw = 0.0, ce_vdw = 0.0, e_ele = 0.0, ce_ele = 0.0;
+    if (v.lr) {
+      const LongRangeValues lr = long_range_lookup(v.lr[ti * ntypes + tj], r);
+      if (do_vdw) {
+        e_vdw = lr.e_vdw;
+        ce_vdw = lr.ce_vdw;
+      }
+      if (do_ele) {
+        const double qq = qi * a.q[j];
+        e_ele = lr.e_ele * qq;
+        ce_ele = lr.ce_ele * qq;
+      }
+    } else {
+      double tap, dtap;
+      taper_eval(taper, r, tap, dtap);
+      const TwoBodyParams &tb = v.ff.two(ti, tj);
+      if (do_vdw) {
+        const PairTerm t = vdw_pair(tb, p_vdw1, kind, v.control.lgvdw, r, tap, dtap);
+        e_vdw = t.e;
+        ce_vdw = t.ce;
+      }
+      if (do_ele) {
+        const PairTerm t = coulomb_pair(tb.gamma, qi, a.q[j], r, tap, dtap);
+        e_ele = t.e;
+        ce_ele = t.ce;
+      }
+    }
+
+    e_vdw_sum += e_vdw;
+    e_ele_sum += e_ele;
+    const double half = 0.5 * (e_vdw + e_ele);
+    v.tally.add_eatom(i, half);
+    v.tally.add_eatom(j, half);
+    const vec3 g = (ce_vdw + ce_ele) * d;  // dE/dx_j
+    grad_i -= g;
+    v.tally.add_grad(j, g, i);
+  }
+  v.tally.add_grad(i, grad_i, i);
+  if (do_vdw) v.tally.add_energy(&v.tally.energy->e_vdW, e_vdw_sum);
+  if (do_ele) v.tally.add_energy(&v.tally.energy->e_ele, e_ele_sum);
+}
+
+// Polarization (self) energy of one atom with charge q, kcal/mol.
+PMD_HD PMD_INLINE double polarization_energy(const SingleBodyParams &s, double q) {
+  return kPolarizationEvToKcal * (s.chi * q + (s.eta / 2.0) * (q * q));
+}
+
+// Polarization energy of owned atom i (no gradient: it depends on q only).
+PMD_HD PMD_INLINE void polarization_atom(int i, const StepView &v) {
+  if (!v.tally.on(kTermPolarization)) return;
+  const AtomsView &a = v.atoms;
+  if (i >= a.n_local) return;
+  const int ti = a.type[i];
+  if (ti < 0) return;
+  const double e = polarization_energy(v.ff.sbp[ti], a.q[i]);
+  v.tally.add_energy(&v.tally.energy->e_pol, e);
+  v.tally.add_eatom(i, e);
+}
+
+}  // namespace puremd

@@ -1,0 +1,361 @@
+// Torsion family: the torsion-angle energy and the four-body conjugation
+// energy of every chain i-j-k-l of bonds (van Duin et al. 2001). The chains are
+// read from the three-body list (valence_angle.h): for the central bond j-k,
+// row pk (k's entry in j's bond row) lists the atoms i bonded to j, and row pj
+// (j's entry in k's bond row) lists the atoms l bonded to k, with the angles
+// k-j-i and j-k-l and the gradients of their cosines.
+#pragma once
+
+#include "puremd_gpu/force_field.h"
+#include "puremd_gpu/hd.h"
+#include "puremd_gpu/lists.h"
+
+namespace puremd {
+
+// |sin| of a bond angle is held at least this large wherever it divides.
+constexpr double kTorsionMinSin = 1.0e-10;
+
+// sin(theta) kept away from zero, keeping its sign (+ at exactly zero).
+PMD_HD PMD_INLINE double torsion_safe_sin(double s) {
+  if (s >= 0.0 && s <= kTorsionMinSin) return kTorsionMinSin;
+  if (s <= 0.0 && s >= -kTorsionMinSin) return -kTorsionMinSin;
+  return s;
+}
+
+// One bond angle of the chain with the gradients of its cosine with respect to
+// the first, centre and last atom.
+struct TorsionAngle {
+  double theta;
+  vec3 dcos_first, dcos_centre, dcos_last;
+};
+
+struct Dihedral {
+  double omega;  // dihedral angle, sign by the right-hand rule about j->k
+  vec3 dcos_di, dcos_dj, dcos_dk, dcos_dl;  // gradients of cos(omega)
+};
+
+// Dihedral i-j-k-l from r_ij = x_i - x_j, r_jk = x_k - x_j, r_kl = x_l - x_k,
+// r_li = x_i - x_l and their lengths; ijk is the angle i-j-k (first = i) and
+// jkl the angle j-k-l (first = j).
+//
+// omega comes from atan2 of two triple products. Its cosine's gradient is
+// taken from the law-of-cosines form
+//   cos(omega) = (r_ij^2 + r_jk^2 + r_kl^2 - r_li^2
+//                 - 2 (r_ij r_jk cA - r_ij r_kl cA cB + r_jk r_kl cB))
+//                / (2 r_ij r_kl sA sB),
+// cA, sA / cB, sB = cos, sin of the two bond angles: the chain rule through
+// the four distances and the two angles, as ReaxFF does (sines held away from 0).
+PMD_HD PMD_INLINE Dihedral dihedral(vec3 r_ij, double d_ij, vec3 r_jk, double d_jk, vec3 r_kl,
+                                    double d_kl, vec3 r_li, double d_li, const TorsionAngle &ijk,
+                                    const TorsionAngle &jkl) {
+  const double sA = torsion_safe_sin(sin(ijk.theta)), cA = cos(ijk.theta);
+  const double sB = torsion_safe_sin(sin(jkl.theta)), cB = cos(jkl.theta);
+
+  Dihedral out;
+  const double c_un = -dot(r_ij, r_jk) * dot(r_jk, r_kl) + d_jk * d_jk * dot(r_ij, r_kl);
+  const double s_un = -d_jk * dot(r_ij, cross(r_jk, r_kl));
+  out.omega = atan2(s_un, c_un);
+
+  // numerator and denominator of the law-of-cosines form
+  const double num = d_ij * d_ij + d_jk * d_jk + d_kl * d_kl - d_li * d_li -
+                     2.0 * (d_ij * d_jk * cA - d_ij * d_kl * cA * cB + d_jk * d_kl * cB);
+  const double den = 2.0 * d_ij * d_kl * sA * sB;
+  double c = num / den;
+  if (c > 1.0) c = 1.0;
+  if (c < -1.0) c = -1.0;
+
+  // Half the partial derivatives of num and den (so the common factor is 2/den):
+  // with respect to d_ij, d_jk, d_kl and the angles theta_ijk, theta_jkl.
+  const double num_ij = d_ij + cA * (d_kl * cB - d_jk);
+  const double num_jk = d_jk - d_ij * cA - d_kl * cB;
+  const double num_kl = d_kl + cB * (d_ij * cA - d_jk);
+  const double num_A = d_ij * sA * (d_jk - d_kl * cB);
+  const double num_B = d_kl * sB * (d_jk - d_ij * cA);
+  const double den_ij = d_kl * sA * sB;
+  const double den_kl = d_ij * sA * sB;
+  const double den_A = d_ij * d_kl * cA * sB;
+  const double den_B = d_ij * d_kl * sA * cB;
+
+  // cos(omega) partials (times den/2); a theta partial becomes a cos(theta)
+  // partial through dtheta = -dcos / sin.
+  const double by_dij = (num_ij - c * den_ij) / d_ij;  // along r_ij / d_ij
+  const double by_djk = num_jk / d_jk;
+  const double by_dkl = (num_kl - c * den_kl) / d_kl;
+  const double by_cA = -(num_A - c * den_A) / sA;
+  const double by_cB = -(num_B - c * den_B) / sB;
+  const double scale = 2.0 / den;
+
+  // d_li enters num as -d_li^2: its gradient is -r_li on i and +r_li on l.
+  out.dcos_di = scale * (by_dij * r_ij - r_li + by_cA * ijk.dcos_first);
+  out.dcos_dj =
+      scale * (-by_dij * r_ij - by_djk * r_jk + by_cA * ijk.dcos_centre + by_cB * jkl.dcos_first);
+  out.dcos_dk =
+      scale * (-by_dkl * r_kl + by_djk * r_jk + by_cA * ijk.dcos_last + by_cB * jkl.dcos_centre);
+  out.dcos_dl = scale * (by_dkl * r_kl + r_li + by_cB * jkl.dcos_last);
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Evaluators. BOA_xy = BO_xy - thb_cut.
+
+// Per central bond j-k.
+struct TorsionBond {
+  double BOA_jk, BOpi_jk;
+  double exp_tor2;  // exp(-p_tor2 BOA_jk)
+  double exp_cot2;  // exp(-p_cot2 (BOA_jk - 1.5)^2)
+  double f11;       // over/under-coordination of j and k
+  double df11;      // df11 / dDelta_j (= df11 / dDelta_k)
+};
+
+// Per outer bond (i-j or k-l).
+struct TorsionArm {
+  double BOA, exp_tor2, exp_cot2;
+};
+
+// Delta_j, Delta_k: Delta_boc of the two central atoms.
+PMD_HD PMD_INLINE TorsionBond torsion_bond(const double *gp, double BOA_jk, double BOpi_jk,
+                                           double Delta_j, double Delta_k) {
+  const double p_tor2 = gp[23], p_tor3 = gp[24], p_tor4 = gp[25], p_cot2 = gp[27];
+  TorsionBond b;
+  b.BOA_jk = BOA_jk;
+  b.BOpi_jk = BOpi_jk;
+  b.exp_tor2 = exp(-p_tor2 * BOA_jk);
+  b.exp_cot2 = exp(-p_cot2 * sqr(BOA_jk - 1.5));
+  const double e3 = exp(-p_tor3 * (Delta_j + Delta_k));
+  const double e4 = exp(p_tor4 * (Delta_j + Delta_k));
+  const double inv = 1.0 / (1.0 + e3 + e4);
+  b.f11 = (2.0 + e3) * inv;
+  b.df11 = (-p_tor3 * e3 + (p_tor3 * e3 - p_tor4 * e4) * (2.0 + e3) * inv) * inv;
+  return b;
+}
+
+PMD_HD PMD_INLINE TorsionArm torsion_arm(const double *gp, double BOA) {
+  TorsionArm a;
+  a.BOA = BOA;
+  a.exp_tor2 = exp(-gp[23] * BOA);
+  a.exp_cot2 = exp(-gp[27] * sqr(BOA - 1.5));
+  return a;
+}
+
+// Geometry of one chain as the energies see it.
+struct TorsionShape {
+  double sA, sB;      // sines of the two bond angles (not floored)
+  double cotA, cotB;  // cos/sin with the sine floored (torsion_safe_sin)
+  double cos_omega, cos2omega, cos3omega;
+};
+
+struct FourBodyTerm {
+  double e;
+  double dE_dBOij, dE_dBOjk, dE_dBOkl;
+  double dE_dBOpi_jk;  // torsion only
+  double dE_dDelta;    // torsion only; applies to Delta_j and to Delta_k
+  double dE_dcosA, dE_dcosB, dE_dcos_omega;
+};
+
+PMD_HD PMD_INLINE FourBodyTerm torsion_energy(const FourBodyParams &p, const double *gp,
+                                              const TorsionBond &jk, const TorsionArm &ij,
+                                              const TorsionArm &kl, const TorsionShape &g) {
+  const double p_tor2 = gp[23];
+  const double fij = 1.0 - ij.exp_tor2, fjk = 1.0 - jk.exp_tor2, fkl = 1.0 - kl.exp_tor2;
+  const double fn10 = fij * fjk * fkl;
+  const double pi_dev = 2.0 - jk.BOpi_jk - jk.f11;  // departure from a full pi bond
+  const double exp1 = exp(p.p_tor1 * sqr(pi_dev));
+  const double CV = 0.5 * (p.V1 * (1.0 + g.cos_omega) + p.V2 * exp1 * (1.0 - g.cos2omega) +
+                           p.V3 * (1.0 + g.cos3omega));
+  const double ss = g.sA * g.sB;
+
+  FourBodyTerm r;
+  r.e = fn10 * ss * CV;
+  const double ssCV = ss * CV;
+  r.dE_dBOpi_jk = -fn10 * 2.0 * p.p_tor1 * p.V2 * exp1 * pi_dev * (1.0 - sqr(g.cos_omega)) * ss;
+  r.dE_dDelta = r.dE_dBOpi_jk * jk.df11;
+  r.dE_dBOij = ssCV * p_tor2 * ij.exp_tor2 * fjk * fkl;
+  r.dE_dBOjk = ssCV * p_tor2 * fij * jk.exp_tor2 * fkl;
+  r.dE_dBOkl = ssCV * p_tor2 * fij * fjk * kl.exp_tor2;
+  const double m = -fn10 * CV;
+  r.dE_dcosA = m * g.sB * g.cotA;
+  r.dE_dcosB = m * g.sA * g.cotB;
+  r.dE_dcos_omega = fn10 * ss *
+                    (0.5 * p.V1 - 2.0 * p.V2 * exp1 * g.cos_omega +
+                     1.5 * p.V3 * (g.cos2omega + 2.0 * sqr(g.cos_omega)));
+  return r;
+}
+
+PMD_HD PMD_INLINE FourBodyTerm conjugation_energy(const FourBodyParams &p, const double *gp,
+                                                  const TorsionBond &jk, const TorsionArm &ij,
+                                                  const TorsionArm &kl, const TorsionShape &g) {
+  const double p_cot2 = gp[27];
+  const double fn12 = ij.exp_cot2 * jk.exp_cot2 * kl.exp_cot2;
+  const double c2m1 = sqr(g.cos_omega) - 1.0;
+  const double shape = 1.0 + c2m1 * g.sA * g.sB;
+  FourBodyTerm r;
+  r.e = p.p_cot1 * fn12 * shape;
+  const double dfn12 = -2.0 * fn12 * p.p_cot1 * p_cot2 * shape;
+  r.dE_dBOij = dfn12 * (ij.BOA - 1.5);
+  r.dE_dBOjk = dfn12 * (jk.BOA_jk - 1.5);
+  r.dE_dBOkl = dfn12 * (kl.BOA - 1.5);
+  r.dE_dBOpi_jk = 0.0;
+  r.dE_dDelta = 0.0;
+  r.dE_dcosA = -p.p_cot1 * fn12 * c2m1 * g.sB * g.cotA;
+  r.dE_dcosB = -p.p_cot1 * fn12 * c2m1 * g.sA * g.cotB;
+  r.dE_dcos_omega = 2.0 * p.p_cot1 * fn12 * g.cos_omega * g.sA * g.sB;
+  return r;
+}
+
+// Which rank counts the torsions about bond j-k (j owned): the one where j has
+// the smaller tag; for two images of one atom, the one where k lies above j
+// (compared by z, then y, then x).
+PMD_HD PMD_INLINE bool torsion_owns_bond(int j, int k, const AtomsView &a) {
+  if (a.tag[j] != a.tag[k]) return a.tag[j] < a.tag[k];
+  const vec3 xj = a.x[j], xk = a.x[k];
+  if (xk.z != xj.z) return xk.z > xj.z;
+  if (xk.y != xj.y) return xk.y > xj.y;
+  return !(xk.x < xj.x);
+}
+
+// ---------------------------------------------------------------------------
+// Torsions about the bonds j-k of owned atom j (j < n_local; other atoms return
+// at once) that this rank owns (torsion_owns_bond). Uses the first parameter
+// set of each type quadruple. Energy is split half to j, half to k.
+PMD_HD PMD_INLINE void torsions_atom(int j, const StepView &v) {
+  const Tally &T = v.tally;
+  const bool on_tor = T.on(kTermTorsion), on_con = T.on(kTermConjugation);
+  if (j >= v.atoms.n_local || !(on_tor || on_con)) return;
+  const int type_j = v.atoms.type[j];
+  if (type_j < 0) return;
+
+  const BondList &B = v.bonds;
+  const ThreeBodyList &L = v.thb;
+  const Workspace &W = v.ws;
+  const double *gp = v.ff.gp;
+  const double thb_cut = v.control.thb_cut;
+  const vec3 *x = v.atoms.x;
+
+  double e_tor = 0.0, e_con = 0.0, e_j = 0.0;
+  double dE_dDelta_j = 0.0;
+  vec3 g_j{0.0, 0.0, 0.0};
+
+  for (int pk = B.start[j]; pk < B.end[j]; ++pk) {
+    const int k = B.nbr[pk];
+    if (!torsion_owns_bond(j, k, v.atoms)) continue;
+    const double BO_jk = B.bo[pk].BO;
+    if (!(BO_jk > thb_cut) || L.end[pk] == L.start[pk]) continue;
+    const int pj = B.sym[pk];  // j in k's bond row
+    if (L.end[pj] == L.start[pj]) continue;
+
+    const int type_k = v.atoms.type[k];
+    const double d_jk = B.d[pk];
+    const vec3 r_jk = B.dvec[pk];
+    const TorsionBond bjk =
+        torsion_bond(gp, BO_jk - thb_cut, B.bo[pk].BO_pi, W.Delta_boc[j], W.Delta_boc[k]);
+
+    double e_k = 0.0, dE_dBOjk = 0.0, dE_dBOpi_jk = 0.0, dE_dDelta = 0.0;
+    vec3 g_k{0.0, 0.0, 0.0};
+    bool any_k = false;
+
+    for (int s = L.start[pk]; s < L.end[pk]; ++s) {
+      const int pij = L.pthb[s];  // i in j's bond row
+      const double BO_ij = B.bo[pij].BO;
+      if (!(BO_ij > thb_cut)) continue;
+      const int i = L.thb[s];
+      const int type_i = v.atoms.type[i];
+      const double d_ij = B.d[pij];
+      const vec3 r_ij = B.dvec[pij];
+      const TorsionArm aij = torsion_arm(gp, BO_ij - thb_cut);
+      // row pk holds the angle k-j-i: its "first" atom is k, its "last" is i
+      const double thA = L.theta[s];
+      const TorsionAngle ijk{thA, L.dcos_dk[s], L.dcos_dj[s], L.dcos_di[s]};
+      const double sA = sin(thA), cA = cos(thA);
+      const double cotA = cA / torsion_safe_sin(sA);
+
+      double dE_dBOij = 0.0;
+      vec3 g_i{0.0, 0.0, 0.0};
+      bool any_i = false;
+
+      for (int t = L.start[pj]; t < L.end[pj]; ++t) {
+        const int l = L.thb[t];
+        const int plk = L.pthb[t];  // l in k's bond row
+        const double BO_kl = B.bo[plk].BO;
+        const FourBodySets &sets = v.ff.four(type_i, type_j, type_k, v.atoms.type[l]);
+        if (!(i != l && sets.cnt > 0 && BO_kl > thb_cut && BO_ij * BO_jk * BO_kl > thb_cut))
+          continue;
+        const FourBodyParams &prm = sets.prm[0];
+        const TorsionArm akl = torsion_arm(gp, BO_kl - thb_cut);
+        // row pj holds the angle j-k-l: first = j, last = l
+        const double thB = L.theta[t];
+        const TorsionAngle jkl{thB, L.dcos_di[t], L.dcos_dj[t], L.dcos_dk[t]};
+        const double sB = sin(thB), cB = cos(thB);
+
+        const vec3 r_li = x[i] - x[l];
+        const double d_li = sqrt(dot(r_li, r_li));
+        const Dihedral dh =
+            dihedral(r_ij, d_ij, r_jk, d_jk, B.dvec[plk], B.d[plk], r_li, d_li, ijk, jkl);
+
+        TorsionShape g;
+        g.sA = sA;
+        g.sB = sB;
+        g.cotA = cotA;
+        g.cotB = cB / torsion_safe_sin(sB);
+        g.cos_omega = cos(dh.omega);
+        g.cos2omega = cos(2.0 * dh.omega);
+        g.cos3omega = cos(3.0 * dh.omega);
+
+        double e = 0.0, dBOkl = 0.0, dcosA = 0.0, dcosB = 0.0, dcosw = 0.0;
+        if (on_tor) {
+          const FourBodyTerm f = torsion_energy(prm, gp, bjk, aij, akl, g);
+          e_tor += f.e;
+          e += f.e;
+          dE_dBOij += f.dE_dBOij;
+          dE_dBOjk += f.dE_dBOjk;
+          dBOkl += f.dE_dBOkl;
+          dE_dBOpi_jk += f.dE_dBOpi_jk;
+          dE_dDelta += f.dE_dDelta;
+          dcosA += f.dE_dcosA;
+          dcosB += f.dE_dcosB;
+          dcosw += f.dE_dcos_omega;
+        }
+        if (on_con) {
+          const FourBodyTerm f = conjugation_energy(prm, gp, bjk, aij, akl, g);
+          e_con += f.e;
+          e += f.e;
+          dE_dBOij += f.dE_dBOij;
+          dE_dBOjk += f.dE_dBOjk;
+          dBOkl += f.dE_dBOkl;
+          dcosA += f.dE_dcosA;
+          dcosB += f.dE_dcosB;
+          dcosw += f.dE_dcos_omega;
+        }
+        e_j += 0.5 * e;
+        e_k += 0.5 * e;
+        any_i = true;
+
+        atomic_add(&B.bo[plk].Cdbo, dBOkl);
+        g_i += dcosA * ijk.dcos_first + dcosw * dh.dcos_di;
+        g_j += dcosA * ijk.dcos_centre + dcosB * jkl.dcos_first + dcosw * dh.dcos_dj;
+        g_k += dcosA * ijk.dcos_last + dcosB * jkl.dcos_centre + dcosw * dh.dcos_dk;
+        T.add_grad(l, dcosB * jkl.dcos_last + dcosw * dh.dcos_dl, j);
+      }
+      if (!any_i) continue;
+      any_k = true;
+      atomic_add(&B.bo[pij].Cdbo, dE_dBOij);
+      T.add_grad(i, g_i, j);
+    }
+    if (!any_k) continue;
+    atomic_add(&B.bo[pk].Cdbo, dE_dBOjk);
+    if (on_tor) {
+      atomic_add(&B.bo[pk].Cdbopi, dE_dBOpi_jk);
+      dE_dDelta_j += dE_dDelta;
+      atomic_add(&W.CdDelta[k], dE_dDelta);
+    }
+    T.add_grad(k, g_k, j);
+    T.add_eatom(k, e_k);
+  }
+
+  if (dE_dDelta_j != 0.0) atomic_add(&W.CdDelta[j], dE_dDelta_j);
+  T.add_grad(j, g_j, j);
+  T.add_eatom(j, e_j);  // LAMMPS: ev_tally(j, k, ...), half to each
+  if (on_tor) T.add_energy(&T.energy->e_tor, e_tor);
+  if (on_con) T.add_energy(&T.energy->e_con, e_con);
+}
+
+}  // namespace puremd

@@ -1,0 +1,411 @@
+// Valence-angle family: angle bending, the double-bond penalty and the
+// three-body coalition energy of every angle i-j-k around a centre atom j
+// (van Duin et al. 2001; Chenoweth et al. 2008), and the three-body list that
+// these terms and the torsions read.
+//
+// Three-body list. Its rows are bond entries: row p is the bond i-j stored in
+// the bond row of the centre j (i = bonds.nbr[p]). A row is built when
+// BO_ij > thb_cut and j or i is owned (so ghost centres get rows whenever the
+// torsions of an owned atom may need them). Its entries, in this order:
+//   1. for each earlier bond entry q of j (q < p) whose row is built: the angle
+//      k-j-i read back from row q (k = nbr[q]), with i and k swapped;
+//   2. for each later bond entry q > p of j, whatever its bond order: the angle
+//      i-j-k with k = nbr[q], computed from the geometry.
+// pthb = q is k's entry in j's bond row, and dcos_di / dcos_dj / dcos_dk are the
+// gradients of cos(theta_ijk) with respect to x_i / x_j / x_k (i = the row's atom).
+// The list is built in three passes that work on a GPU too:
+// three_body_count_atom (counts per row), a prefix sum into thb.start, and
+// three_body_fill_atom (entries and thb.end).
+#pragma once
+
+#include "puremd_gpu/force_field.h"
+#include "puremd_gpu/hd.h"
+#include "puremd_gpu/lists.h"
+
+namespace puremd {
+
+// ReaxFF turns theta_0 from degrees into radians with pi cut to 9 digits; the
+// same constant keeps angle energies identical to pair_style reaxff.
+constexpr double kValencePi = 3.14159265;
+// sin(theta) is held at least this large where dE/dtheta becomes dE/dcos(theta).
+constexpr double kValenceMinSin = 1.0e-5;
+
+// ---------------------------------------------------------------------------
+// Geometry of one angle i-j-k, from r_ji = x_i - x_j and r_jk = x_k - x_j
+// (bond-list dvecs of the centre's row) and their lengths.
+
+// cos(theta) clamped to [-1, 1], and theta = acos of it.
+PMD_HD PMD_INLINE void angle_theta(vec3 r_ji, double d_ji, vec3 r_jk, double d_jk, double *theta,
+                                   double *cos_theta) {
+  double c = dot(r_ji, r_jk) / (d_ji * d_jk);
+  if (c > 1.0) c = 1.0;
+  if (c < -1.0) c = -1.0;
+  *cos_theta = c;
+  *theta = acos(c);
+}
+
+// Gradients of cos(theta) = (r_ji . r_jk) / (d_ji d_jk) with respect to the
+// positions of i, j and k (unclamped; dcos_dj = -(dcos_di + dcos_dk)).
+PMD_HD PMD_INLINE void angle_dcos(vec3 r_ji, double d_ji, vec3 r_jk, double d_jk, vec3 *dcos_di,
+                                  vec3 *dcos_dj, vec3 *dcos_dk) {
+  const double dji2 = d_ji * d_ji;
+  const double djk2 = d_jk * d_jk;
+  const double inv_dd = 1.0 / (d_ji * d_jk);
+  // (r_ji . r_jk) / (d_ji d_jk)^3: scales the part along each bond
+  const double along = dot(r_ji, r_jk) * cube(inv_dd);
+  *dcos_di = inv_dd * r_jk - (along * djk2) * r_ji;
+  *dcos_dk = inv_dd * r_ji - (along * dji2) * r_jk;
+  *dcos_dj = -inv_dd * (r_jk + r_ji) + along * (djk2 * r_ji + dji2 * r_jk);
+}
+
+// ---------------------------------------------------------------------------
+// Quantities of the centre atom j shared by all of its angles.
+
+struct ValenceCentre {
+  double SBO;          // sum of pi bond orders, corrected by the lone pairs
+  double SBO2;         // SBO mapped onto [0, 2]; sets the equilibrium angle
+  double dSBO2;        // dSBO2 / dSBO
+  double dSBO_dBO7;    // dSBO / dBO_t = dSBO_dBO7 * BO_t^7 for every bond t of j
+  double dSBO_dDelta;  // dSBO / dDelta_j (through Delta_boc and the lone pairs)
+  double exp6;         // exp(p_val6 Delta_boc_j)
+};
+
+// SBO2 and its derivative as a function of SBO (p_val9 = gp[16]).
+PMD_HD PMD_INLINE void valence_sbo2(double SBO, double p_val9, double *SBO2, double *dSBO2) {
+  if (SBO <= 0.0) {
+    *SBO2 = 0.0;
+    *dSBO2 = 0.0;
+  } else if (SBO <= 1.0) {
+    *SBO2 = pow(SBO, p_val9);
+    *dSBO2 = p_val9 * pow(SBO, p_val9 - 1.0);
+  } else if (SBO < 2.0) {
+    *SBO2 = 2.0 - pow(2.0 - SBO, p_val9);
+    *dSBO2 = p_val9 * pow(2.0 - SBO, p_val9 - 1.0);
+  } else {
+    *SBO2 = 2.0;
+    *dSBO2 = 0.0;
+  }
+}
+
+PMD_HD PMD_INLINE ValenceCentre valence_centre(int j, const StepView &v) {
+  const double *gp = v.ff.gp;
+  const double p_val6 = gp[14], p_val8 = gp[33], p_val9 = gp[16];
+  double pi_sum = 0.0;  // sum over bonds of BO_pi + BO_pi2
+  double damp = 1.0;    // product over bonds of exp(-BO^8)
+  for (int t = v.bonds.start[j]; t < v.bonds.end[j]; ++t) {
+    const BondOrder &b = v.bonds.bo[t];
+    pi_sum += b.BO_pi + b.BO_pi2;
+    double bo8 = b.BO * b.BO;
+    bo8 *= bo8;
+    bo8 *= bo8;
+    damp *= exp(-bo8);
+  }
+  // Lone pairs count only for atoms with a lone-pair deficit (vlpex < 0).
+  double lone = 0.0;
+  double dlone = 1.0;  // d(Delta_boc + p_val8 lone) / dDelta
+  if (v.ws.vlpex[j] < 0.0) {
+    lone = v.ws.nlp[j];
+    dlone = 1.0 - p_val8 * v.ws.dDelta_lp[j];
+  }
+  const double Delta_boc = v.ws.Delta_boc[j];
+  ValenceCentre c;
+  c.SBO = pi_sum + (1.0 - damp) * (-Delta_boc - p_val8 * lone);
+  c.dSBO_dBO7 = -8.0 * damp * (Delta_boc + p_val8 * lone);
+  c.dSBO_dDelta = (damp - 1.0) * dlone;
+  valence_sbo2(c.SBO, p_val9, &c.SBO2, &c.dSBO2);
+  c.exp6 = exp(p_val6 * Delta_boc);
+  return c;
+}
+
+// ---------------------------------------------------------------------------
+// Evaluators of one angle and one parameter set. BOA_xy = BO_xy - thb_cut.
+
+struct AngleTerm {
+  double e;
+  double dE_dBOij, dE_dBOjk;  // through f7 (bond-order damping)
+  double dE_dDelta;           // through f8 and through SBO's lone-pair term
+  double dE_dSBO;             // dSBO/dBO_pi = dSBO/dBO_pi2 = 1; dSBO/dBO_t = dSBO_dBO7 BO_t^7
+  double dE_dcos;             // times dcos(theta)/dx gives the direct gradient
+};
+
+// theta in radians; sin_theta already held >= kValenceMinSin.
+PMD_HD PMD_INLINE AngleTerm angle_energy(const ThreeBodyParams &p, double p_val3, double p_val5,
+                                         const double *gp, const ValenceCentre &cen,
+                                         double Delta_boc, double BOA_ij, double BOA_jk,
+                                         double theta, double sin_theta) {
+  const double p_val6 = gp[14], p_val10 = gp[17];
+  const double p_val1 = p.p_val1, p_val2 = p.p_val2, p_val4 = p.p_val4, p_val7 = p.p_val7;
+
+  // f7: switches the angle off with either bond order
+  const double e3ij = exp(-p_val3 * pow(BOA_ij, p_val4));
+  const double f7ij = 1.0 - e3ij;
+  const double df7ij = p_val3 * p_val4 * pow(BOA_ij, p_val4 - 1.0) * e3ij;
+  const double e3jk = exp(-p_val3 * pow(BOA_jk, p_val4));
+  const double f7jk = 1.0 - e3jk;
+  const double df7jk = p_val3 * p_val4 * pow(BOA_jk, p_val4 - 1.0) * e3jk;
+
+  // f8: over/under-coordination of the centre
+  const double exp6 = cen.exp6;
+  const double exp7 = exp(-p_val7 * Delta_boc);
+  const double den8 = 1.0 + exp6 + exp7;
+  const double f8 = p_val5 - ((p_val5 - 1.0) * (2.0 + exp6) / den8);
+  const double df8 = ((1.0 - p_val5) / sqr(den8)) *
+                     (p_val6 * exp6 * den8 - (2.0 + exp6) * (p_val6 * exp6 - p_val7 * exp7));
+
+  // equilibrium angle from SBO2
+  const double shift = exp(-p_val10 * (2.0 - cen.SBO2));
+  const double theta0 = (180.0 - p.theta_00 * (1.0 - shift)) * kValencePi / 180.0;
+  const double dtheta0 = p_val10 * (p.theta_00 * kValencePi / 180.0) * shift;  // d/dSBO2
+
+  const double gauss = exp(-p_val2 * sqr(theta0 - theta));
+  // p_val1 < 0 keeps only the Gaussian well (for bridging-H angles that must not go linear).
+  const double bend = p_val1 >= 0.0 ? p_val1 * (1.0 - gauss) : p_val1 * -gauss;
+  const double f778 = f7ij * f7jk * f8;
+
+  AngleTerm r;
+  r.e = f778 * bend;
+  r.dE_dBOij = df7ij * f7jk * f8 * bend;
+  r.dE_dBOjk = df7jk * f7ij * f8 * bend;
+  const double dE_df8part = df8 * f7ij * f7jk * bend;
+  const double dE_dtheta = -2.0 * p_val1 * p_val2 * f778 * gauss * (theta0 - theta);
+  r.dE_dSBO = -dE_dtheta * dtheta0 * cen.dSBO2;
+  r.dE_dDelta = dE_df8part + r.dE_dSBO * cen.dSBO_dDelta;
+  r.dE_dcos = -dE_dtheta / sin_theta;
+  return r;
+}
+
+struct PenaltyTerm {
+  double e, dE_dBOij, dE_dBOjk, dE_dDelta;
+};
+
+// Penalty on two double bonds at one centre (allenes). Delta = Delta_j.
+PMD_HD PMD_INLINE PenaltyTerm penalty_energy(double p_pen1, const double *gp, double Delta,
+                                             double BOA_ij, double BOA_jk) {
+  const double p_pen2 = gp[19], p_pen3 = gp[20], p_pen4 = gp[21];
+  const double gij = exp(-p_pen2 * sqr(BOA_ij - 2.0));
+  const double gjk = exp(-p_pen2 * sqr(BOA_jk - 2.0));
+  const double e3 = exp(-p_pen3 * Delta);
+  const double e4 = exp(p_pen4 * Delta);
+  const double den = 1.0 + e3 + e4;
+  const double f9 = (2.0 + e3) / den;
+  const double df9 = (-p_pen3 * e3 * den - (2.0 + e3) * (-p_pen3 * e3 + p_pen4 * e4)) / sqr(den);
+  PenaltyTerm r;
+  r.e = p_pen1 * f9 * gij * gjk;
+  r.dE_dDelta = r.e * df9 / f9;
+  const double c = -2.0 * p_pen2 * r.e;
+  r.dE_dBOij = c * (BOA_ij - 2.0);
+  r.dE_dBOjk = c * (BOA_jk - 2.0);
+  return r;
+}
+
+struct CoalitionTerm {
+  double e;
+  double dE_dBOij, dE_dBOjk;    // at fixed total bond orders of i and k
+  double dE_dDelta_j;           // through Delta_val of the centre
+  double dE_dTBO_i, dE_dTBO_k;  // through the total bond orders of the end atoms
+};
+
+// Three-body conjugation (coalition), e.g. NO2 groups. Delta_val = Delta_val_j;
+// tbo_i / tbo_k = total (corrected) bond orders of the end atoms.
+PMD_HD PMD_INLINE CoalitionTerm coalition_energy(double p_coa1, const double *gp, double Delta_val,
+                                                 double tbo_i, double tbo_k, double BOA_ij,
+                                                 double BOA_jk) {
+  const double p_coa2 = gp[2], p_coa3 = gp[38], p_coa4 = gp[30];
+  const double e2 = exp(p_coa2 * Delta_val);
+  CoalitionTerm r;
+  r.e = p_coa1 / (1.0 + e2) * exp(-p_coa3 * sqr(tbo_i - BOA_ij)) *
+        exp(-p_coa3 * sqr(tbo_k - BOA_jk)) * exp(-p_coa4 * sqr(BOA_ij - 1.5)) *
+        exp(-p_coa4 * sqr(BOA_jk - 1.5));
+  const double dBOij = -2.0 * p_coa4 * (BOA_ij - 1.5) * r.e;
+  const double dBOjk = -2.0 * p_coa4 * (BOA_jk - 1.5) * r.e;
+  r.dE_dDelta_j = -p_coa2 * e2 * r.e / (1.0 + e2);
+  r.dE_dTBO_i = -2.0 * p_coa3 * (tbo_i - BOA_ij) * r.e;
+  r.dE_dTBO_k = -2.0 * p_coa3 * (tbo_k - BOA_jk) * r.e;
+  r.dE_dBOij = dBOij - r.dE_dTBO_i;
+  r.dE_dBOjk = dBOjk - r.dE_dTBO_k;
+  return r;
+}
+
+// ---------------------------------------------------------------------------
+// Three-body list.
+
+// Whether the row of bond entry p (in the bond row of centre j) is built.
+PMD_HD PMD_INLINE bool three_body_row_built(int j, int p, const StepView &v) {
+  return v.bonds.bo[p].BO - v.control.thb_cut > 0.0 &&
+         (j < v.atoms.n_local || v.bonds.nbr[p] < v.atoms.n_local);
+}
+
+// Number of entries of every three-body row of centre j: row_count[p] for the
+// bond entries p of j's bond row. Returns their sum. Atoms with type < 0 have
+// empty rows. Any atom 0..n_total-1. Spare bond entries (headroom between bond
+// rows) belong to no atom: the caller zeroes their counts.
+PMD_HD PMD_INLINE int three_body_count_atom(int j, const StepView &v, int *row_count) {
+  const int s = v.bonds.start[j], e = v.bonds.end[j];
+  const bool skip = v.atoms.type[j] < 0;
+  int built_before = 0;  // built rows among the earlier entries of j
+  int total = 0;
+  for (int p = s; p < e; ++p) {
+    int n = 0;
+    if (!skip && three_body_row_built(j, p, v)) {
+      n = built_before + (e - p - 1);
+      ++built_before;
+    }
+    row_count[p] = n;
+    total += n;
+  }
+  return total;
+}
+
+// Fill the three-body rows of centre j; thb.start[p] must hold the prefix sum
+// of three_body_count_atom's counts. Sets thb.end[p]. Any atom 0..n_total-1.
+PMD_HD PMD_INLINE void three_body_fill_atom(int j, const StepView &v) {
+  const ThreeBodyList &L = v.thb;
+  const BondList &B = v.bonds;
+  const int s = B.start[j], e = B.end[j];
+  const bool skip = v.atoms.type[j] < 0;
+  for (int p = s; p < e; ++p) {
+    int w = L.start[p];
+    if (!skip && three_body_row_built(j, p, v)) {
+      // 1. angles already computed in the rows of earlier bonds: the entry of
+      //    bond p in row q is the (p - q)-th of q's own angles, which are the
+      //    last (e - q - 1) entries of that row.
+      for (int q = s; q < p; ++q) {
+        if (L.end[q] == L.start[q]) continue;  // row q not built
+        const int src = L.end[q] - e + p;
+        L.thb[w] = B.nbr[q];
+        L.pthb[w] = q;
+        L.theta[w] = L.theta[src];
+        L.cos_theta[w] = L.cos_theta[src];
+        L.dcos_di[w] = L.dcos_dk[src];
+        L.dcos_dj[w] = L.dcos_dj[src];
+        L.dcos_dk[w] = L.dcos_di[src];
+        ++w;
+      }
+      // 2. angles with every later bond of j
+      for (int q = p + 1; q < e; ++q) {
+        L.thb[w] = B.nbr[q];
+        L.pthb[w] = q;
+        angle_theta(B.dvec[p], B.d[p], B.dvec[q], B.d[q], &L.theta[w], &L.cos_theta[w]);
+        angle_dcos(B.dvec[p], B.d[p], B.dvec[q], B.d[q], &L.dcos_di[w], &L.dcos_dj[w],
+                   &L.dcos_dk[w]);
+        ++w;
+      }
+    }
+    L.end[p] = w;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Energies of the angles centred on owned atom j (j < n_local; other atoms
+// return at once). Each unordered pair of bonds i-j, k-j is visited once, from
+// the row of the earlier bond. Energy goes to j's per-atom energy in full.
+PMD_HD PMD_INLINE void valence_angles_atom(int j, const StepView &v) {
+  const Tally &T = v.tally;
+  const bool on_ang = T.on(kTermAngle), on_pen = T.on(kTermPenalty), on_coa = T.on(kTermCoalition);
+  if (j >= v.atoms.n_local || !(on_ang || on_pen || on_coa)) return;
+  const int type_j = v.atoms.type[j];
+  if (type_j < 0) return;
+
+  const BondList &B = v.bonds;
+  const ThreeBodyList &L = v.thb;
+  const Workspace &W = v.ws;
+  const double *gp = v.ff.gp;
+  const double thb_cut = v.control.thb_cut, thb_cutsq = v.control.thb_cutsq;
+  const SingleBodyParams &sj = v.ff.sbp[type_j];
+  const ValenceCentre cen = valence_centre(j, v);
+  const double Delta_boc = W.Delta_boc[j], Delta = W.Delta[j], Delta_val = W.Delta_val[j];
+
+  double e_ang = 0.0, e_pen = 0.0, e_coa = 0.0;
+  double dE_dDelta_j = 0.0;
+  double dE_dSBO = 0.0;  // summed over all angles, spread over j's bonds at the end
+  vec3 g_j{0.0, 0.0, 0.0};
+
+  for (int pi = B.start[j]; pi < B.end[j]; ++pi) {
+    if (L.end[pi] == L.start[pi]) continue;
+    const int i = B.nbr[pi];
+    const int type_i = v.atoms.type[i];
+    const double BO_ij = B.bo[pi].BO;
+    const double BOA_ij = BO_ij - thb_cut;
+    double dE_dBOij = 0.0;
+    vec3 g_i{0.0, 0.0, 0.0};
+    bool any = false;  // an angle of this row contributed
+    for (int s = L.start[pi]; s < L.end[pi]; ++s) {
+      const int pk = L.pthb[s];
+      if (pk < pi) continue;  // this pair was met in the row of pk
+      const double BO_jk = B.bo[pk].BO;
+      const double BOA_jk = BO_jk - thb_cut;
+      if (!(BOA_jk > 0.0 && BO_ij > thb_cut && BO_jk > thb_cut && BO_ij * BO_jk > thb_cutsq))
+        continue;
+      const int k = L.thb[s];
+      const ThreeBodySets &sets = v.ff.three(type_i, type_j, v.atoms.type[k]);
+      const double theta = L.theta[s];
+      double sin_theta = sin(theta);
+      if (sin_theta < kValenceMinSin) sin_theta = kValenceMinSin;
+
+      any = true;
+      double dE_dBOjk = 0.0, dE_dcos = 0.0, dE_dTBO_i = 0.0, dE_dTBO_k = 0.0;
+      for (int n = 0; n < sets.cnt; ++n) {
+        const ThreeBodyParams &prm = sets.prm[n];
+        if (!(fabs(prm.p_val1) > 0.001)) continue;
+        if (on_ang) {
+          const AngleTerm a = angle_energy(prm, sj.p_val3, sj.p_val5, gp, cen, Delta_boc, BOA_ij,
+                                           BOA_jk, theta, sin_theta);
+          e_ang += a.e;
+          dE_dBOij += a.dE_dBOij;
+          dE_dBOjk += a.dE_dBOjk;
+          dE_dDelta_j += a.dE_dDelta;
+          dE_dSBO += a.dE_dSBO;
+          dE_dcos += a.dE_dcos;
+        }
+        if (on_pen) {
+          const PenaltyTerm p = penalty_energy(prm.p_pen1, gp, Delta, BOA_ij, BOA_jk);
+          e_pen += p.e;
+          dE_dBOij += p.dE_dBOij;
+          dE_dBOjk += p.dE_dBOjk;
+          dE_dDelta_j += p.dE_dDelta;
+        }
+        if (on_coa) {
+          const CoalitionTerm c = coalition_energy(prm.p_coa1, gp, Delta_val, W.total_bond_order[i],
+                                                   W.total_bond_order[k], BOA_ij, BOA_jk);
+          e_coa += c.e;
+          dE_dBOij += c.dE_dBOij;
+          dE_dBOjk += c.dE_dBOjk;
+          dE_dDelta_j += c.dE_dDelta_j;
+          dE_dTBO_i += c.dE_dTBO_i;
+          dE_dTBO_k += c.dE_dTBO_k;
+        }
+      }
+      if (dE_dBOjk != 0.0) atomic_add(&B.bo[pk].Cdbo, dE_dBOjk);
+      if (dE_dTBO_i != 0.0) atomic_add(&W.CdDelta[i], dE_dTBO_i);
+      if (dE_dTBO_k != 0.0) atomic_add(&W.CdDelta[k], dE_dTBO_k);
+      if (dE_dcos != 0.0) {
+        g_i += dE_dcos * L.dcos_di[s];
+        g_j += dE_dcos * L.dcos_dj[s];
+        T.add_grad(k, dE_dcos * L.dcos_dk[s], j);
+      }
+    }
+    if (!any) continue;
+    if (dE_dBOij != 0.0) atomic_add(&B.bo[pi].Cdbo, dE_dBOij);
+    T.add_grad(i, g_i, j);
+  }
+
+  // SBO depends on every bond of j: BO_pi and BO_pi2 directly, BO through exp(-BO^8).
+  if (dE_dSBO != 0.0) {
+    const double dE_dBO7 = dE_dSBO * cen.dSBO_dBO7;
+    for (int t = B.start[j]; t < B.end[j]; ++t) {
+      BondOrder &b = B.bo[t];
+      const double bo7 = cube(b.BO) * cube(b.BO) * b.BO;
+      atomic_add(&b.Cdbo, dE_dBO7 * bo7);
+      atomic_add(&b.Cdbopi, dE_dSBO);
+      atomic_add(&b.Cdbopi2, dE_dSBO);
+    }
+  }
+  if (dE_dDelta_j != 0.0) atomic_add(&W.CdDelta[j], dE_dDelta_j);
+  T.add_grad(j, g_j, j);
+  T.add_eatom(j, e_ang + e_pen + e_coa);  // LAMMPS: ev_tally(j, j, ...), all to j
+  if (on_ang) T.add_energy(&T.energy->e_ang, e_ang);
+  if (on_pen) T.add_energy(&T.energy->e_pen, e_pen);
+  if (on_coa) T.add_energy(&T.energy->e_coa, e_coa);
+}
+
+}  // namespace puremd

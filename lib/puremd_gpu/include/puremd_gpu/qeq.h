@@ -1,0 +1,117 @@
+// Charge equilibration (QEq) for ReaxFF, as fix qeq/reaxff does it: two
+// linear systems H s = -chi and H t = -1 over the atoms of a group, solved by
+// conjugate gradients with a diagonal (Jacobi) preconditioner, and
+// q = s - (sum s / sum t) t, which makes the group's total charge zero.
+//
+// The solver runs on one sub-domain: atoms 0..n_local-1 are owned, the rest
+// are ghosts with explicit coordinates. Everything that crosses sub-domains
+// goes through QEqComm, which the caller implements (MPI through LAMMPS in the
+// plugin, a copy from owner to image in a single-rank test).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "puremd_gpu/physics/qeq_matrix.h"
+
+namespace puremd {
+
+// Communication between sub-domains. Vectors have one entry per atom,
+// owned then ghosts (n_total entries).
+struct QEqComm {
+  virtual ~QEqComm() = default;
+  // Set every ghost entry to the value of the atom it is an image of.
+  virtual void forward(double *v) = 0;
+  // Add every ghost entry to the entry of the atom it is an image of
+  // (ghost entries are left undefined).
+  virtual void reverse(double *v) = 0;
+  // Sum of one number over all sub-domains.
+  virtual double sum(double local) = 0;
+};
+
+struct QEqSettings {
+  double cut_lo = 0.0;      // taper inner radius (A)
+  double cut_hi = 10.0;     // taper outer radius = matrix cut-off (A)
+  double tolerance = 1e-6;  // CG stops when |r|_M / |b| <= tolerance
+  int max_iter = 200;       // CG iteration limit (counted as fix qeq/reaxff counts)
+};
+
+// One QEq problem on one sub-domain.
+//
+// Parameters come either per type (type != nullptr: atom i uses chi[type[i]],
+// eta[type[i]], gamma[type[i]], with 0 <= type[i] < num_types) or per atom
+// (type == nullptr: chi[i], eta[i], gamma[i], n_total entries).
+struct QEqInput {
+  int n_local = 0;
+  int n_total = 0;
+  const double *x = nullptr;       // 3 * n_total positions (LAMMPS layout)
+  const long long *tag = nullptr;  // n_total global ids: decide which rank keeps a pair
+  const int *active = nullptr;     // n_total, nonzero: atom is in the QEq group; null: all
+  const int *type = nullptr;
+  int num_types = 0;
+  const double *chi = nullptr;        // electronegativity (eV)
+  const double *eta = nullptr;        // hardness (eV), the matrix diagonal; must be > 0
+  const double *gamma = nullptr;      // shielding (1/A)
+  const double *chi_shift = nullptr;  // optional n_local: added to chi (external potential, eV)
+};
+
+// Iterations are counted as fix qeq/reaxff counts them (its loop index at
+// exit, at least 1); a solve is converged when it stopped before max_iter.
+struct QEqResult {
+  int iter_s = 0, iter_t = 0;
+  bool converged_s = true, converged_t = true;
+  int matvecs() const { return iter_s + iter_t; }
+  bool converged() const { return converged_s && converged_t; }
+};
+
+// Solver plus the per-atom history of past solutions (the last kHistoryDepth
+// s and t of every owned atom), from which each solve extrapolates its
+// initial guess. The history is indexed like the caller's per-atom arrays and
+// must follow atoms when they move or change rank: the caller forwards its own
+// grow / copy / exchange of per-atom data to grow_history, copy_history,
+// pack_history and unpack_history.
+class QEqSolver {
+ public:
+  static constexpr int kHistoryDepth = 4;
+  static constexpr int kHistoryPerAtom = 2 * kHistoryDepth;  // s history, then t history
+
+  explicit QEqSolver(const QEqSettings &settings);
+  virtual ~QEqSolver() = default;
+
+  // Throws InputError if cut_hi <= cut_lo, tolerance <= 0 or max_iter < 1.
+  void set_settings(const QEqSettings &settings);
+  const QEqSettings &settings() const { return settings_; }
+  const Taper &taper() const { return taper_; }
+
+  // Solve, write q[i] for every owned active atom and forward q to the ghosts
+  // (q has n_total entries; other entries are left alone). Shifts the history.
+  // Throws InputError for an active atom with eta <= 0 or a type out of range.
+  virtual QEqResult solve(const QEqInput &in, QEqComm &comm, double *q) = 0;
+
+  // --- history of past solutions, one block of kHistoryPerAtom doubles per atom
+  void grow_history(int n);  // keeps existing entries, new ones are zero
+  int history_capacity() const { return static_cast<int>(hist_.size() / kHistoryPerAtom); }
+  void clear_history();
+  void copy_history(int from, int to);
+  int pack_history(int i, double *buf) const;    // returns kHistoryPerAtom
+  int unpack_history(int i, const double *buf);  // returns kHistoryPerAtom
+  double s_history(int i, int k) const { return hist_[i * kHistoryPerAtom + k]; }
+  double t_history(int i, int k) const { return hist_[i * kHistoryPerAtom + kHistoryDepth + k]; }
+
+  virtual std::size_t memory_bytes() const;
+
+ protected:
+  double *history_block(int i) {
+    return hist_.data() + static_cast<std::size_t>(i) * kHistoryPerAtom;
+  }
+
+  QEqSettings settings_;
+  Taper taper_;
+  std::vector<double> hist_;
+};
+
+// The host reference solver (serial within a sub-domain).
+std::unique_ptr<QEqSolver> make_host_qeq_solver(const QEqSettings &settings);
+
+}  // namespace puremd

@@ -1,0 +1,33 @@
+// Device discovery and the CUDA driver's entry point.
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "puremd_gpu/engine.h"
+#include "puremd_gpu/errors.h"
+
+namespace puremd {
+
+bool cuda_device_available(std::string *why) {
+  int count = 0;
+  const cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess) {
+    if (why) *why = std::string("cudaGetDeviceCount: ") + cudaGetErrorString(err);
+    cudaGetLastError();  // clear the sticky error so later calls are not poisoned
+    return false;
+  }
+  if (count == 0) {
+    if (why) *why = "no CUDA device found";
+    return false;
+  }
+  cudaDeviceProp prop{};
+  cudaGetDeviceProperties(&prop, 0);
+  if (why) *why = std::string(prop.name);
+  return true;
+}
+
+std::unique_ptr<Engine> make_cuda_engine(const ForceField &, const Control &) {
+  throw InputError("the CUDA driver is not part of this build yet; use 'driver host'");
+}
+
+}  // namespace puremd

@@ -1,0 +1,158 @@
+// Host stage: bond list and hydrogen-bond partner list from the far-neighbour
+// list, with the inclusion rules of pair_style reaxff; per-step workspace reset.
+#include <algorithm>
+#include <vector>
+
+#include "host/host_context.h"
+#include "puremd_gpu/physics/bond_order.h"
+
+namespace puremd::host {
+
+namespace {
+
+// Rows laid out by a prefix sum over the counts in `end`; on return start[r]
+// is the first entry of row r, end[r] == start[r] (the fill cursor) and
+// start[n] the total.
+int layout_rows(CsrStore &rows, int n) {
+  int total = 0;
+  for (int r = 0; r < n; ++r) {
+    const int count = rows.end[r];
+    rows.start[r] = total;
+    rows.end[r] = total;
+    total += count;
+  }
+  rows.start[n] = total;
+  return total;
+}
+
+void reset_rows(CsrStore &rows, int n) {
+  ensure_size(rows.start, static_cast<size_t>(n) + 1);
+  ensure_size(rows.end, static_cast<size_t>(n));
+  std::fill_n(rows.start.begin(), n + 1, 0);
+  std::fill_n(rows.end.begin(), n, 0);
+}
+
+void zero_workspace(HostContext &c, int n) {
+  for (std::vector<double> *a :
+       {&c.total_bond_order, &c.Deltap, &c.Deltap_boc, &c.Delta, &c.Delta_lp, &c.Delta_lp_temp,
+        &c.Delta_e, &c.Delta_boc, &c.Delta_val, &c.dDelta_lp, &c.dDelta_lp_temp, &c.nlp,
+        &c.nlp_temp, &c.Clp, &c.vlpex, &c.CdDelta}) {
+    ensure_size(*a, static_cast<size_t>(n));
+    std::fill_n(a->begin(), n, 0.0);
+  }
+  ensure_size(c.dDeltap_self, static_cast<size_t>(n));
+  std::fill_n(c.dDeltap_self.begin(), n, vec3{0.0, 0.0, 0.0});
+}
+
+// Bonds: every far pair of typed atoms with d <= bond_cut whose uncorrected
+// bond order reaches bo_cut, stored in the rows of both atoms. Rows are filled
+// in far-list order, each pair appended to both rows as it is met, so a row
+// lists first the partners of lower index, then its own far entries.
+void build_bonds(HostContext &c, int n) {
+  const HalfNeighborList &far = c.far;
+  const ForceField &ff = *c.ff;
+  const double bond_cut = c.control.bond_cut, bo_cut = c.control.bo_cut;
+
+  auto prime_of = [&](int i, int j, int p) {
+    return bond_order_prime(ff.sbp[c.type[i]], ff.sbp[c.type[j]],
+                            ff.tbp[c.type[i] * ff.num_types + c.type[j]], far.d[p], bo_cut);
+  };
+
+  CsrStore &rows = c.bond_rows;
+  reset_rows(rows, n);
+  std::vector<unsigned char> bonded(far.nbr.size(), 0);
+  for (int i = 0; i < n; ++i) {
+    if (c.type[i] < 0) continue;
+    for (int p = far.start[i]; p < far.end[i]; ++p) {
+      const int j = far.nbr[p];
+      if (c.type[j] < 0 || far.d[p] > bond_cut) continue;
+      if (!is_bond(prime_of(i, j, p), bo_cut)) continue;
+      bonded[p] = 1;
+      ++rows.end[i];
+      ++rows.end[j];
+    }
+  }
+  const size_t total = static_cast<size_t>(layout_rows(rows, n));
+  ensure_size(c.bond_nbr, total);
+  ensure_size(c.bond_sym, total);
+  ensure_size(c.bond_d, total);
+  ensure_size(c.bond_dvec, total);
+  ensure_size(c.bond_bo, total);
+
+  for (int i = 0; i < n; ++i) {
+    if (c.type[i] < 0) continue;
+    for (int p = far.start[i]; p < far.end[i]; ++p) {
+      if (!bonded[p]) continue;
+      const int j = far.nbr[p];
+      const int pi = rows.end[i]++, pj = rows.end[j]++;
+      const TwoBodyParams &t = ff.tbp[c.type[i] * ff.num_types + c.type[j]];
+      // One evaluation for both directions: the j row gets the same values
+      // with the derivative vectors negated.
+      const BondOrderPrime prime = prime_of(i, j, p);
+      c.bond_nbr[pi] = j;
+      c.bond_nbr[pj] = i;
+      c.bond_sym[pi] = pj;
+      c.bond_sym[pj] = pi;
+      c.bond_d[pi] = c.bond_d[pj] = far.d[p];
+      c.bond_dvec[pi] = far.dvec[p];
+      c.bond_dvec[pj] = -far.dvec[p];
+      init_bond_order(prime, t, far.d[p], c.bond_dvec[pi], bo_cut, c.bond_bo[pi]);
+      init_bond_order(prime, t, far.d[p], c.bond_dvec[pj], bo_cut, c.bond_bo[pj]);
+    }
+  }
+}
+
+// Hydrogen-bond partners: the row of each owned hydrogen (p_hbond == 1)
+// lists the acceptors (p_hbond == 2), owned or ghost, within hbond_cut. Only
+// rows of owned atoms are scanned: an acceptor row adds itself to an owned
+// hydrogen of higher index; a ghost hydrogen gets no row entries.
+void build_hbond_partners(HostContext &c, int n_local, int n) {
+  const HalfNeighborList &far = c.far;
+  const ForceField &ff = *c.ff;
+  const double hbond_cut = c.control.hbond_cut;
+  CsrStore &rows = c.hb_rows;
+  reset_rows(rows, n);
+  if (hbond_cut <= 0) return;
+
+  // visit(h, a, p, sign): acceptor a goes into the row of hydrogen h.
+  auto for_each_pair = [&](auto &&visit) {
+    for (int i = 0; i < n_local; ++i) {
+      if (c.type[i] < 0) continue;
+      const int hi = ff.sbp[c.type[i]].p_hbond;
+      if (hi != 1 && hi != 2) continue;
+      for (int p = far.start[i]; p < far.end[i]; ++p) {
+        const int j = far.nbr[p];
+        if (c.type[j] < 0 || far.d[p] > hbond_cut) continue;
+        const int hj = ff.sbp[c.type[j]].p_hbond;
+        if (hi == 1 && hj == 2)
+          visit(i, j, p, 1.0);
+        else if (j < n_local && hi == 2 && hj == 1)
+          visit(j, i, p, -1.0);
+      }
+    }
+  };
+
+  for_each_pair([&](int h, int, int, double) { ++rows.end[h]; });
+  const size_t total = static_cast<size_t>(layout_rows(rows, n));
+  ensure_size(c.hb_nbr, total);
+  ensure_size(c.hb_d, total);
+  ensure_size(c.hb_dvec, total);
+  for_each_pair([&](int h, int a, int p, double sign) {
+    const int q = rows.end[h]++;
+    c.hb_nbr[q] = a;
+    c.hb_d[q] = far.d[p];
+    c.hb_dvec[q] = sign * far.dvec[p];  // x[a] - x[h]
+  });
+}
+
+}  // namespace
+
+void build_bond_and_hbond_lists(HostContext &c) {
+  const int n_local = c.view.atoms.n_local, n = c.view.atoms.n_total;
+  zero_workspace(c, n);
+  build_bonds(c, n);
+  build_hbond_partners(c, n_local, n);
+  c.refresh_view();
+}
+
+}  // namespace puremd::host

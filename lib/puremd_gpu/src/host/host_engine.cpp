@@ -1,0 +1,104 @@
+// The host reference driver: serial, double precision, one pass per stage.
+// It is what CI runs, so it defines "correct" for the CUDA driver.
+#include <algorithm>
+
+#include "host/host_context.h"
+#include "host/host_engine.h"
+#include "puremd_gpu/long_range_tables.h"
+
+namespace puremd::host {
+
+HostEngine::HostEngine(const ForceField &ff, const Control &control) : ff_(ff) {
+  c_.ff = &ff_;
+  c_.control = control;
+  if (control.tabulate > 0) build_long_range_tables(ff_, control, c_.lr_tables, c_.lr_coefs);
+}
+
+std::string HostEngine::description() const { return "host reference driver (serial CPU)"; }
+
+void HostEngine::compute(const StepInput &in, const StepRequest &req, StepOutput &out) {
+  HostContext &c = c_;
+  const int N = in.n_total;
+  c.x.resize(N);
+  c.type.assign(in.type, in.type + N);
+  c.tag.assign(in.tag, in.tag + N);
+  c.q.assign(in.q, in.q + N);
+  for (int i = 0; i < N; ++i) c.x[i] = vec3{in.x[3 * i], in.x[3 * i + 1], in.x[3 * i + 2]};
+
+  c.energy = Energies{};
+  c.grad.assign(N, vec3{0, 0, 0});
+  c.eatom.assign(req.eatom ? N : 0, 0.0);
+  c.vatom.assign(req.vatom ? 6 * N : 0, 0.0);
+
+  c.view.atoms.n_local = in.n_local;
+  c.view.atoms.n_total = N;
+  c.refresh_view();
+  c.view.tally.terms = req.terms;
+  c.view.tally.eatom = req.eatom ? c.eatom.data() : nullptr;
+  c.view.tally.vatom = req.vatom ? c.vatom.data() : nullptr;
+
+  // The step pipeline. Stages that resize lists call refresh_view(), which
+  // keeps the tally settings above (they live outside the re-pointed fields).
+  build_far_neighbors(c);
+  build_bond_and_hbond_lists(c);
+  compute_bond_orders(c);
+  compute_bond_energy(c);
+  compute_atom_energy(c);
+  compute_valence_angles(c);
+  compute_torsions(c);
+  compute_hydrogen_bonds(c);
+  compute_nonbonded(c);
+  apply_bond_order_chain_rule(c);
+
+  // Global virial from f.r over owned and ghost atoms, as LAMMPS's fdotr
+  // does; ghost images carry the periodic shifts.
+  for (int k = 0; k < 6; ++k) out.virial[k] = 0.0;
+  for (int i = 0; i < N; ++i) {
+    const vec3 r = c.x[i], g = c.grad[i];
+    out.virial[0] -= r.x * g.x;
+    out.virial[1] -= r.y * g.y;
+    out.virial[2] -= r.z * g.z;
+    out.virial[3] -= r.x * g.y;
+    out.virial[4] -= r.x * g.z;
+    out.virial[5] -= r.y * g.z;
+  }
+  for (int i = 0; i < N; ++i) {
+    out.f[3 * i] -= c.grad[i].x;
+    out.f[3 * i + 1] -= c.grad[i].y;
+    out.f[3 * i + 2] -= c.grad[i].z;
+  }
+  if (req.eatom && out.eatom)
+    for (int i = 0; i < N; ++i) out.eatom[i] += c.eatom[i];
+  if (req.vatom && out.vatom)
+    for (int i = 0; i < 6 * N; ++i) out.vatom[i] += c.vatom[i];
+  out.energy = c.energy;
+}
+
+void HostEngine::bond_table(std::vector<int> &row_start, std::vector<BondRecord> &bonds) {
+  const int N = c_.view.atoms.n_total;
+  row_start.assign(N + 1, 0);
+  bonds.clear();
+  for (int i = 0; i < N; ++i) {
+    row_start[i] = static_cast<int>(bonds.size());
+    for (int p = c_.bond_rows.start[i]; p < c_.bond_rows.end[i]; ++p)
+      bonds.push_back(BondRecord{c_.bond_nbr[p], c_.bond_bo[p].BO});
+  }
+  row_start[N] = static_cast<int>(bonds.size());
+}
+
+void HostEngine::atom_table(std::vector<double> &total_bo, std::vector<double> &nlp) {
+  const int N = c_.view.atoms.n_total;
+  total_bo.assign(c_.total_bond_order.begin(), c_.total_bond_order.begin() + N);
+  nlp.assign(c_.nlp.begin(), c_.nlp.begin() + N);
+}
+
+void build_far_neighbors(HostContext &c) {
+  const AtomsView &a = c.view.atoms;
+  std::vector<int> skip(a.n_total);
+  for (int i = 0; i < a.n_total; ++i) skip[i] = c.type[i] < 0;
+  build_half_neighbor_list(c.x.data(), a.n_local, a.n_total, c.control.nonb_cut,
+                           c.control.bond_cut, skip.data(), c.far);
+  c.refresh_view();
+}
+
+}  // namespace puremd::host

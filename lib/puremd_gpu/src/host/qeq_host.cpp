@@ -1,0 +1,294 @@
+// Host reference QEq solver: sparse H over owned rows, Jacobi-preconditioned
+// CG on H s = -chi and H t = -1, charges from the two solutions.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "puremd_gpu/errors.h"
+#include "puremd_gpu/neighbor_list.h"
+#include "puremd_gpu/qeq.h"
+
+namespace puremd {
+
+// ---------------------------------------------------------------------------
+// QEqSolver: settings and history (shared by every solver implementation)
+
+QEqSolver::QEqSolver(const QEqSettings &settings) { set_settings(settings); }
+
+void QEqSolver::set_settings(const QEqSettings &settings) {
+  if (!(settings.cut_hi > settings.cut_lo))
+    throw InputError("QEq: the taper outer radius (" + std::to_string(settings.cut_hi) +
+                     ") must be larger than the inner radius (" + std::to_string(settings.cut_lo) +
+                     ")");
+  if (!(settings.tolerance > 0.0)) throw InputError("QEq: the CG tolerance must be positive");
+  if (settings.max_iter < 1) throw InputError("QEq: the CG iteration limit must be at least 1");
+  settings_ = settings;
+  taper_ = make_taper(settings.cut_lo, settings.cut_hi);
+}
+
+void QEqSolver::grow_history(int n) {
+  const std::size_t want = static_cast<std::size_t>(std::max(n, 0)) * kHistoryPerAtom;
+  if (hist_.size() < want) hist_.resize(want, 0.0);
+}
+
+void QEqSolver::clear_history() { std::fill(hist_.begin(), hist_.end(), 0.0); }
+
+void QEqSolver::copy_history(int from, int to) {
+  if (from == to) return;
+  std::copy_n(history_block(from), kHistoryPerAtom, history_block(to));
+}
+
+int QEqSolver::pack_history(int i, double *buf) const {
+  std::copy_n(hist_.data() + static_cast<std::size_t>(i) * kHistoryPerAtom, kHistoryPerAtom, buf);
+  return kHistoryPerAtom;
+}
+
+int QEqSolver::unpack_history(int i, const double *buf) {
+  grow_history(i + 1);
+  std::copy_n(buf, kHistoryPerAtom, history_block(i));
+  return kHistoryPerAtom;
+}
+
+std::size_t QEqSolver::memory_bytes() const { return hist_.capacity() * sizeof(double); }
+
+namespace {
+
+// Which copy of a pair (i owned, j) this sub-domain keeps. Owned-owned pairs
+// appear once in the half list. A pair with a ghost appears twice over all
+// sub-domains (once as i - image of j, once as j - image of i); the copy in
+// the row of the smaller tag is kept, and a pair of an atom with its own
+// periodic image is kept when the image lies "above" (z, then y, then x).
+bool keep_pair(int j, int n_local, long long tag_i, long long tag_j, const vec3 &d) {
+  if (j < n_local) return true;
+  if (tag_i != tag_j) return tag_i < tag_j;
+  constexpr double eps = 1e-4;
+  if (d.z > eps) return true;
+  if (std::fabs(d.z) >= eps) return false;
+  if (d.y > eps) return true;
+  if (std::fabs(d.y) >= eps) return false;
+  return d.x > eps;
+}
+
+class HostQEqSolver final : public QEqSolver {
+ public:
+  using QEqSolver::QEqSolver;
+
+  QEqResult solve(const QEqInput &in, QEqComm &comm, double *q) override {
+    setup(in);
+    build_matrix(in);
+
+    const int n = in.n_total;
+    s_.assign(n, 0.0);
+    t_.assign(n, 0.0);
+    b_s_.assign(n, 0.0);
+    b_t_.assign(n, 0.0);
+    for (int i : rows_) {
+      const double *h = history_block(i);
+      const double *hs = h, *ht = h + kHistoryDepth;
+      b_s_[i] = -chi_of(in, i);
+      if (in.chi_shift) b_s_[i] -= in.chi_shift[i];
+      b_t_[i] = -1.0;
+      // Initial guesses: cubic extrapolation of s, quadratic of t.
+      s_[i] = 4.0 * (hs[0] + hs[2]) - (6.0 * hs[1] + hs[3]);
+      t_[i] = ht[2] + 3.0 * (ht[0] - ht[1]);
+    }
+    comm.forward(s_.data());
+    comm.forward(t_.data());
+
+    QEqResult res;
+    res.iter_s = conjugate_gradient(b_s_.data(), s_.data(), n, comm);
+    res.iter_t = conjugate_gradient(b_t_.data(), t_.data(), n, comm);
+    res.converged_s = res.iter_s < settings_.max_iter;
+    res.converged_t = res.iter_t < settings_.max_iter;
+
+    // q = s - mu t with mu chosen so that the charges sum to zero.
+    double s_local = 0.0, t_local = 0.0;
+    for (int i : rows_) {
+      s_local += s_[i];
+      t_local += t_[i];
+    }
+    const double s_sum = comm.sum(s_local);
+    const double t_sum = comm.sum(t_local);
+    const double mu = s_sum / t_sum;
+    for (int i : rows_) {
+      q[i] = s_[i] - mu * t_[i];
+      double *h = history_block(i);
+      double *hs = h, *ht = h + kHistoryDepth;
+      for (int k = kHistoryDepth - 1; k > 0; --k) {
+        hs[k] = hs[k - 1];
+        ht[k] = ht[k - 1];
+      }
+      hs[0] = s_[i];
+      ht[0] = t_[i];
+    }
+    comm.forward(q);
+    return res;
+  }
+
+  std::size_t memory_bytes() const override {
+    std::size_t b = QEqSolver::memory_bytes();
+    b += (row_start_.capacity() + col_.capacity() + rows_.capacity() + skip_.capacity()) *
+         sizeof(int);
+    b += val_.capacity() * sizeof(double);
+    b += (s_.capacity() + t_.capacity() + b_s_.capacity() + b_t_.capacity() + diag_.capacity() +
+          diag_inv_.capacity() + r_.capacity() + d_.capacity() + p_.capacity() + w_.capacity()) *
+         sizeof(double);
+    b += (nl_.nbr.capacity() + nl_.start.capacity() + nl_.end.capacity()) * sizeof(int);
+    b += nl_.d.capacity() * sizeof(double) + nl_.dvec.capacity() * sizeof(vec3);
+    return b;
+  }
+
+ private:
+  static bool is_active(const QEqInput &in, int i) { return !in.active || in.active[i] != 0; }
+  static int param_index(const QEqInput &in, int i) { return in.type ? in.type[i] : i; }
+  static double chi_of(const QEqInput &in, int i) { return in.chi[param_index(in, i)]; }
+
+  // Checks the input, lists the owned active atoms, sizes the work vectors.
+  void setup(const QEqInput &in) {
+    if (in.n_local < 0 || in.n_total < in.n_local) throw RuntimeError("QEq: invalid atom counts");
+    if (in.n_total > 0 && (!in.x || !in.tag || !in.chi || !in.eta || !in.gamma))
+      throw RuntimeError("QEq: missing positions, tags or parameters");
+    grow_history(in.n_local);
+
+    rows_.clear();
+    for (int i = 0; i < in.n_local; ++i) {
+      if (!is_active(in, i)) continue;
+      const int p = param_index(in, i);
+      if (in.type && (p < 0 || p >= in.num_types))
+        throw InputError("QEq: atom type " + std::to_string(p) + " has no QEq parameters");
+      if (!(in.eta[p] > 0.0))
+        throw InputError("QEq: " + std::string(in.type ? "atom type " : "atom ") +
+                         std::to_string(p) + " has eta = " + std::to_string(in.eta[p]) +
+                         "; QEq needs eta > 0");
+      rows_.push_back(i);
+    }
+    // Ghost types are checked where they are used (as pair partners).
+
+    const int n = in.n_total;
+    diag_.assign(n, 0.0);
+    diag_inv_.assign(n, 0.0);
+    for (int i : rows_) {
+      diag_[i] = in.eta[param_index(in, i)];
+      diag_inv_[i] = 1.0 / diag_[i];
+    }
+    r_.assign(n, 0.0);
+    d_.assign(n, 0.0);
+    p_.assign(n, 0.0);
+    w_.assign(n, 0.0);
+
+    // Shielding table for per-type parameters.
+    if (in.type) {
+      const int nt = in.num_types;
+      shield_.assign(static_cast<std::size_t>(nt) * nt, 0.0);
+      for (int a = 0; a < nt; ++a)
+        for (int b = 0; b < nt; ++b)
+          shield_[static_cast<std::size_t>(a) * nt + b] = qeq_shielding(in.gamma[a], in.gamma[b]);
+    }
+  }
+
+  double shield_of(const QEqInput &in, int i, int j) const {
+    if (!in.type) return qeq_shielding(in.gamma[i], in.gamma[j]);
+    const int ti = in.type[i], tj = in.type[j];
+    if (tj < 0 || tj >= in.num_types)
+      throw InputError("QEq: atom type " + std::to_string(tj) + " has no QEq parameters");
+    return shield_[static_cast<std::size_t>(ti) * in.num_types + tj];
+  }
+
+  // Rows of owned active atoms: partners within cut_hi, ghosts kept per keep_pair.
+  void build_matrix(const QEqInput &in) {
+    const int n = in.n_total;
+    xv_.resize(n);
+    for (int i = 0; i < n; ++i) xv_[i] = vec3{in.x[3 * i], in.x[3 * i + 1], in.x[3 * i + 2]};
+    const int *skip = nullptr;
+    if (in.active) {
+      skip_.resize(n);
+      for (int i = 0; i < n; ++i) skip_[i] = in.active[i] ? 0 : 1;
+      skip = skip_.data();
+    }
+    build_half_neighbor_list(xv_.data(), in.n_local, n, settings_.cut_hi, 0.0, skip, nl_);
+
+    row_start_.assign(in.n_local + 1, 0);
+    col_.clear();
+    val_.clear();
+    int next_row = 0;
+    for (int i : rows_) {
+      while (next_row <= i) row_start_[next_row++] = static_cast<int>(col_.size());
+      for (int p = nl_.start[i]; p < nl_.end[i]; ++p) {
+        const int j = nl_.nbr[p];
+        if (!keep_pair(j, in.n_local, in.tag[i], in.tag[j], nl_.dvec[p])) continue;
+        col_.push_back(j);
+        val_.push_back(qeq_offdiag(nl_.d[p], shield_of(in, i, j), taper_));
+      }
+    }
+    while (next_row <= in.n_local) row_start_[next_row++] = static_cast<int>(col_.size());
+  }
+
+  // y = H v over owned and ghost rows, then ghost contributions folded back
+  // to their owners. v must be current on the ghosts.
+  void multiply(const double *v, double *y, int n, QEqComm &comm) {
+    std::fill(y, y + n, 0.0);
+    for (int i : rows_) {
+      double yi = diag_[i] * v[i];
+      for (int p = row_start_[i]; p < row_start_[i + 1]; ++p) {
+        const int j = col_[p];
+        yi += val_[p] * v[j];
+        y[j] += val_[p] * v[i];
+      }
+      y[i] += yi;
+    }
+    comm.reverse(y);
+  }
+
+  double dot(const double *a, const double *b, QEqComm &comm) const {
+    double local = 0.0;
+    for (int i : rows_) local += a[i] * b[i];
+    return comm.sum(local);
+  }
+
+  // Jacobi-preconditioned CG on H x = b over the active owned atoms; x holds
+  // the initial guess (ghosts current) and the solution on exit. Returns the
+  // iteration count as fix qeq/reaxff reports it.
+  int conjugate_gradient(const double *b, double *x, int n, QEqComm &comm) {
+    double *r = r_.data(), *d = d_.data(), *p = p_.data(), *w = w_.data();
+    multiply(x, w, n, comm);
+    for (int i : rows_) {
+      r[i] = b[i] - w[i];
+      d[i] = r[i] * diag_inv_[i];
+    }
+    const double b_norm = std::sqrt(dot(b, b, comm));
+    double rho = dot(r, d, comm);
+
+    int it = 1;
+    for (; it < settings_.max_iter && std::sqrt(rho) / b_norm > settings_.tolerance; ++it) {
+      comm.forward(d);
+      multiply(d, w, n, comm);
+      const double alpha = rho / dot(d, w, comm);
+      for (int i : rows_) {
+        x[i] += alpha * d[i];
+        r[i] -= alpha * w[i];
+        p[i] = r[i] * diag_inv_[i];
+      }
+      const double rho_old = rho;
+      rho = dot(r, p, comm);
+      const double beta = rho / rho_old;
+      for (int i : rows_) d[i] = p[i] + beta * d[i];
+    }
+    return it;
+  }
+
+  std::vector<int> rows_, skip_;
+  std::vector<vec3> xv_;
+  HalfNeighborList nl_;
+  std::vector<int> row_start_, col_;
+  std::vector<double> val_, shield_;
+  std::vector<double> s_, t_, b_s_, b_t_, diag_, diag_inv_, r_, d_, p_, w_;
+};
+
+}  // namespace
+
+std::unique_ptr<QEqSolver> make_host_qeq_solver(const QEqSettings &settings) {
+  return std::make_unique<HostQEqSolver>(settings);
+}
+
+}  // namespace puremd

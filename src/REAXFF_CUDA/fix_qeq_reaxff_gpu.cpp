@@ -1,0 +1,415 @@
+/* fix qeq/reaxff/gpu: see fix_qeq_reaxff_gpu.h. */
+#include "fix_qeq_reaxff_gpu.h"
+
+#include <cmath>
+#include <cstring>
+#include <exception>
+#include <string>
+
+#include "atom.h"
+#include "comm.h"
+#include "error.h"
+#include "force.h"
+#include "group.h"
+#include "modify.h"
+#include "pair.h"
+#include "puremd_gpu/qeq.h"
+#include "respa.h"
+#include "text_file_reader.h"
+#include "tokenizer.h"
+#include "update.h"
+
+using namespace LAMMPS_NS;
+using namespace FixConst;
+
+namespace {
+constexpr double kNetChargeWarn = 1.0e-5;  // net group charge that triggers a warning
+constexpr const char *kUsage =
+    "fix ID group qeq/reaxff/gpu Nevery cutlo cuthi tol params [nowarn] [maxiter N] [dual]";
+}  // namespace
+
+/* The solver's communication, through this fix's pack/unpack callbacks:
+   forward and reverse move one double per atom (comm_forward = comm_reverse = 1). */
+struct FixQEqReaxFFGPU::LammpsComm : public puremd::QEqComm {
+  explicit LammpsComm(FixQEqReaxFFGPU *f) : fix(f) {}
+  void forward(double *v) override {
+    fix->comm_vec = v;
+    fix->comm->forward_comm(fix);
+    fix->comm_vec = nullptr;
+  }
+  void reverse(double *v) override {
+    fix->comm_vec = v;
+    fix->comm->reverse_comm(fix);
+    fix->comm_vec = nullptr;
+  }
+  double sum(double local) override {
+    double global = 0.0;
+    MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, fix->world);
+    return global;
+  }
+  FixQEqReaxFFGPU *fix;
+};
+
+/* ---------------------------------------------------------------------- */
+
+FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg)
+    : Fix(lmp, narg, arg),
+      nevery(1),
+      swa(0.0),
+      swb(10.0),
+      tolerance(1e-6),
+      imax(200),
+      maxwarn(1),
+      nlevels_respa(0),
+      iter_s(0),
+      iter_t(0),
+      pertype_option(nullptr),
+      reaxflag(0),
+      comm_vec(nullptr) {
+  if (narg < 8) error->all(FLERR, "Illegal fix {} command: expected '{}'", style, kUsage);
+
+  scalar_flag = 1;
+  extscalar = 0;
+  vector_flag = 1;
+  size_vector = 2;
+  extvector = 0;
+  comm_forward = comm_reverse = 1;
+
+  nevery = utils::inumeric(FLERR, arg[3], false, lmp);
+  if (nevery <= 0)
+    error->all(FLERR, "Fix {}: Nevery must be a positive integer, got {}", style, arg[3]);
+  swa = utils::numeric(FLERR, arg[4], false, lmp);
+  swb = utils::numeric(FLERR, arg[5], false, lmp);
+  tolerance = utils::numeric(FLERR, arg[6], false, lmp);
+  if (tolerance <= 0.0)
+    error->all(FLERR, "Fix {}: the CG tolerance must be positive, got {}", style, arg[6]);
+  pertype_option = utils::strdup(arg[7]);
+
+  int dual = 0;
+  for (int iarg = 8; iarg < narg; ++iarg) {
+    if (strcmp(arg[iarg], "nowarn") == 0) {
+      maxwarn = 0;
+    } else if (strcmp(arg[iarg], "dual") == 0) {
+      dual = 1;
+    } else if (strcmp(arg[iarg], "maxiter") == 0) {
+      if (iarg + 1 >= narg) error->all(FLERR, "Fix {}: keyword 'maxiter' needs a value", style);
+      imax = utils::inumeric(FLERR, arg[iarg + 1], false, lmp);
+      if (imax < 1)
+        error->all(FLERR, "Fix {}: maxiter must be at least 1, got {}", style, arg[iarg + 1]);
+      ++iarg;
+    } else {
+      error->all(FLERR, "Unknown fix {} keyword: {} (expected '{}')", style, arg[iarg], kUsage);
+    }
+  }
+  if (dual && comm->me == 0)
+    error->warning(FLERR,
+                   "Fix {}: keyword 'dual' has no effect; the s and t systems are solved one "
+                   "after the other",
+                   style);
+
+  check_taper();
+  puremd::QEqSettings set;
+  set.cut_lo = swa;
+  set.cut_hi = swb;
+  set.tolerance = tolerance;
+  set.max_iter = imax;
+  try {
+    solver = puremd::make_host_qeq_solver(set);
+  } catch (std::exception &e) {
+    error->all(FLERR, "Fix {}: {}", style, e.what());
+  }
+  qcomm = std::make_unique<LammpsComm>(this);
+
+  // the solver's history of past solutions is per-atom data
+  atom->add_callback(Atom::GROW);
+}
+
+/* ---------------------------------------------------------------------- */
+
+FixQEqReaxFFGPU::~FixQEqReaxFFGPU() {
+  if (copymode) return;
+  atom->delete_callback(id, Atom::GROW);
+  delete[] pertype_option;
+}
+
+/* ---------------------------------------------------------------------- */
+
+void FixQEqReaxFFGPU::post_constructor() {
+  grow_arrays(atom->nmax);
+  solver->clear_history();
+  pertype_parameters(pertype_option);
+}
+
+/* ---------------------------------------------------------------------- */
+
+int FixQEqReaxFFGPU::setmask() {
+  int mask = 0;
+  mask |= PRE_FORCE;
+  mask |= PRE_FORCE_RESPA;
+  mask |= MIN_PRE_FORCE;
+  return mask;
+}
+
+/* ---------------------------------------------------------------------- */
+
+void FixQEqReaxFFGPU::check_taper() {
+  if (swb < 0.0) error->all(FLERR, "Fix {} has negative upper Taper radius cutoff {}", style, swb);
+  if (swb <= swa)
+    error->all(FLERR, "Fix {}: upper Taper radius cutoff {} must be larger than the lower one {}",
+               style, swb, swa);
+  if (comm->me == 0) {
+    if (std::fabs(swa) > 0.01)
+      error->warning(FLERR, "Fix {} has non-zero lower Taper radius cutoff", style);
+    if (swb < 5.0) error->warning(FLERR, "Fix {} has very low Taper radius cutoff", style);
+  }
+}
+
+/* ----------------------------------------------------------------------
+   chi, eta, gamma per atom type: from pair_style reaxff/gpu or a file
+------------------------------------------------------------------------- */
+
+void FixQEqReaxFFGPU::pertype_parameters(const char *arg) {
+  const int ntypes = atom->ntypes;
+
+  if (utils::strmatch(arg, "^reaxff")) {
+    reaxflag = 1;
+    extract_pair_parameters();
+    return;
+  }
+  if (utils::strmatch(arg, "^reax/c"))
+    error->all(FLERR, "Fix {} keyword 'reax/c' is obsolete; please use 'reaxff'", style);
+  if (!platform::file_is_readable(arg))
+    error->all(FLERR,
+               "Fix {}: params must be 'reaxff' or a readable parameter file; cannot read '{}'",
+               style, arg);
+
+  reaxflag = 0;
+  chi.assign(ntypes + 1, 0.0);
+  eta.assign(ntypes + 1, 0.0);
+  gamma.assign(ntypes + 1, 0.0);
+
+  if (comm->me == 0) {
+    try {
+      TextFileReader reader(arg, "qeq/reaxff parameter");
+      reader.ignore_comments = true;
+      for (int i = 1; i <= ntypes; ++i) {
+        const char *line = reader.next_line();
+        if (!line)
+          throw TokenizerException(
+              fmt::format("Fix {}: parameter file has {} lines, needs one per atom type ({})",
+                          style, i - 1, ntypes),
+              "");
+        ValueTokenizer values(line);
+        if (values.count() != 4)
+          throw TokenizerException(
+              fmt::format("Fix {}: parameter file line must be 'itype chi eta gamma'", style),
+              line);
+        const int itype = values.next_int();
+        if (itype < 1 || itype > ntypes)
+          throw TokenizerException(
+              fmt::format("Fix {}: invalid atom type in parameter file", style),
+              std::to_string(itype));
+        chi[itype] = values.next_double();
+        eta[itype] = values.next_double();
+        gamma[itype] = values.next_double();
+      }
+    } catch (std::exception &e) {
+      error->one(FLERR, e.what());
+    }
+  }
+  MPI_Bcast(chi.data(), ntypes + 1, MPI_DOUBLE, 0, world);
+  MPI_Bcast(eta.data(), ntypes + 1, MPI_DOUBLE, 0, world);
+  MPI_Bcast(gamma.data(), ntypes + 1, MPI_DOUBLE, 0, world);
+
+  check_parameters();
+}
+
+/* ---------------------------------------------------------------------- */
+
+void FixQEqReaxFFGPU::extract_pair_parameters() {
+  Pair *pair = force->pair_match("^reaxff/gpu", 0);
+  if (!pair) error->all(FLERR, "Fix {} requires pair_style reaxff/gpu", style);
+
+  int dim = 0;
+  auto pchi = static_cast<double *>(pair->extract("chi", dim));
+  auto peta = static_cast<double *>(pair->extract("eta", dim));
+  auto pgamma = static_cast<double *>(pair->extract("gamma", dim));
+  if (!pchi || !peta || !pgamma)
+    error->all(FLERR,
+               "Fix {} could not extract the QEq parameters from pair_style reaxff/gpu "
+               "(define pair_coeff before the fix)",
+               style);
+
+  const int ntypes = atom->ntypes;
+  chi.assign(pchi, pchi + ntypes + 1);
+  eta.assign(peta, peta + ntypes + 1);
+  gamma.assign(pgamma, pgamma + ntypes + 1);
+
+  check_parameters();
+}
+
+/* ----------------------------------------------------------------------
+   every atom type in the group needs QEq parameters with eta > 0
+------------------------------------------------------------------------- */
+
+void FixQEqReaxFFGPU::check_parameters() {
+  int missing = 0, bad_eta = 0;
+  for (int i = 0; i < atom->nlocal; ++i) {
+    if (!(atom->mask[i] & groupbit)) continue;
+    const int t = atom->type[i];
+    if (chi[t] == 0.0 && eta[t] == 0.0 && gamma[t] == 0.0)
+      missing = t;
+    else if (!(eta[t] > 0.0))
+      bad_eta = t;
+  }
+  int all[2] = {0, 0}, mine[2] = {missing, bad_eta};
+  MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, world);
+  if (all[0] && reaxflag)
+    error->all(FLERR, "No QEq parameters for atom type {} provided by pair_style reaxff/gpu",
+               all[0]);
+  if (all[0])
+    error->all(FLERR, "Fix {}: the parameter file gives atom type {} no QEq parameters", style,
+               all[0]);
+  if (all[1])
+    error->all(FLERR, "Fix {}: QEq parameter eta of atom type {} is {}; it must be positive", style,
+               all[1], eta[all[1]]);
+}
+
+/* ---------------------------------------------------------------------- */
+
+void FixQEqReaxFFGPU::init() {
+  if (!atom->q_flag) error->all(FLERR, "Fix {} requires atom attribute q", style);
+  if (!atom->tag_enable) error->all(FLERR, "Fix {} requires atom IDs", style);
+  if (!force->pair_match("^reaxff/gpu", 0))
+    error->all(FLERR, "Fix {} requires pair_style reaxff/gpu", style);
+  if (group->count(igroup) == 0) error->all(FLERR, "Fix {} group has no atoms", style);
+
+  if (!modify->get_fix_by_style("^efield").empty())
+    error->all(FLERR,
+               "Fix {} does not support fix efield; use fix qeq/reaxff with pair_style reaxff "
+               "for charge equilibration in an external field",
+               style);
+
+  // the pair coefficients may have changed since the fix was defined
+  if (reaxflag) extract_pair_parameters();
+
+  double qsum_local = 0.0, qsum = 0.0;
+  for (int i = 0; i < atom->nlocal; ++i)
+    if (atom->mask[i] & groupbit) qsum_local += atom->q[i];
+  MPI_Allreduce(&qsum_local, &qsum, 1, MPI_DOUBLE, MPI_SUM, world);
+  if (comm->me == 0 && std::fabs(qsum) > kNetChargeWarn)
+    error->warning(FLERR, "Fix {} group is not charge neutral, net charge = {:.8}", style, qsum);
+
+  if (utils::strmatch(update->integrate_style, "^respa"))
+    nlevels_respa = (dynamic_cast<Respa *>(update->integrate))->nlevels;
+}
+
+/* ---------------------------------------------------------------------- */
+
+void FixQEqReaxFFGPU::setup_pre_force(int vflag) { pre_force(vflag); }
+
+void FixQEqReaxFFGPU::setup_pre_force_respa(int vflag, int ilevel) {
+  if (ilevel < nlevels_respa - 1) return;
+  setup_pre_force(vflag);
+}
+
+void FixQEqReaxFFGPU::pre_force_respa(int vflag, int ilevel, int /*iloop*/) {
+  if (ilevel == nlevels_respa - 1) pre_force(vflag);
+}
+
+void FixQEqReaxFFGPU::min_pre_force(int vflag) { pre_force(vflag); }
+
+/* ----------------------------------------------------------------------
+   solve for the charges of the group's owned atoms; ghosts get them by
+   forward comm (done by the solver) before the pair style computes
+------------------------------------------------------------------------- */
+
+void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
+  if (update->ntimestep % nevery) return;
+
+  const int nlocal = atom->nlocal;
+  const int nall = nlocal + atom->nghost;
+  tag_buf.resize(nall);
+  active_buf.resize(nall);
+  for (int i = 0; i < nall; ++i) {
+    tag_buf[i] = atom->tag[i];
+    active_buf[i] = (atom->mask[i] & groupbit) ? 1 : 0;
+  }
+
+  puremd::QEqInput in;
+  in.n_local = nlocal;
+  in.n_total = nall;
+  in.x = nall > 0 ? atom->x[0] : nullptr;
+  in.tag = tag_buf.data();
+  in.active = active_buf.data();
+  in.type = atom->type;
+  in.num_types = atom->ntypes + 1;
+  in.chi = chi.data();
+  in.eta = eta.data();
+  in.gamma = gamma.data();
+
+  puremd::QEqResult res;
+  try {
+    res = solver->solve(in, *qcomm, atom->q);
+  } catch (std::exception &e) {
+    error->one(FLERR, "Fix {}: {}", style, e.what());
+  }
+  iter_s = res.iter_s;
+  iter_t = res.iter_t;
+
+  if (maxwarn && comm->me == 0) {
+    if (!res.converged_s)
+      error->warning(FLERR, "Fix {} CG convergence failed after {} iterations at step {}", style,
+                     iter_s, update->ntimestep);
+    if (!res.converged_t)
+      error->warning(FLERR, "Fix {} CG convergence failed after {} iterations at step {}", style,
+                     iter_t, update->ntimestep);
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+
+double FixQEqReaxFFGPU::compute_scalar() { return (iter_s + iter_t) / 2.0; }
+
+double FixQEqReaxFFGPU::compute_vector(int n) { return n == 0 ? iter_s : iter_t; }
+
+/* ---------------------------------------------------------------------- */
+
+int FixQEqReaxFFGPU::pack_forward_comm(int n, int *list, double *buf, int /*pbc_flag*/,
+                                       int * /*pbc*/) {
+  for (int m = 0; m < n; ++m) buf[m] = comm_vec[list[m]];
+  return n;
+}
+
+void FixQEqReaxFFGPU::unpack_forward_comm(int n, int first, double *buf) {
+  for (int m = 0; m < n; ++m) comm_vec[first + m] = buf[m];
+}
+
+int FixQEqReaxFFGPU::pack_reverse_comm(int n, int first, double *buf) {
+  for (int m = 0; m < n; ++m) buf[m] = comm_vec[first + m];
+  return n;
+}
+
+void FixQEqReaxFFGPU::unpack_reverse_comm(int n, int *list, double *buf) {
+  for (int m = 0; m < n; ++m) comm_vec[list[m]] += buf[m];
+}
+
+/* ----------------------------------------------------------------------
+   per-atom history of past s and t, kept by the solver
+------------------------------------------------------------------------- */
+
+void FixQEqReaxFFGPU::grow_arrays(int nmax) { solver->grow_history(nmax); }
+
+void FixQEqReaxFFGPU::copy_arrays(int i, int j, int /*delflag*/) { solver->copy_history(i, j); }
+
+int FixQEqReaxFFGPU::pack_exchange(int i, double *buf) { return solver->pack_history(i, buf); }
+
+int FixQEqReaxFFGPU::unpack_exchange(int nlocal, double *buf) {
+  return solver->unpack_history(nlocal, buf);
+}
+
+double FixQEqReaxFFGPU::memory_usage() {
+  return static_cast<double>(solver->memory_bytes()) +
+         static_cast<double>(tag_buf.capacity() * sizeof(long long) +
+                             active_buf.capacity() * sizeof(int));
+}

@@ -1,0 +1,86 @@
+/* fix qeq/reaxff/gpu: charge equilibration for pair_style reaxff/gpu.
+
+   Same syntax, keywords and defaults as fix qeq/reaxff:
+     fix ID group qeq/reaxff/gpu Nevery cutlo cuthi tol params [nowarn] [maxiter N] [dual]
+   params is "reaxff" (chi, eta, gamma from pair_style reaxff/gpu) or a file
+   with one line "itype chi eta gamma" per atom type.
+
+   The solve is lib/puremd_gpu's QEqSolver; this class only hands it the
+   atoms, implements its communication with LAMMPS's forward/reverse comm and
+   MPI_Allreduce, and moves the solver's per-atom history of past solutions
+   with the atoms (grow/copy/pack/unpack_exchange). */
+#ifndef LMP_FIX_QEQ_REAXFF_GPU_H
+#define LMP_FIX_QEQ_REAXFF_GPU_H
+
+#include <memory>
+#include <vector>
+
+#include "fix.h"
+
+namespace puremd {
+class QEqSolver;
+}
+
+namespace LAMMPS_NS {
+
+class FixQEqReaxFFGPU : public Fix {
+ public:
+  FixQEqReaxFFGPU(class LAMMPS *, int, char **);
+  ~FixQEqReaxFFGPU() override;
+  int setmask() override;
+  void post_constructor() override;
+  void init() override;
+  void setup_pre_force(int) override;
+  void pre_force(int) override;
+  void setup_pre_force_respa(int, int) override;
+  void pre_force_respa(int, int, int) override;
+  void min_pre_force(int) override;
+
+  // Scalar: CG iterations of the last solve, (iterations s + iterations t) / 2,
+  // as fix qeq/reaxff reports it. Vector: [iterations s, iterations t].
+  double compute_scalar() override;
+  double compute_vector(int) override;
+
+  int pack_forward_comm(int, int *, double *, int, int *) override;
+  void unpack_forward_comm(int, int, double *) override;
+  int pack_reverse_comm(int, int, double *) override;
+  void unpack_reverse_comm(int, int *, double *) override;
+
+  void grow_arrays(int) override;
+  void copy_arrays(int, int, int) override;
+  int pack_exchange(int, double *) override;
+  int unpack_exchange(int, double *) override;
+  double memory_usage() override;
+
+ protected:
+  struct LammpsComm;  // puremd::QEqComm over LAMMPS's comm and MPI
+
+  int nevery;
+  double swa, swb;  // taper inner / outer radius
+  double tolerance;
+  int imax;     // maxiter
+  int maxwarn;  // 0 with 'nowarn'
+  int nlevels_respa;
+  int iter_s, iter_t;
+  char *pertype_option;
+  int reaxflag;  // parameters from the pair style (1) or from a file (0)
+
+  // Per-type QEq parameters, index 1..ntypes (entry 0 unused).
+  std::vector<double> chi, eta, gamma;
+
+  std::unique_ptr<puremd::QEqSolver> solver;
+  std::unique_ptr<LammpsComm> qcomm;
+  double *comm_vec;  // the vector the current forward/reverse comm moves
+
+  std::vector<long long> tag_buf;
+  std::vector<int> active_buf;
+
+  void pertype_parameters(const char *);
+  void extract_pair_parameters();
+  void check_parameters();
+  void check_taper();
+};
+
+}  // namespace LAMMPS_NS
+
+#endif

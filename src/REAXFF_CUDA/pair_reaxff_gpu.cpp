@@ -1,0 +1,358 @@
+#include "pair_reaxff_gpu.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "atom.h"
+#include "comm.h"
+#include "error.h"
+#include "force.h"
+#include "memory.h"
+#include "modify.h"
+#include "neigh_list.h"
+#include "puremd_gpu/errors.h"
+#include "reaxff_api.h"
+#include "reaxff_defs.h"
+#include "utils.h"
+
+using namespace LAMMPS_NS;
+
+PairReaxFFGPU::PairReaxFFGPU(LAMMPS *lmp) : PairReaxFF(lmp) {
+  // The base constructor prepares PairReaxFF's own (CPU) data; we only use
+  // its control block and bond list to publish data to the analysis styles.
+  fixbond_flag = 0;
+  fixspecies_flag = 0;
+  api->lists[ReaxFF::BONDS].error_ptr = error;
+}
+
+PairReaxFFGPU::~PairReaxFFGPU() {
+  if (copymode) return;
+  if (bond_list_made) ReaxFF::Delete_List(api->lists + ReaxFF::BONDS);
+  api->workspace->total_bond_order = nullptr;
+  api->workspace->nlp = nullptr;
+  delete own_list;
+}
+
+void PairReaxFFGPU::settings(int narg, char **arg) {
+  if (narg < 1) error->all(FLERR, "Illegal pair_style reaxff/gpu command: control file or NULL expected");
+
+  control = puremd::Control{};
+  if (strcmp(arg[0], "NULL") != 0) {
+    try {
+      auto result = puremd::read_control_file(arg[0], control);
+      control = result.control;
+      if (comm->me == 0)
+        for (const auto &w : result.warnings) error->warning(FLERR, w);
+    } catch (puremd::InputError &e) {
+      error->all(FLERR, "pair_style reaxff/gpu: {}", e.what());
+    }
+  }
+
+  qeqflag = 1;
+  control.lgvdw = false;
+  control.enobonds = true;
+  requested_driver = puremd::Driver::Auto;
+
+  // Same keywords as pair_style reaxff (safezone, mincap, minhbonds and
+  // list/blocking size CPU lists there; our lists size themselves, so they
+  // are accepted and checked but have no effect), plus `driver`.
+  int iarg = 1;
+  auto need = [&](const char *kw) {
+    if (iarg + 2 > narg) error->all(FLERR, "Illegal pair_style reaxff/gpu {} command: value missing", kw);
+  };
+  while (iarg < narg) {
+    const std::string kw = arg[iarg];
+    if (kw == "checkqeq") {
+      need("checkqeq");
+      qeqflag = utils::logical(FLERR, arg[iarg + 1], false, lmp);
+    } else if (kw == "enobonds") {
+      need("enobonds");
+      control.enobonds = utils::logical(FLERR, arg[iarg + 1], false, lmp);
+    } else if (kw == "lgvdw") {
+      need("lgvdw");
+      control.lgvdw = utils::logical(FLERR, arg[iarg + 1], false, lmp);
+    } else if (kw == "safezone") {
+      need("safezone");
+      if (utils::numeric(FLERR, arg[iarg + 1], false, lmp) < 0.0)
+        error->all(FLERR, "Illegal pair_style reaxff/gpu safezone value: must be >= 0");
+    } else if (kw == "mincap" || kw == "minhbonds") {
+      need(kw.c_str());
+      if (utils::inumeric(FLERR, arg[iarg + 1], false, lmp) < 0)
+        error->all(FLERR, "Illegal pair_style reaxff/gpu {} value: must be >= 0", kw);
+    } else if (kw == "list/blocking") {
+      need("list/blocking");
+      utils::logical(FLERR, arg[iarg + 1], false, lmp);
+    } else if (kw == "tabulate") {
+      need("tabulate");
+      control.tabulate = utils::inumeric(FLERR, arg[iarg + 1], false, lmp);
+      if (control.tabulate < 0)
+        error->all(FLERR, "Illegal pair_style reaxff/gpu tabulate value: must be >= 0");
+    } else if (kw == "driver") {
+      need("driver");
+      const std::string v = arg[iarg + 1];
+      if (v == "auto") requested_driver = puremd::Driver::Auto;
+      else if (v == "host") requested_driver = puremd::Driver::Host;
+      else if (v == "cuda") requested_driver = puremd::Driver::Cuda;
+      else error->all(FLERR, "Illegal pair_style reaxff/gpu driver '{}': use auto, host or cuda", v);
+    } else {
+      error->all(FLERR, "Unknown pair_style reaxff/gpu keyword '{}'", kw);
+    }
+    iarg += 2;
+  }
+
+  // The analysis styles read these from PairReaxFF's control block.
+  api->control->bond_cut = control.bond_cut;
+  api->control->hbond_cut = control.hbond_cut;
+  api->control->thb_cut = control.thb_cut;
+  api->control->thb_cutsq = control.thb_cutsq;
+  api->control->bg_cut = control.bg_cut;
+  api->control->tabulate = control.tabulate;
+  api->control->lgflag = control.lgvdw;
+  api->control->enobondsflag = control.enobonds;
+  engine_stale = true;
+}
+
+void PairReaxFFGPU::coeff(int narg, char **arg) {
+  if (!allocated) allocate();
+  if (narg != 3 + atom->ntypes)
+    error->all(FLERR, "Incorrect args for pair_coeff: expected * * ffield-file and {} element names",
+               atom->ntypes);
+  if (!utils::strmatch(arg[0], "^\\*$") || !utils::strmatch(arg[1], "^\\*$"))
+    error->all(FLERR, "pair_coeff for reaxff/gpu must be '* * ffield-file elements...'");
+
+  try {
+    ffield = puremd::read_force_field(arg[2], control.lgvdw);
+  } catch (puremd::InputError &e) {
+    error->all(FLERR, "pair_coeff reaxff/gpu: {}", e.what());
+  }
+  have_ffield = true;
+  if (comm->me == 0)
+    for (const auto &w : ffield.warnings) error->warning(FLERR, w);
+  control.nonb_low = ffield.nonb_low();
+  control.nonb_cut = ffield.nonb_cut();
+  control.bo_cut = ffield.bo_cut();
+  api->control->nonb_low = control.nonb_low;
+  api->control->nonb_cut = control.nonb_cut;
+  api->control->bo_cut = control.bo_cut;
+
+  const int n = atom->ntypes;
+  eletype.assign(n + 1, "");
+  int mapped = 0;
+  for (int i = 1; i <= n; ++i) {
+    const char *name = arg[2 + i];
+    eletype[i] = name;
+    setflag[i][i] = 0;
+    if (strcmp(name, "NULL") == 0) {
+      map[i] = -1;
+      continue;
+    }
+    map[i] = ffield.find_element(name);
+    if (map[i] < 0)
+      error->all(FLERR, "Element '{}' in pair_coeff is not in ReaxFF force field file {}", name,
+                 arg[2]);
+    ++mapped;
+  }
+  int count = 0;
+  for (int i = 1; i <= n; ++i)
+    for (int j = i; j <= n; ++j) {
+      setflag[i][j] = (map[i] >= 0 && map[j] >= 0) ? 1 : 0;
+      count += setflag[i][j];
+    }
+  if (count == 0 || mapped == 0)
+    error->all(FLERR, "Incorrect args for pair_coeff: no atom type is mapped to a ReaxFF element");
+  engine_stale = true;
+}
+
+void PairReaxFFGPU::init_style() {
+  if (!atom->q_flag) error->all(FLERR, "Pair style reaxff/gpu requires atom attribute q");
+  if (atom->tag_enable == 0) error->all(FLERR, "Pair style reaxff/gpu requires atom IDs");
+  if (force->newton_pair == 0) error->all(FLERR, "Pair style reaxff/gpu requires newton pair on");
+  if (!have_ffield) error->all(FLERR, "Pair style reaxff/gpu: pair_coeff * * ffield ... was not given");
+
+  if (!modify->get_fix_by_style("^acks2/reax").empty())
+    error->all(FLERR, "fix acks2/reaxff is not supported with pair_style reaxff/gpu; use fix qeq/reaxff/gpu");
+  // LAMMPS's own fix qeq/reaxff and qtpie/reaxff reach into PairReaxFF's CPU
+  // neighbour list, which this style does not build.
+  if (!modify->get_fix_by_style("^qeq/reaxff$").empty() ||
+      !modify->get_fix_by_style("^qeq/reax/c$").empty() ||
+      !modify->get_fix_by_style("^qeq/reaxff/omp$").empty() ||
+      !modify->get_fix_by_style("^qtpie/reax").empty())
+    error->all(FLERR, "Pair style reaxff/gpu needs fix qeq/reaxff/gpu (or qeq/shielded) for charge "
+                      "equilibration, not qeq/reaxff or qtpie/reaxff");
+  const int have_qeq = modify->get_fix_by_style("^qeq/reaxff/gpu$").size() +
+                       modify->get_fix_by_style("^qeq/shielded").size();
+  if (qeqflag && have_qeq != 1)
+    error->all(FLERR,
+               "Pair style reaxff/gpu requires exactly one charge equilibration fix "
+               "(fix qeq/reaxff/gpu or qeq/shielded), or 'checkqeq no' with charges set otherwise");
+
+  cutmax = std::max({control.nonb_cut, control.hbond_cut, control.bond_cut});
+  if (cutmax < 2.0 * control.bond_cut && comm->me == 0)
+    error->warning(FLERR, "Total cutoff < 2*bond cutoff. May need to use an increased neighbor list skin.");
+
+  // No LAMMPS neighbour list is requested: lib/puremd_gpu builds its own.
+  // The analysis styles only read list->inum / ilist, so we keep a list
+  // object holding the owned atoms for them.
+  export_bonds = !modify->get_fix_by_style("^reaxff/bonds").empty() ||
+                 !modify->get_fix_by_style("^reaxff/species").empty() ||
+                 !modify->get_compute_by_style("^reaxff/atom").empty();
+  if (!own_list) own_list = new NeighList(lmp);
+  list = own_list;
+
+  if (engine_stale) make_engine();
+}
+
+void PairReaxFFGPU::make_engine() {
+  std::string why;
+  const bool gpu = puremd::cuda_available(&why);
+  puremd::Driver d = requested_driver;
+  if (d == puremd::Driver::Cuda && !gpu)
+    error->all(FLERR, "pair_style reaxff/gpu driver cuda requested but no usable GPU: {}", why);
+  try {
+    engine = puremd::make_engine(d, ffield, control);
+  } catch (std::exception &e) {
+    error->all(FLERR, "pair_style reaxff/gpu: cannot start the {} driver: {}",
+               d == puremd::Driver::Cuda ? "CUDA" : "selected", e.what());
+  }
+  if (comm->me == 0) {
+    std::string msg = "ReaxFF/GPU: using the " + engine->description();
+    if (engine->driver() == puremd::Driver::Host && requested_driver == puremd::Driver::Auto)
+      msg += gpu ? " (CUDA driver not available in this build yet)" : " (no GPU: " + why + ")";
+    utils::logmesg(lmp, msg + "\n");
+  }
+  engine_stale = false;
+}
+
+double PairReaxFFGPU::init_one(int i, int j) {
+  if (setflag[i][j] == 0) error->all(FLERR, "All pair coeffs are not set");
+  cutghost[i][j] = cutghost[j][i] = cutmax;
+  return cutmax;
+}
+
+void PairReaxFFGPU::compute(int eflag, int vflag) {
+  ev_init(eflag, vflag);
+  const int nlocal = atom->nlocal;
+  const int nall = nlocal + atom->nghost;
+
+  element_of_atom.resize(nall);
+  tag_buf.resize(nall);
+  for (int i = 0; i < nall; ++i) {
+    element_of_atom[i] = map[atom->type[i]];
+    tag_buf[i] = atom->tag[i];
+  }
+
+  puremd::StepInput in;
+  in.n_local = nlocal;
+  in.n_total = nall;
+  in.x = nall ? &atom->x[0][0] : nullptr;
+  in.type = element_of_atom.data();
+  in.tag = tag_buf.data();
+  in.q = atom->q;
+
+  puremd::StepRequest req;
+  req.eatom = eflag_atom != 0;
+  req.vatom = vflag_atom != 0;
+
+  puremd::StepOutput out;
+  out.f = nall ? &atom->f[0][0] : nullptr;
+  out.eatom = eflag_atom ? eatom : nullptr;
+  out.vatom = vflag_atom ? &vatom[0][0] : nullptr;
+
+  try {
+    engine->compute(in, req, out);
+  } catch (std::exception &e) {
+    error->one(FLERR, "pair_style reaxff/gpu: {}", e.what());
+  }
+
+  const puremd::Energies &en = out.energy;
+  if (eflag_global) {
+    // Same split as pair_style reaxff: Coulomb and polarization are ecoul.
+    eng_coul += en.e_ele + en.e_pol;
+    eng_vdwl += en.total() - en.e_ele - en.e_pol;
+    en.to_pair_vector(pvector);
+  }
+  // The library returns sum x.f over owned and ghost atoms of its own forces:
+  // the fdotr virial, valid in either LAMMPS virial mode.
+  if (vflag_global || vflag_fdotr)
+    for (int k = 0; k < 6; ++k) virial[k] += out.virial[k];
+
+  if (export_bonds || fixspecies_flag) export_analysis_data();
+}
+
+void PairReaxFFGPU::export_analysis_data() {
+  std::vector<int> row_start;
+  std::vector<puremd::BondRecord> bonds;
+  engine->bond_table(row_start, bonds);
+  engine->atom_table(export_total_bo, export_nlp);
+  const int nall = atom->nlocal + atom->nghost;
+
+  ReaxFF::reax_list *bl = api->lists + ReaxFF::BONDS;
+  const int need = std::max<int>(1, bonds.size());
+  if (!bond_list_made || bl->n < nall || bl->num_intrs < need) {
+    ReaxFF::Make_List(std::max(nall, 1), need, ReaxFF::TYP_BOND, bl);
+    bond_list_made = true;
+  }
+  for (int i = 0; i < nall; ++i) {
+    bl->index[i] = row_start[i];
+    bl->end_index[i] = row_start[i + 1];
+  }
+  for (size_t p = 0; p < bonds.size(); ++p) {
+    bl->select.bond_list[p].nbr = bonds[p].j;
+    bl->select.bond_list[p].bo_data.BO = bonds[p].bo;
+  }
+  api->workspace->total_bond_order = export_total_bo.data();
+  api->workspace->nlp = export_nlp.data();
+  api->system->n = atom->nlocal;
+  api->system->N = nall;
+
+  update_own_list();
+
+  if (fixspecies_flag) {
+    if (nall > nmax) {
+      memory->destroy(tmpid);
+      memory->destroy(tmpbo);
+      nmax = nall;
+      memory->create(tmpid, nmax, MAXSPECBOND, "pair:tmpid");
+      memory->create(tmpbo, nmax, MAXSPECBOND, "pair:tmpbo");
+    }
+    for (int i = 0; i < nall; ++i)
+      for (int j = 0; j < MAXSPECBOND; ++j) {
+        tmpbo[i][j] = 0.0;
+        tmpid[i][j] = 0;
+      }
+    FindBond();
+  }
+}
+
+void PairReaxFFGPU::update_own_list() {
+  const int nlocal = atom->nlocal;
+  if (own_list->maxatom < nlocal || !own_list->ilist) {
+    memory->destroy(own_list->ilist);
+    own_list->maxatom = std::max(nlocal, 1);
+    memory->create(own_list->ilist, own_list->maxatom, "reaxff/gpu:ilist");
+  }
+  own_list->inum = nlocal;
+  own_list->gnum = 0;
+  for (int i = 0; i < nlocal; ++i) own_list->ilist[i] = i;
+}
+
+void *PairReaxFFGPU::extract(const char *str, int &dim) {
+  dim = 1;
+  auto per_type = [&](double *out, auto field) -> void * {
+    out[0] = 0.0;
+    for (int i = 1; i <= atom->ntypes; ++i) out[i] = map[i] >= 0 ? ffield.sbp[map[i]].*field : 0.0;
+    return out;
+  };
+  if (strcmp(str, "chi") == 0 && chi) return per_type(chi, &puremd::SingleBodyParams::chi);
+  if (strcmp(str, "eta") == 0 && eta) return per_type(eta, &puremd::SingleBodyParams::eta);
+  if (strcmp(str, "gamma") == 0 && gamma) return per_type(gamma, &puremd::SingleBodyParams::gamma);
+  if (strcmp(str, "bcut_acks2") == 0 && bcut_acks2)
+    return per_type(bcut_acks2, &puremd::SingleBodyParams::bcut_acks2);
+  if (strcmp(str, "bond_softness") == 0 && have_ffield) return &ffield.gp[34];
+  return nullptr;
+}
+
+double PairReaxFFGPU::memory_usage() {
+  return static_cast<double>(element_of_atom.capacity() * sizeof(int) +
+                             tag_buf.capacity() * sizeof(long long));
+}

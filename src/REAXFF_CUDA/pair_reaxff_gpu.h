@@ -1,0 +1,64 @@
+/* pair_style reaxff/gpu: ReaxFF computed by lib/puremd_gpu (CUDA driver on a
+   GPU, host reference driver otherwise). Same syntax and results as
+   pair_style reaxff.
+
+   It derives from PairReaxFF so that the companion styles that look the pair
+   up as PairReaxFF (fix reaxff/bonds, fix reaxff/species, compute
+   reaxff/atom) keep working: after each step it exports the bond orders into
+   the bond list, total_bond_order and nlp those styles read. */
+#ifndef LMP_PAIR_REAXFF_GPU_H
+#define LMP_PAIR_REAXFF_GPU_H
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pair_reaxff.h"
+#include "puremd_gpu/engine.h"
+
+namespace LAMMPS_NS {
+
+class PairReaxFFGPU : public PairReaxFF {
+ public:
+  PairReaxFFGPU(class LAMMPS *);
+  ~PairReaxFFGPU() override;
+  void compute(int, int) override;
+  void settings(int, char **) override;
+  void coeff(int, char **) override;
+  void init_style() override;
+  double init_one(int, int) override;
+  void *extract(const char *, int &) override;
+  double memory_usage() override;
+
+  // Which driver runs, for the log and for fix qeq/reaxff/gpu.
+  puremd::Driver driver() const { return engine ? engine->driver() : requested_driver; }
+  const puremd::Control &control_params() const { return control; }
+
+ protected:
+  void setup() override {}
+
+ private:
+  puremd::Control control;
+  puremd::ForceField ffield;
+  bool have_ffield = false;
+  puremd::Driver requested_driver = puremd::Driver::Auto;
+  std::unique_ptr<puremd::Engine> engine;
+  bool engine_stale = true;
+
+  std::vector<int> element_of_atom;
+  std::vector<long long> tag_buf;
+
+  // Bond data exported for the analysis styles (see class comment).
+  bool export_bonds = false;
+  bool bond_list_made = false;
+  std::vector<double> export_total_bo, export_nlp;
+  class NeighList *own_list = nullptr;
+
+  void make_engine();
+  void export_analysis_data();
+  void update_own_list();
+};
+
+}  // namespace LAMMPS_NS
+
+#endif

@@ -1,0 +1,155 @@
+// Bad input gives a LAMMPS error (or warning) that names the problem;
+// never a crash or a hang.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "lammps_session.h"
+
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+std::string hns(const std::string &f) { return source_dir() + "/examples/HNS/" + f; }
+
+// A scratch file visible to every rank (same machine in CI).
+std::string scratch(const std::string &name, const std::string &text) {
+  const std::string path = "/tmp/reaxff_gpu_test_" + name;
+  if (mpi_rank() == 0) {
+    std::ofstream out(path);
+    out << text;
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  return path;
+}
+
+const char *kSetup =
+    "units real\natom_style charge\natom_modify map array\n"
+    "read_data " REAXFF_CUDA_SOURCE_DIR "/examples/HNS/data.hns-equil\n";
+
+std::string error_of(const std::string &commands, bool plugin = true) {
+  LammpsSession lmp;
+  if (plugin) lmp.load_plugin();
+  std::string err = lmp.run(kSetup);
+  if (!err.empty()) return "setup failed: " + err;
+  return lmp.run(commands);
+}
+
+#define EXPECT_ERROR_CONTAINS(err, text) \
+  EXPECT_NE(lower(err).find(lower(text)), std::string::npos) << "error was: " << (err)
+
+TEST(BadInput, MissingForceFieldFile) {
+  auto err = error_of("pair_style reaxff/gpu NULL\npair_coeff * * /nonexistent/ffield C H O N\n");
+  EXPECT_ERROR_CONTAINS(err, "/nonexistent/ffield");
+}
+
+TEST(BadInput, TruncatedForceFieldFile) {
+  std::ifstream in(hns("ffield.reax.hns"));
+  std::stringstream all;
+  all << in.rdbuf();
+  const std::string text = all.str();
+  auto path = scratch("truncated_ffield", text.substr(0, text.size() / 3));
+  auto err = error_of("pair_style reaxff/gpu NULL\npair_coeff * * " + path + " C H O N\n");
+  EXPECT_ERROR_CONTAINS(err, path);
+}
+
+TEST(BadInput, NonNumericForceFieldValue) {
+  std::ifstream in(hns("ffield.reax.hns"));
+  std::stringstream all;
+  all << in.rdbuf();
+  std::string text = all.str();
+  // Corrupt the first general parameter (line 3 of the file).
+  size_t line3 = text.find('\n', text.find('\n', text.find('\n') + 1) + 1) + 1;
+  text.replace(line3, 10, "   garbage");
+  auto path = scratch("bad_value_ffield", text);
+  auto err = error_of("pair_style reaxff/gpu NULL\npair_coeff * * " + path + " C H O N\n");
+  EXPECT_ERROR_CONTAINS(err, path);
+}
+
+TEST(BadInput, ElementNotInForceField) {
+  auto err = error_of("pair_style reaxff/gpu NULL\npair_coeff * * " + hns("ffield.reax.hns") +
+                      " C H O Xx\n");
+  EXPECT_ERROR_CONTAINS(err, "Xx");
+}
+
+TEST(BadInput, MalformedControlFile) {
+  auto path = scratch("bad_control", "nbrhood_cutoff 4.5\nnot_a_keyword 3\n");
+  auto err = error_of("pair_style reaxff/gpu " + path + "\n");
+  EXPECT_ERROR_CONTAINS(err, "not_a_keyword");
+  auto path2 = scratch("bad_control_value", "hbond_cutoff six\n");
+  auto err2 = error_of("pair_style reaxff/gpu " + path2 + "\n");
+  EXPECT_ERROR_CONTAINS(err2, "hbond_cutoff");
+  auto err3 = error_of("pair_style reaxff/gpu /nonexistent/control\n");
+  EXPECT_ERROR_CONTAINS(err3, "/nonexistent/control");
+}
+
+TEST(BadInput, UnknownPairKeyword) {
+  auto err = error_of("pair_style reaxff/gpu NULL fancy yes\n");
+  EXPECT_ERROR_CONTAINS(err, "fancy");
+}
+
+TEST(BadInput, QEqFixWithoutReaxFFGPU) {
+  auto err = error_of(
+      "pair_style reaxff NULL\npair_coeff * * " + hns("ffield.reax.hns") +
+      " C H O N\nfix q all qeq/reaxff/gpu 1 0.0 10.0 1e-6 reaxff\nrun 0 post no\n");
+  EXPECT_ERROR_CONTAINS(err, "reaxff/gpu");
+}
+
+TEST(BadInput, ReaxFFGPUWithoutQEq) {
+  auto err = error_of("pair_style reaxff/gpu NULL\npair_coeff * * " + hns("ffield.reax.hns") +
+                      " C H O N\nrun 0 post no\n");
+  EXPECT_ERROR_CONTAINS(err, "charge equilibration");
+}
+
+TEST(BadInput, UnknownQEqKeyword) {
+  auto err = error_of("pair_style reaxff/gpu NULL\npair_coeff * * " + hns("ffield.reax.hns") +
+                      " C H O N\nfix q all qeq/reaxff/gpu 1 0.0 10.0 1e-6 reaxff bogus 3\n");
+  EXPECT_ERROR_CONTAINS(err, "bogus");
+}
+
+TEST(BadInput, QEqNotConvergingWarnsWithIterationCount) {
+  const std::string log = "/tmp/reaxff_gpu_test_qeq_warn.log";
+  {
+    LammpsSession lmp(log);
+    lmp.load_plugin();
+    ASSERT_EQ(lmp.run(kSetup), "");
+    ASSERT_EQ(lmp.run("pair_style reaxff/gpu NULL\npair_coeff * * " + hns("ffield.reax.hns") +
+                      " C H O N\nfix q all qeq/reaxff/gpu 1 0.0 10.0 1e-14 reaxff maxiter 2\n"
+                      "run 0 post no\n"),
+              "");
+  }
+  if (mpi_rank() != 0) return;
+  std::ifstream in(log);
+  std::stringstream all;
+  all << in.rdbuf();
+  const std::string text = lower(all.str());
+  EXPECT_NE(text.find("warning"), std::string::npos) << text;
+  EXPECT_NE(text.find("2 iterations"), std::string::npos) << text;
+}
+
+TEST(DriverSelection, HostDriverIsLoggedWithoutGPU) {
+  const std::string log = "/tmp/reaxff_gpu_test_driver.log";
+  {
+    LammpsSession lmp(log);
+    lmp.load_plugin();
+    ASSERT_EQ(lmp.run(kSetup), "");
+    ASSERT_EQ(lmp.run("pair_style reaxff/gpu NULL driver host\npair_coeff * * " +
+                      hns("ffield.reax.hns") +
+                      " C H O N\nfix q all qeq/reaxff/gpu 1 0.0 10.0 1e-6 reaxff\nrun 0 post no\n"),
+              "");
+  }
+  if (mpi_rank() != 0) return;
+  std::ifstream in(log);
+  std::stringstream all;
+  all << in.rdbuf();
+  EXPECT_NE(all.str().find("ReaxFF/GPU: using the host reference driver"), std::string::npos);
+}
+
+}  // namespace

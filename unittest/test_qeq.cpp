@@ -1,0 +1,446 @@
+// QEq solver: CG against a dense direct solve (periodic images as ghosts,
+// sub-groups), charge neutrality, the matrix element against its closed form,
+// history extrapolation and transport, and the non-convergence report.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "puremd_gpu/errors.h"
+#include "puremd_gpu/physics/qeq_matrix.h"
+#include "puremd_gpu/qeq.h"
+
+using namespace puremd;
+
+namespace {
+
+// One rank: ghost g (index >= n_local) is an image of owner[g - n_local].
+struct SingleRankComm : QEqComm {
+  int n_local = 0;
+  std::vector<int> owner;
+  int n_forward = 0, n_reverse = 0, n_sum = 0;
+
+  void forward(double *v) override {
+    ++n_forward;
+    for (size_t g = 0; g < owner.size(); ++g) v[n_local + g] = v[owner[g]];
+  }
+  void reverse(double *v) override {
+    ++n_reverse;
+    for (size_t g = 0; g < owner.size(); ++g) {
+      v[owner[g]] += v[n_local + g];
+      v[n_local + g] = 0.0;
+    }
+  }
+  double sum(double local) override {
+    ++n_sum;
+    return local;
+  }
+};
+
+// Atoms in a periodic cube of side L, plus every image within `cut` of the
+// box as a ghost.
+struct System {
+  int n_local = 0;
+  double L = 0;
+  std::vector<double> x;  // 3 * n_total
+  std::vector<long long> tag;
+  std::vector<int> type;
+  std::vector<int> active;
+  std::vector<int> owner;  // per ghost
+  int n_total() const { return static_cast<int>(tag.size()); }
+};
+
+System make_periodic_system(int n, double L, double cut, unsigned seed) {
+  System s;
+  s.n_local = n;
+  s.L = L;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  // Jittered grid keeps atoms apart (a realistic, positive definite H).
+  const int m = static_cast<int>(std::ceil(std::cbrt(static_cast<double>(n))));
+  const double h = L / m;
+  for (int i = 0; i < n; ++i) {
+    const int c[3] = {i % m, (i / m) % m, i / (m * m)};
+    for (int k = 0; k < 3; ++k) s.x.push_back((c[k] + 0.5 + 0.5 * (u(rng) - 0.5)) * h);
+    s.tag.push_back(i + 1);
+    s.type.push_back(static_cast<int>(u(rng) * 3));
+    s.active.push_back(1);
+  }
+  for (int a = -1; a <= 1; ++a)
+    for (int b = -1; b <= 1; ++b)
+      for (int c = -1; c <= 1; ++c) {
+        if (a == 0 && b == 0 && c == 0) continue;
+        for (int i = 0; i < n; ++i) {
+          const double p[3] = {s.x[3 * i] + a * L, s.x[3 * i + 1] + b * L, s.x[3 * i + 2] + c * L};
+          bool near = true;
+          for (double v : p) near = near && v >= -cut && v < L + cut;
+          if (!near) continue;
+          s.x.insert(s.x.end(), p, p + 3);
+          s.tag.push_back(s.tag[i]);
+          s.type.push_back(s.type[i]);
+          s.active.push_back(s.active[i]);
+          s.owner.push_back(i);
+        }
+      }
+  return s;
+}
+
+// Per-type parameters (eV, eV, 1/A) of C, O and H in the CHO force field, eta
+// as fix qeq/reaxff uses it (twice the ffield value).
+const std::vector<double> kChi = {5.8678, 8.5000, 5.3200};
+const std::vector<double> kEta = {14.0000, 17.9978, 14.8732};
+const std::vector<double> kGamma = {0.9000, 1.0503, 1.0206};
+
+// Dense solve with partial pivoting.
+std::vector<double> gauss_solve(std::vector<std::vector<double>> A, std::vector<double> b) {
+  const int n = static_cast<int>(b.size());
+  for (int k = 0; k < n; ++k) {
+    int piv = k;
+    for (int i = k + 1; i < n; ++i)
+      if (std::fabs(A[i][k]) > std::fabs(A[piv][k])) piv = i;
+    std::swap(A[k], A[piv]);
+    std::swap(b[k], b[piv]);
+    for (int i = k + 1; i < n; ++i) {
+      const double f = A[i][k] / A[k][k];
+      for (int j = k; j < n; ++j) A[i][j] -= f * A[k][j];
+      b[i] -= f * b[k];
+    }
+  }
+  std::vector<double> x(n);
+  for (int i = n - 1; i >= 0; --i) {
+    double v = b[i];
+    for (int j = i + 1; j < n; ++j) v -= A[i][j] * x[j];
+    x[i] = v / A[i][i];
+  }
+  return x;
+}
+
+double closed_form_taper(double r, double lo, double hi) {
+  const double x = (r - lo) / (hi - lo);
+  return 1.0 - 35.0 * std::pow(x, 4) + 84.0 * std::pow(x, 5) - 70.0 * std::pow(x, 6) +
+         20.0 * std::pow(x, 7);
+}
+
+double closed_form_element(double r, double gi, double gj, double lo, double hi) {
+  return 14.4 * closed_form_taper(r, lo, hi) / std::cbrt(r * r * r + 1.0 / std::pow(gi * gj, 1.5));
+}
+
+// Reference charges of the active atoms of a periodic system, from the dense
+// matrix summed over images (an atom's own images add to its diagonal).
+struct DenseResult {
+  std::vector<double> s, t, q;  // indexed by owned atom (0 for inactive)
+};
+
+DenseResult dense_reference(const System &sys, double lo, double hi) {
+  std::vector<int> idx;
+  for (int i = 0; i < sys.n_local; ++i)
+    if (sys.active[i]) idx.push_back(i);
+  const int m = static_cast<int>(idx.size());
+  std::vector<std::vector<double>> H(m, std::vector<double>(m, 0.0));
+  std::vector<double> bs(m), bt(m, -1.0);
+  for (int a = 0; a < m; ++a) {
+    const int i = idx[a];
+    H[a][a] = kEta[sys.type[i]];
+    bs[a] = -kChi[sys.type[i]];
+    for (int b = 0; b < m; ++b) {
+      const int j = idx[b];
+      for (int sx = -1; sx <= 1; ++sx)
+        for (int sy = -1; sy <= 1; ++sy)
+          for (int sz = -1; sz <= 1; ++sz) {
+            if (i == j && sx == 0 && sy == 0 && sz == 0) continue;
+            const double dx = sys.x[3 * j] + sx * sys.L - sys.x[3 * i];
+            const double dy = sys.x[3 * j + 1] + sy * sys.L - sys.x[3 * i + 1];
+            const double dz = sys.x[3 * j + 2] + sz * sys.L - sys.x[3 * i + 2];
+            const double r = std::sqrt(dx * dx + dy * dy + dz * dz);
+            if (r > hi) continue;
+            H[a][b] += closed_form_element(r, kGamma[sys.type[i]], kGamma[sys.type[j]], lo, hi);
+          }
+    }
+  }
+  const std::vector<double> s = gauss_solve(H, bs), t = gauss_solve(H, bt);
+  double ss = 0, ts = 0;
+  for (int a = 0; a < m; ++a) {
+    ss += s[a];
+    ts += t[a];
+  }
+  DenseResult out;
+  out.s.assign(sys.n_local, 0.0);
+  out.t.assign(sys.n_local, 0.0);
+  out.q.assign(sys.n_local, 0.0);
+  for (int a = 0; a < m; ++a) {
+    out.s[idx[a]] = s[a];
+    out.t[idx[a]] = t[a];
+    out.q[idx[a]] = s[a] - ss / ts * t[a];
+  }
+  return out;
+}
+
+QEqInput make_input(const System &sys) {
+  QEqInput in;
+  in.n_local = sys.n_local;
+  in.n_total = sys.n_total();
+  in.x = sys.x.data();
+  in.tag = sys.tag.data();
+  in.active = sys.active.data();
+  in.type = sys.type.data();
+  in.num_types = static_cast<int>(kChi.size());
+  in.chi = kChi.data();
+  in.eta = kEta.data();
+  in.gamma = kGamma.data();
+  return in;
+}
+
+SingleRankComm make_comm(const System &sys) {
+  SingleRankComm c;
+  c.n_local = sys.n_local;
+  c.owner = sys.owner;
+  return c;
+}
+
+void expect_matches_dense(const System &sys, double lo, double hi) {
+  QEqSettings set;
+  set.cut_lo = lo;
+  set.cut_hi = hi;
+  set.tolerance = 1e-14;
+  set.max_iter = 1000;
+  auto solver = make_host_qeq_solver(set);
+  SingleRankComm comm = make_comm(sys);
+  std::vector<double> q(sys.n_total(), 123.0);
+  const QEqResult res = solver->solve(make_input(sys), comm, q.data());
+  EXPECT_GT(res.iter_s, 1);
+  EXPECT_GT(res.iter_t, 1);
+
+  const DenseResult ref = dense_reference(sys, lo, hi);
+  double qsum = 0.0;
+  for (int i = 0; i < sys.n_local; ++i) {
+    if (!sys.active[i]) {
+      EXPECT_EQ(q[i], 123.0) << "inactive atom " << i << " was written";
+      continue;
+    }
+    EXPECT_NEAR(solver->s_history(i, 0), ref.s[i], 1e-10) << "s of atom " << i;
+    EXPECT_NEAR(solver->t_history(i, 0), ref.t[i], 1e-10) << "t of atom " << i;
+    EXPECT_NEAR(q[i], ref.q[i], 1e-10) << "q of atom " << i;
+    EXPECT_LT(std::fabs(q[i]), 3.0) << "unphysical test system";
+    qsum += q[i];
+  }
+  EXPECT_NEAR(qsum, 0.0, 1e-10);
+  // Ghosts carry their owner's charge after the solve.
+  for (size_t g = 0; g < sys.owner.size(); ++g) EXPECT_EQ(q[sys.n_local + g], q[sys.owner[g]]);
+}
+
+}  // namespace
+
+TEST(QEqMatrix, ElementMatchesClosedForm) {
+  for (double lo : {0.0, 1.5}) {
+    const double hi = 10.0;
+    const Taper tap = make_taper(lo, hi);
+    EXPECT_NEAR(qeq_taper_value(tap, lo), 1.0, 1e-12);
+    EXPECT_NEAR(qeq_taper_value(tap, hi), 0.0, 1e-12);
+    for (double r : {0.3, 1.0, 2.5, 4.0, 6.7, 9.2, 9.99}) {
+      for (double gi : {0.5, 0.9}) {
+        const double gj = 1.1;
+        const double shield = qeq_shielding(gi, gj);
+        EXPECT_NEAR(shield, std::pow(gi * gj, -1.5), 1e-14 * shield);
+        const double ref = closed_form_element(r, gi, gj, lo, hi);
+        EXPECT_NEAR(qeq_offdiag(r, shield, tap), ref, 1e-12 + 1e-12 * std::fabs(ref))
+            << "r=" << r << " lo=" << lo;
+      }
+    }
+    // Smooth at the cut-off: the slope vanishes there.
+    const double e = 1e-4;
+    EXPECT_NEAR((qeq_taper_value(tap, hi) - qeq_taper_value(tap, hi - e)) / e, 0.0, 1e-9);
+  }
+}
+
+TEST(QEqSolver, MatchesDenseSolvePeriodicImages) {
+  // Cut-off above half the box: pairs through several images and atoms
+  // interacting with their own images, as LAMMPS hands them over as ghosts.
+  const System sys = make_periodic_system(27, 9.0, 6.0, 12345u);
+  expect_matches_dense(sys, 0.0, 6.0);
+}
+
+TEST(QEqSolver, MatchesDenseSolveLargerBoxNonzeroInnerRadius) {
+  const System sys = make_periodic_system(40, 11.0, 8.0, 777u);
+  expect_matches_dense(sys, 0.5, 8.0);
+}
+
+TEST(QEqSolver, SubGroupOnlyActiveAtoms) {
+  System sys = make_periodic_system(27, 9.0, 6.0, 99u);
+  for (int i = 0; i < sys.n_local; ++i) sys.active[i] = (i % 4 != 0);
+  for (size_t g = 0; g < sys.owner.size(); ++g)
+    sys.active[sys.n_local + g] = sys.active[sys.owner[g]];
+  expect_matches_dense(sys, 0.0, 6.0);
+}
+
+TEST(QEqSolver, PerAtomParametersEqualPerType) {
+  const System sys = make_periodic_system(20, 8.0, 5.0, 4242u);
+  QEqSettings set;
+  set.cut_hi = 5.0;
+  set.tolerance = 1e-12;
+  auto a = make_host_qeq_solver(set), b = make_host_qeq_solver(set);
+  SingleRankComm comm = make_comm(sys);
+  std::vector<double> qa(sys.n_total()), qb(sys.n_total());
+  const QEqInput in_type = make_input(sys);
+  QEqInput in_atom = in_type;
+  std::vector<double> chi, eta, gamma;
+  for (int t : sys.type) {
+    chi.push_back(kChi[t]);
+    eta.push_back(kEta[t]);
+    gamma.push_back(kGamma[t]);
+  }
+  in_atom.type = nullptr;
+  in_atom.num_types = 0;
+  in_atom.chi = chi.data();
+  in_atom.eta = eta.data();
+  in_atom.gamma = gamma.data();
+  const QEqResult ra = a->solve(in_type, comm, qa.data());
+  const QEqResult rb = b->solve(in_atom, comm, qb.data());
+  EXPECT_EQ(ra.iter_s, rb.iter_s);
+  EXPECT_EQ(ra.iter_t, rb.iter_t);
+  for (int i = 0; i < sys.n_total(); ++i) EXPECT_NEAR(qa[i], qb[i], 1e-13);
+}
+
+TEST(QEqSolver, CommPatternPerIteration) {
+  const System sys = make_periodic_system(27, 9.0, 6.0, 5u);
+  QEqSettings set;
+  set.cut_hi = 6.0;
+  set.tolerance = 1e-10;
+  auto solver = make_host_qeq_solver(set);
+  SingleRankComm comm = make_comm(sys);
+  std::vector<double> q(sys.n_total());
+  const QEqResult res = solver->solve(make_input(sys), comm, q.data());
+  // Per CG: 1 reverse + 2 sums to start, then per iteration 1 forward,
+  // 1 reverse and 2 sums; around the solves: 2 forwards (guesses), 2 sums
+  // and 1 forward (q).
+  const int iters = res.iter_s - 1 + res.iter_t - 1;
+  EXPECT_EQ(comm.n_forward, iters + 3);
+  EXPECT_EQ(comm.n_reverse, iters + 2);
+  EXPECT_EQ(comm.n_sum, 2 * iters + 4 + 2);
+}
+
+TEST(QEqSolver, ReportsNonConvergence) {
+  const System sys = make_periodic_system(27, 9.0, 6.0, 31u);
+  QEqSettings set;
+  set.cut_hi = 6.0;
+  set.tolerance = 1e-14;
+  set.max_iter = 2;
+  auto solver = make_host_qeq_solver(set);
+  SingleRankComm comm = make_comm(sys);
+  std::vector<double> q(sys.n_total());
+  const QEqResult res = solver->solve(make_input(sys), comm, q.data());
+  EXPECT_FALSE(res.converged_s);
+  EXPECT_FALSE(res.converged_t);
+  EXPECT_FALSE(res.converged());
+  EXPECT_EQ(res.iter_s, 2);
+  EXPECT_EQ(res.iter_t, 2);
+  // Charges stay neutral even when CG stopped early.
+  double qsum = 0.0;
+  for (int i = 0; i < sys.n_local; ++i) qsum += q[i];
+  EXPECT_NEAR(qsum, 0.0, 1e-10);
+}
+
+TEST(QEqSolver, HistoryExtrapolationAndShift) {
+  const System sys = make_periodic_system(8, 8.0, 5.0, 8u);
+  QEqSettings set;
+  set.cut_hi = 5.0;
+  set.max_iter = 1;  // no CG step: the solution is the extrapolated guess
+  auto solver = make_host_qeq_solver(set);
+  solver->grow_history(sys.n_local);
+  std::vector<double> buf(QEqSolver::kHistoryPerAtom);
+  for (int i = 0; i < sys.n_local; ++i) {
+    for (int k = 0; k < QEqSolver::kHistoryPerAtom; ++k) buf[k] = 0.1 * i + 0.37 * k * k - k;
+    EXPECT_EQ(solver->unpack_history(i, buf.data()), QEqSolver::kHistoryPerAtom);
+  }
+  SingleRankComm comm = make_comm(sys);
+  std::vector<double> q(sys.n_total());
+  solver->solve(make_input(sys), comm, q.data());
+  for (int i = 0; i < sys.n_local; ++i) {
+    double h[QEqSolver::kHistoryPerAtom];
+    for (int k = 0; k < QEqSolver::kHistoryPerAtom; ++k) h[k] = 0.1 * i + 0.37 * k * k - k;
+    const double *s = h, *t = h + QEqSolver::kHistoryDepth;
+    EXPECT_NEAR(solver->s_history(i, 0), 4 * (s[0] + s[2]) - (6 * s[1] + s[3]), 1e-12);
+    EXPECT_NEAR(solver->t_history(i, 0), t[2] + 3 * (t[0] - t[1]), 1e-12);
+    for (int k = 1; k < QEqSolver::kHistoryDepth; ++k) {
+      EXPECT_EQ(solver->s_history(i, k), s[k - 1]);
+      EXPECT_EQ(solver->t_history(i, k), t[k - 1]);
+    }
+  }
+}
+
+TEST(QEqSolver, ExactGuessNeedsNoIteration) {
+  const System sys = make_periodic_system(27, 9.0, 6.0, 2024u);
+  QEqSettings set;
+  set.cut_hi = 6.0;
+  set.tolerance = 1e-8;
+  auto solver = make_host_qeq_solver(set);
+  SingleRankComm comm = make_comm(sys);
+  std::vector<double> q1(sys.n_total()), q2(sys.n_total());
+  set.tolerance = 1e-14;
+  set.max_iter = 1000;
+  solver->set_settings(set);
+  solver->solve(make_input(sys), comm, q1.data());
+  // A history of four equal solutions extrapolates to that solution.
+  for (int i = 0; i < sys.n_local; ++i) {
+    double b[QEqSolver::kHistoryPerAtom];
+    for (int k = 0; k < QEqSolver::kHistoryDepth; ++k) {
+      b[k] = solver->s_history(i, 0);
+      b[QEqSolver::kHistoryDepth + k] = solver->t_history(i, 0);
+    }
+    solver->unpack_history(i, b);
+  }
+  set.tolerance = 1e-8;
+  solver->set_settings(set);
+  const QEqResult res = solver->solve(make_input(sys), comm, q2.data());
+  EXPECT_EQ(res.iter_s, 1);
+  EXPECT_EQ(res.iter_t, 1);
+  for (int i = 0; i < sys.n_local; ++i) EXPECT_NEAR(q2[i], q1[i], 1e-12);
+}
+
+TEST(QEqSolver, HistoryFollowsAtoms) {
+  auto solver = make_host_qeq_solver(QEqSettings{});
+  solver->grow_history(3);
+  EXPECT_EQ(solver->history_capacity(), 3);
+  std::vector<double> a(QEqSolver::kHistoryPerAtom), b(QEqSolver::kHistoryPerAtom);
+  for (int k = 0; k < QEqSolver::kHistoryPerAtom; ++k) a[k] = k + 1.5;
+  solver->unpack_history(1, a.data());
+  solver->grow_history(10);  // growing keeps entries, new ones are zero
+  EXPECT_EQ(solver->history_capacity(), 10);
+  solver->copy_history(1, 7);
+  EXPECT_EQ(solver->pack_history(7, b.data()), QEqSolver::kHistoryPerAtom);
+  EXPECT_EQ(a, b);
+  solver->pack_history(9, b.data());
+  for (double v : b) EXPECT_EQ(v, 0.0);
+  solver->unpack_history(12, a.data());  // unpack past the end grows
+  EXPECT_GE(solver->history_capacity(), 13);
+  EXPECT_EQ(solver->s_history(12, 0), 1.5);
+  EXPECT_EQ(solver->t_history(12, 0), 1.5 + QEqSolver::kHistoryDepth);
+  solver->clear_history();
+  EXPECT_EQ(solver->s_history(1, 0), 0.0);
+}
+
+TEST(QEqSolver, RejectsBadInput) {
+  QEqSettings set;
+  set.cut_lo = 5.0;
+  set.cut_hi = 4.0;
+  EXPECT_THROW(make_host_qeq_solver(set), InputError);
+  set.cut_lo = 0.0;
+  set.tolerance = 0.0;
+  EXPECT_THROW(make_host_qeq_solver(set), InputError);
+
+  const System sys = make_periodic_system(8, 8.0, 5.0, 1u);
+  set = QEqSettings{};
+  set.cut_hi = 5.0;
+  auto solver = make_host_qeq_solver(set);
+  SingleRankComm comm = make_comm(sys);
+  std::vector<double> q(sys.n_total());
+  QEqInput in = make_input(sys);
+  const std::vector<double> bad_eta = {7.0, 0.0, 0.0};
+  std::vector<int> types(sys.n_total(), 1);
+  in.type = types.data();
+  in.eta = bad_eta.data();
+  EXPECT_THROW(solver->solve(in, comm, q.data()), InputError);
+  in.eta = kEta.data();
+  in.num_types = 1;
+  EXPECT_THROW(solver->solve(in, comm, q.data()), InputError);
+}
