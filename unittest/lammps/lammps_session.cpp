@@ -70,3 +70,9 @@ std::vector<double> LammpsSession::gather(const char *name, int count) {
   lammps_gather_atoms(handle_, name, 1, count, out.data());
   return out;
 }
+
+std::vector<double> LammpsSession::gather_per_atom(const char *name, int count) {
+  std::vector<double> out(static_cast<size_t>(natoms()) * count);
+  lammps_gather(handle_, name, 1, count, out.data());
+  return out;
+}

@@ -23,6 +23,8 @@ class LammpsSession {
   double compute_scalar(const char *id);
   // Per-atom data ordered by atom ID, on every rank.
   std::vector<double> gather(const char *name, int count);
+  // Per-atom compute or fix output ("c_ID", "f_ID") ordered by atom ID.
+  std::vector<double> gather_per_atom(const char *name, int count);
   long long natoms();
 
  private:
