@@ -12,6 +12,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "common/split_words.h"
 #include "puremd_gpu/control.h"
 #include "puremd_gpu/errors.h"
 
@@ -19,17 +20,6 @@ namespace puremd {
 
 namespace {
 
-std::vector<std::string> split_words(const std::string &text) {
-  static const char *const kSeparators = " \t\r\n\f";
-  std::vector<std::string> words;
-  std::string::size_type pos = text.find_first_not_of(kSeparators);
-  while (pos != std::string::npos) {
-    const std::string::size_type end = text.find_first_of(kSeparators, pos);
-    words.push_back(text.substr(pos, end == std::string::npos ? end : end - pos));
-    pos = text.find_first_not_of(kSeparators, end);
-  }
-  return words;
-}
 
 // PuReMD keywords that have no effect under LAMMPS (integration, output and
 // restart settings of the stand-alone code).

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "common/split_words.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/force_field.h"
 
@@ -39,18 +40,6 @@ struct Line {
   std::vector<std::string> tok;
 };
 
-// Splits on the separators LAMMPS's tokenizer uses.
-std::vector<std::string> split_words(const std::string &text) {
-  static const char *const kSeparators = " \t\r\n\f";
-  std::vector<std::string> words;
-  std::string::size_type pos = text.find_first_not_of(kSeparators);
-  while (pos != std::string::npos) {
-    const std::string::size_type end = text.find_first_of(kSeparators, pos);
-    words.push_back(text.substr(pos, end == std::string::npos ? end : end - pos));
-    pos = text.find_first_not_of(kSeparators, end);
-  }
-  return words;
-}
 
 // Whole-token numeric conversions with the acceptance rules of LAMMPS's
 // ValueTokenizer (std::stoi / std::stod must consume the full token).

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Everything the GPU machine has to prove, in one command, with a short table last:
+#   1. library tests incl. the GPU ones (CUDA driver == host driver),
+#   2. LAMMPS-level comparisons vs pair_style reaxff on 1 and 2 ranks (both on one GPU),
+#   3. compute-sanitizer memcheck + racecheck on HNS 2x2x2 and Water-6540 (5 steps),
+#   4. benchmarks: HNS replicated 2^3 .. 16^3 and Water-6540, ms/step and phase breakdown.
+# On a machine with the full toolchain it builds first (scripts/configure.sh);
+# with BUNDLE=dir (made by bench/make_device_bundle.sh) it runs prebuilt binaries.
+# Usage: bench/device_check.sh [quick|tests|bench|sanitize|all]  (default all)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+what=${1:-all}
+out=${OUT:-/tmp/reaxff_device_out}
+mkdir -p "$out"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+
+if [ -n "${BUNDLE:-}" ]; then
+  B=$(cd "$BUNDLE" && pwd)
+  export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  export LAMMPS_PLUGIN_PATH="$B/plugins"
+  LMP="$B/bin/lmp"; UNIT="$B/bin/puremd_unit_tests"; LTESTS="$B/bin/lammps_tests"
+  # The test binaries find examples and the plugin under the absolute source
+  # and build paths they were compiled with: recreate those paths here.
+  built_at=$(cat "$B/source_dir")
+  if [ "$built_at" != "$root" ] && [ ! -e "$built_at" ]; then
+    mkdir -p "$(dirname "$built_at")" && ln -s "$root" "$built_at"
+  fi
+  mkdir -p "$root/build/plugins" && cp "$B/plugins/reaxffgpuplugin.so" "$root/build/plugins/"
+else
+  bash scripts/configure.sh >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+  LMP="$root/build/lmp"; UNIT="$root/build/unittest/puremd_unit_tests"
+  LTESTS="$root/build/unittest/lammps_tests"
+fi
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpu.txt"
+
+declare -a table
+row() { table+=("$1"); }
+
+if [ "$what" = all ] || [ "$what" = tests ] || [ "$what" = quick ]; then
+  "$UNIT" --gtest_brief=1 >"$out/unit.log" 2>&1; rc=$?
+  row "unit tests (incl. GPU)        rc=$rc  $(grep -E '^\[  (PASSED|FAILED)' "$out/unit.log" | tr '\n' ' ')"
+  [ $rc -ne 0 ] && grep -B2 -A12 "Failure" "$out/unit.log" | head -80
+fi
+if [ "$what" = all ] || [ "$what" = tests ]; then
+  for np in 1 2; do
+    mpirun -np $np "$LTESTS" --gtest_brief=1 >"$out/lammps_np$np.log" 2>&1; rc=$?
+    row "lammps tests np=$np              rc=$rc  $(grep -cE '^\[ table \]' "$out/lammps_np$np.log") systems"
+    grep -E '^\[ table \]' "$out/lammps_np$np.log"
+    [ $rc -ne 0 ] && grep -B2 -A10 "Failure" "$out/lammps_np$np.log" | head -60
+  done
+fi
+
+hns_in() {  # reaxff/gpu version of LAMMPS's HNS benchmark input
+  sed 's|pair_style        reaxff NULL|pair_style reaxff/gpu NULL driver cuda|; s|qeq/reax |qeq/reaxff/gpu |; s|compute           reax all pair reaxff|compute reax all pair reaxff/gpu|' \
+    "$root/examples/HNS/in.reaxff.hns" >"$out/in.hns.gpu"
+  echo "$out/in.hns.gpu"
+}
+
+if [ "$what" = all ] || [ "$what" = sanitize ]; then
+  if command -v compute-sanitizer >/dev/null; then
+    cd "$root/examples/HNS"
+    for tool in memcheck racecheck; do
+      compute-sanitizer --tool $tool --error-exitcode 9 "$LMP" -in "$(hns_in)" -v x 2 -v y 2 -v z 2 -v t 5 \
+        -log none -screen none >"$out/san_${tool}_hns.log" 2>&1
+      row "sanitizer $tool HNS 2x2x2      rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/san_${tool}_hns.log" | tail -1)"
+    done
+    cd "$root/examples/water6540"
+    for tool in memcheck racecheck; do
+      compute-sanitizer --tool $tool --error-exitcode 9 "$LMP" -in in.water6540 -v steps 5 -v driver cuda \
+        -log none -screen none >"$out/san_${tool}_water.log" 2>&1
+      row "sanitizer $tool Water-6540     rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/san_${tool}_water.log" | tail -1)"
+    done
+    cd "$root"
+  else
+    row "sanitizer: compute-sanitizer not found"
+  fi
+fi
+
+if [ "$what" = all ] || [ "$what" = bench ] || [ "$what" = quick ]; then
+  export REAXFF_GPU_TIMING=1
+  cd "$root/examples/HNS"
+  for spec in "2 100" "4 100" "8 100" "16 20"; do
+    set -- $spec
+    "$LMP" -in "$(hns_in)" -v x $1 -v y $1 -v z $1 -v t $2 -log "$out/bench_hns_$1.log" -screen none
+    loop=$(grep -m1 "Loop time" "$out/bench_hns_$1.log")
+    atoms=$(echo "$loop" | awk '{print $(NF-1)}'); secs=$(echo "$loop" | awk '{print $4}')
+    ms=$(awk -v s="$secs" -v n=$2 'BEGIN{printf "%.2f", 1000*s/n}')
+    mat=$(awk -v s="$secs" -v n=$2 -v a="$atoms" 'BEGIN{printf "%.3f", a*n/s/1e6}')
+    row "HNS $1^3 atoms=$atoms steps=$2   ${ms} ms/step  ${mat} Matom-step/s  $(grep -h 'ReaxFF/GPU peak' "$out/bench_hns_$1.log" | head -1)"
+    grep -h "ReaxFF/GPU phase" "$out/bench_hns_$1.log" | head -3
+  done
+  cd "$root/examples/water6540"
+  "$LMP" -in in.water6540 -v steps 100 -v driver cuda -log "$out/bench_water6540.log" -screen none
+  loop=$(grep -m1 "Loop time" "$out/bench_water6540.log"); secs=$(echo "$loop" | awk '{print $4}')
+  row "Water-6540 100 steps          $(awk -v s="$secs" 'BEGIN{printf "%.2f", 10*s}') ms/step"
+  grep -h "ReaxFF/GPU phase\|QEq" "$out/bench_water6540.log" | tail -4
+  cd "$root"
+fi
+
+echo
+echo "=== reaxff-cuda device check: $(cat "$out/gpu.txt") ==="
+for r in "${table[@]}"; do echo "  $r"; done
