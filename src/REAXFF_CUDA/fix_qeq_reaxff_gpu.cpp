@@ -1,6 +1,7 @@
 /* fix qeq/reaxff/gpu: see fix_qeq_reaxff_gpu.h. */
 #include "fix_qeq_reaxff_gpu.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <exception>
@@ -13,6 +14,7 @@
 #include "group.h"
 #include "modify.h"
 #include "pair.h"
+#include "pair_reaxff_gpu.h"
 #include "puremd_gpu/qeq.h"
 #include "respa.h"
 #include "text_file_reader.h"
@@ -65,6 +67,8 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg)
       iter_t(0),
       pertype_option(nullptr),
       reaxflag(0),
+      solver_is_cuda(false),
+      solver_logged(false),
       comm_vec(nullptr) {
   if (narg < 8) error->all(FLERR, "Illegal fix {} command: expected '{}'", style, kUsage);
 
@@ -103,18 +107,14 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg)
   }
   if (dual && comm->me == 0)
     error->warning(FLERR,
-                   "Fix {}: keyword 'dual' has no effect; the s and t systems are solved one "
-                   "after the other",
+                   "Fix {}: keyword 'dual' has no effect; the CUDA QEq solver always solves "
+                   "the s and t systems together, the host solver one after the other",
                    style);
 
   check_taper();
-  puremd::QEqSettings set;
-  set.cut_lo = swa;
-  set.cut_hi = swb;
-  set.tolerance = tolerance;
-  set.max_iter = imax;
+  // The host solver until init() knows the pair style's driver (select_solver).
   try {
-    solver = puremd::make_host_qeq_solver(set);
+    solver = puremd::make_host_qeq_solver(qeq_settings());
   } catch (std::exception &e) {
     error->all(FLERR, "Fix {}: {}", style, e.what());
   }
@@ -162,6 +162,86 @@ void FixQEqReaxFFGPU::check_taper() {
       error->warning(FLERR, "Fix {} has non-zero lower Taper radius cutoff", style);
     if (swb < 5.0) error->warning(FLERR, "Fix {} has very low Taper radius cutoff", style);
   }
+}
+
+/* ---------------------------------------------------------------------- */
+
+puremd::QEqSettings FixQEqReaxFFGPU::qeq_settings() const {
+  puremd::QEqSettings set;
+  set.cut_lo = swa;
+  set.cut_hi = swb;
+  set.tolerance = tolerance;
+  set.max_iter = imax;
+  return set;
+}
+
+/* ----------------------------------------------------------------------
+   the CUDA solver when pair_style reaxff/gpu runs its CUDA driver, else the
+   host solver; a switch carries the per-atom history over
+------------------------------------------------------------------------- */
+
+void FixQEqReaxFFGPU::select_solver() {
+  auto *pair = dynamic_cast<PairReaxFFGPU *>(force->pair_match("^reaxff/gpu", 0));
+  const bool want_cuda = pair && pair->driver() == puremd::Driver::Cuda;
+
+  if (want_cuda != solver_is_cuda) {
+    std::unique_ptr<puremd::QEqSolver> next;
+    try {
+      next = want_cuda ? puremd::make_cuda_qeq_solver(qeq_settings())
+                       : puremd::make_host_qeq_solver(qeq_settings());
+    } catch (std::exception &e) {
+      error->one(FLERR, "Fix {}: cannot start the {} QEq solver: {}", style,
+                 want_cuda ? "CUDA" : "host", e.what());
+    }
+    const int n = solver->history_capacity();
+    next->grow_history(std::max(n, atom->nmax));
+    std::vector<double> buf(puremd::QEqSolver::kHistoryPerAtom);
+    for (int i = 0; i < n; ++i) {
+      solver->pack_history(i, buf.data());
+      next->unpack_history(i, buf.data());
+    }
+    solver = std::move(next);
+    solver_is_cuda = want_cuda;
+    solver_logged = false;
+  }
+
+  if (!solver_logged && comm->me == 0) {
+    if (solver_is_cuda)
+      utils::logmesg(lmp, "QEq/GPU: fix {} uses the CUDA QEq solver (ghost refresh {})\n", id,
+                     comm->nprocs == 1 ? "on the GPU" : "through LAMMPS comm every CG iteration");
+    else
+      utils::logmesg(lmp, "QEq/GPU: fix {} uses the host QEq solver\n", id);
+  }
+  solver_logged = true;
+}
+
+/* ----------------------------------------------------------------------
+   one rank: the owned atom each ghost is an image of (atom map, or a tag
+   table when LAMMPS keeps no map); null when that is not known, and the
+   solver then refreshes ghosts through forward/reverse comm
+------------------------------------------------------------------------- */
+
+const int *FixQEqReaxFFGPU::ghost_owners(int nlocal, int nall) {
+  if (!solver_is_cuda || comm->nprocs != 1 || nall == nlocal) return nullptr;
+  const tagint *tag = atom->tag;
+  owner_buf.resize(nall - nlocal);
+
+  if (atom->map_style != Atom::MAP_NONE) {
+    for (int i = nlocal; i < nall; ++i) {
+      const int m = atom->map(tag[i]);
+      owner_buf[i - nlocal] = (m >= 0 && m < nlocal) ? m : -1;
+    }
+    return owner_buf.data();
+  }
+
+  tagint maxtag = 0;
+  for (int i = 0; i < nlocal; ++i) maxtag = std::max(maxtag, tag[i]);
+  if (maxtag > 4 * static_cast<tagint>(nall) + 1024) return nullptr;  // too sparse for a table
+  tag_to_local.assign(static_cast<std::size_t>(maxtag) + 1, -1);
+  for (int i = 0; i < nlocal; ++i) tag_to_local[tag[i]] = i;
+  for (int i = nlocal; i < nall; ++i)
+    owner_buf[i - nlocal] = (tag[i] >= 0 && tag[i] <= maxtag) ? tag_to_local[tag[i]] : -1;
+  return owner_buf.data();
 }
 
 /* ----------------------------------------------------------------------
@@ -302,6 +382,9 @@ void FixQEqReaxFFGPU::init() {
 
   if (utils::strmatch(update->integrate_style, "^respa"))
     nlevels_respa = (dynamic_cast<Respa *>(update->integrate))->nlevels;
+
+  // the pair style has created its engine by now (force->init runs first)
+  select_solver();
 }
 
 /* ---------------------------------------------------------------------- */
@@ -347,6 +430,7 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   in.chi = chi.data();
   in.eta = eta.data();
   in.gamma = gamma.data();
+  in.ghost_owner = ghost_owners(nlocal, nall);
 
   puremd::QEqResult res;
   try {
@@ -410,6 +494,8 @@ int FixQEqReaxFFGPU::unpack_exchange(int nlocal, double *buf) {
 
 double FixQEqReaxFFGPU::memory_usage() {
   return static_cast<double>(solver->memory_bytes()) +
-         static_cast<double>(tag_buf.capacity() * sizeof(long long) +
-                             active_buf.capacity() * sizeof(int));
+         static_cast<double>(
+             tag_buf.capacity() * sizeof(long long) +
+             (active_buf.capacity() + owner_buf.capacity() + tag_to_local.capacity()) *
+                 sizeof(int));
 }

@@ -5,7 +5,8 @@
    params is "reaxff" (chi, eta, gamma from pair_style reaxff/gpu) or a file
    with one line "itype chi eta gamma" per atom type.
 
-   The solve is lib/puremd_gpu's QEqSolver; this class only hands it the
+   The solve is lib/puremd_gpu's QEqSolver (the CUDA solver when pair_style
+   reaxff/gpu runs its CUDA driver, else the host solver); this class only hands it the
    atoms, implements its communication with LAMMPS's forward/reverse comm and
    MPI_Allreduce, and moves the solver's per-atom history of past solutions
    with the atoms (grow/copy/pack/unpack_exchange). */
@@ -19,7 +20,8 @@
 
 namespace puremd {
 class QEqSolver;
-}
+struct QEqSettings;
+}  // namespace puremd
 
 namespace LAMMPS_NS {
 
@@ -69,16 +71,23 @@ class FixQEqReaxFFGPU : public Fix {
   std::vector<double> chi, eta, gamma;
 
   std::unique_ptr<puremd::QEqSolver> solver;
+  bool solver_is_cuda;  // solver came from make_cuda_qeq_solver
+  bool solver_logged;   // the log line naming the solver was written
   std::unique_ptr<LammpsComm> qcomm;
   double *comm_vec;  // the vector the current forward/reverse comm moves
 
   std::vector<long long> tag_buf;
   std::vector<int> active_buf;
+  std::vector<int> owner_buf;     // per ghost: owning local atom (one rank, CUDA solver)
+  std::vector<int> tag_to_local;  // tag -> local index when LAMMPS keeps no atom map
 
   void pertype_parameters(const char *);
   void extract_pair_parameters();
   void check_parameters();
   void check_taper();
+  puremd::QEqSettings qeq_settings() const;
+  void select_solver();
+  const int *ghost_owners(int nlocal, int nall);
 };
 
 }  // namespace LAMMPS_NS

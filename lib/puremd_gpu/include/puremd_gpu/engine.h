@@ -38,6 +38,15 @@ struct StepOutput {
   double virial[6] = {0, 0, 0, 0, 0, 0};  // sum over atoms of x (x) f (xx yy zz xy xz yz)
 };
 
+// Per-phase device time accumulated over compute() calls (milliseconds), for
+// drivers that measure it (CUDA driver with REAXFF_GPU_TIMING=1); all zero
+// otherwise. transfer_ms: uploads, downloads and the output reductions.
+struct PhaseTimes {
+  double neighbors_ms = 0, lists_ms = 0, bond_orders_ms = 0, bonded_ms = 0, hbonds_ms = 0,
+         nonbonded_ms = 0, chain_rule_ms = 0, transfer_ms = 0;
+  long steps = 0;
+};
+
 // One bond as the analysis fixes (reaxff/bonds, reaxff/species) see it.
 struct BondRecord {
   int j;      // partner (local index, may be a ghost)
@@ -56,6 +65,11 @@ class Engine {
   virtual void bond_table(std::vector<int> &row_start, std::vector<BondRecord> &bonds) = 0;
   // Per-atom quantities of the last compute(): total bond order, lone pairs.
   virtual void atom_table(std::vector<double> &total_bo, std::vector<double> &nlp) = 0;
+
+  // Device time per phase so far (zero unless the driver measures it).
+  virtual PhaseTimes phase_times() const { return {}; }
+  // Peak device memory held by this engine, bytes (0 for host drivers).
+  virtual size_t device_bytes() const { return 0; }
 };
 
 // True if a CUDA device is usable; `why` says what was found (or not).

@@ -54,6 +54,11 @@ struct QEqInput {
   const double *eta = nullptr;        // hardness (eV), the matrix diagonal; must be > 0
   const double *gamma = nullptr;      // shielding (1/A)
   const double *chi_shift = nullptr;  // optional n_local: added to chi (external potential, eV)
+  // Optional, n_total - n_local entries: the owned index (0..n_local-1) of the
+  // atom each ghost is an image of, or -1 if another rank owns it. When every
+  // entry is >= 0 (one rank, periodic images), the CUDA solver refreshes
+  // ghosts on the device and calls QEqComm only for sums and the final q.
+  const int *ghost_owner = nullptr;
 };
 
 // Iterations are counted as fix qeq/reaxff counts them (its loop index at
@@ -113,5 +118,11 @@ class QEqSolver {
 
 // The host reference solver (serial within a sub-domain).
 std::unique_ptr<QEqSolver> make_host_qeq_solver(const QEqSettings &settings);
+
+// The CUDA solver (matrix and CG on the current GPU), same results as the host
+// solver to round-off. The history API above works as for the host solver: the
+// history is uploaded at the start of each solve and downloaded at its end.
+// Throws RuntimeError if the library was built without CUDA or no GPU is usable.
+std::unique_ptr<QEqSolver> make_cuda_qeq_solver(const QEqSettings &settings);
 
 }  // namespace puremd

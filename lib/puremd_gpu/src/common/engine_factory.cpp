@@ -4,6 +4,12 @@
 
 namespace puremd {
 
+// The CUDA driver (src/cuda/cuda_engine.cu) runs the whole step on the GPU,
+// so Driver::Auto may pick it whenever the build has CUDA and a GPU is found.
+#if defined(PUREMD_WITH_CUDA) && !defined(PUREMD_CUDA_DRIVER_COMPLETE)
+#define PUREMD_CUDA_DRIVER_COMPLETE 1
+#endif
+
 #if defined(PUREMD_CUDA_DRIVER_COMPLETE)
 constexpr bool kCudaDriverComplete = true;
 #else
@@ -26,7 +32,8 @@ bool cuda_available(std::string *why) {
 
 std::unique_ptr<Engine> make_engine(Driver driver, const ForceField &ff, const Control &control) {
   // Auto picks the GPU once the CUDA driver covers the whole step.
-  if (driver == Driver::Auto) driver = kCudaDriverComplete && cuda_available(nullptr) ? Driver::Cuda : Driver::Host;
+  if (driver == Driver::Auto)
+    driver = kCudaDriverComplete && cuda_available(nullptr) ? Driver::Cuda : Driver::Host;
   if (driver == Driver::Cuda) {
 #if defined(PUREMD_WITH_CUDA)
     return make_cuda_engine(ff, control);

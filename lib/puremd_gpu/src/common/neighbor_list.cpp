@@ -20,9 +20,13 @@ void build_half_neighbor_list(const vec3 *x, int n_local, int n_total, double cu
     lo = {std::min(lo.x, x[i].x), std::min(lo.y, x[i].y), std::min(lo.z, x[i].z)};
     hi = {std::max(hi.x, x[i].x), std::max(hi.y, x[i].y), std::max(hi.z, x[i].z)};
   }
-  // Cells no smaller than the cut-off: neighbours lie in the 27 adjacent cells.
+  // Cells of half the largest cut-off: a row searches only as many cells as
+  // its own cut-off needs (ghost rows use the much shorter bond cut-off).
   // Ghost atoms come with explicit coordinates, so there is no periodic wrap.
-  auto ncell = [&](double extent) { return std::max(1, static_cast<int>(extent / cut)); };
+  const double cell = 0.5 * cut;
+  auto ncell = [&](double extent) {
+    return static_cast<int>(std::min(1024.0, std::max(1.0, std::floor(extent / cell))));
+  };
   const int nx = ncell(hi.x - lo.x), ny = ncell(hi.y - lo.y), nz = ncell(hi.z - lo.z);
   const double sx = nx / std::max(hi.x - lo.x, 1e-300), sy = ny / std::max(hi.y - lo.y, 1e-300),
                sz = nz / std::max(hi.z - lo.z, 1e-300);
@@ -55,9 +59,12 @@ void build_half_neighbor_list(const vec3 *x, int n_local, int n_total, double cu
     const double rc2 = rc * rc;
     int cx, cy, cz;
     cell_of(x[i], cx, cy, cz);
-    for (int z = std::max(cz - 1, 0); z <= std::min(cz + 1, nz - 1); ++z)
-      for (int y = std::max(cy - 1, 0); y <= std::min(cy + 1, ny - 1); ++y)
-        for (int xx = std::max(cx - 1, 0); xx <= std::min(cx + 1, nx - 1); ++xx) {
+    // Cells are at least `cell` wide, so rc/cell (rounded up) cells suffice.
+    const int rx = static_cast<int>(std::ceil(rc * sx)), ry = static_cast<int>(std::ceil(rc * sy)),
+              rz = static_cast<int>(std::ceil(rc * sz));
+    for (int z = std::max(cz - rz, 0); z <= std::min(cz + rz, nz - 1); ++z)
+      for (int y = std::max(cy - ry, 0); y <= std::min(cy + ry, ny - 1); ++y)
+        for (int xx = std::max(cx - rx, 0); xx <= std::min(cx + rx, nx - 1); ++xx) {
           const int c = (z * ny + y) * nx + xx;
           for (int p = cell_start[c]; p < cell_start[c + 1]; ++p) {
             const int j = cell_atoms[p];
@@ -90,24 +97,6 @@ void build_half_neighbor_list(const vec3 *x, int n_local, int n_total, double cu
       out.dvec[p] = dr;
       out.d[p] = std::sqrt(norm2(dr));
     });
-    // Ascending partner order makes the result independent of the binning.
-    std::vector<int> order(out.end[i] - out.start[i]);
-    if (order.size() > 1) {
-      for (size_t k = 0; k < order.size(); ++k) order[k] = out.start[i] + static_cast<int>(k);
-      std::sort(order.begin(), order.end(),
-                [&](int a, int b) { return out.nbr[a] < out.nbr[b]; });
-      std::vector<int> nb(order.size());
-      std::vector<double> dd(order.size());
-      std::vector<vec3> dv(order.size());
-      for (size_t k = 0; k < order.size(); ++k) {
-        nb[k] = out.nbr[order[k]];
-        dd[k] = out.d[order[k]];
-        dv[k] = out.dvec[order[k]];
-      }
-      std::copy(nb.begin(), nb.end(), out.nbr.begin() + out.start[i]);
-      std::copy(dd.begin(), dd.end(), out.d.begin() + out.start[i]);
-      std::copy(dv.begin(), dv.end(), out.dvec.begin() + out.start[i]);
-    }
   }
 }
 

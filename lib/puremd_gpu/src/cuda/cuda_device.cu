@@ -1,4 +1,4 @@
-// Device discovery and the CUDA driver's entry point.
+// Device discovery (the CUDA driver's entry point is in cuda_engine.cu).
 #include <cuda_runtime.h>
 
 #include <string>
@@ -26,8 +26,6 @@ bool cuda_device_available(std::string *why) {
   return true;
 }
 
-std::unique_ptr<Engine> make_cuda_engine(const ForceField &, const Control &) {
-  throw InputError("the CUDA driver is not part of this build yet; use 'driver host'");
-}
+// make_cuda_engine() is defined in cuda_engine.cu.
 
 }  // namespace puremd

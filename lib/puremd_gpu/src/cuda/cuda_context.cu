@@ -1,0 +1,78 @@
+// CudaContext: the StepView over the device arrays, the list-total
+// read-back and the CUB prefix sum shared by the list builders.
+#include <cub/device/device_scan.cuh>
+
+#include "cuda/cuda_context.h"
+
+namespace puremd::cuda {
+
+StepView CudaContext::view() const {
+  StepView v;
+  v.atoms.n_local = n_local;
+  v.atoms.n_total = n_total;
+  v.atoms.x = x.data();
+  v.atoms.type = type.data();
+  v.atoms.tag = tag.data();
+  v.atoms.q = q.data();
+
+  v.ff = ForceFieldView{num_types,      ff_gp.data(),  ff_sbp.data(), ff_tbp.data(),
+                        ff_thbp.data(), ff_hbp.data(), ff_fbp.data(), vdw_type};
+  v.control = control;
+
+  v.far = FarNeighborList{far_start.data(), far_end.data(), far_nbr.data(), far_d.data(),
+                          far_dvec.data()};
+  v.bonds = BondList{bond_start.data(), bond_end.data(),  bond_nbr.data(), bond_sym.data(),
+                     bond_d.data(),     bond_dvec.data(), bond_bo.data()};
+  v.hbonds = HbondList{hb_start.data(), hb_end.data(), hb_nbr.data(), hb_d.data(), hb_dvec.data()};
+  v.thb = ThreeBodyList{thb_start.data(),   thb_end.data(),     thb_k.data(),
+                        thb_pthb.data(),    thb_theta.data(),   thb_cos.data(),
+                        thb_dcos_di.data(), thb_dcos_dj.data(), thb_dcos_dk.data()};
+
+  Workspace &w = v.ws;
+  double *const b = ws_block.data();
+  const size_t s = ws_stride;
+  double **const arrays[kWorkspaceDoubles] = {
+      &w.total_bond_order, &w.Deltap,        &w.Deltap_boc,     &w.Delta,
+      &w.Delta_lp,         &w.Delta_lp_temp, &w.Delta_e,        &w.Delta_boc,
+      &w.Delta_val,        &w.dDelta_lp,     &w.dDelta_lp_temp, &w.nlp,
+      &w.nlp_temp,         &w.Clp,           &w.vlpex,          &w.CdDelta};
+  for (int k = 0; k < kWorkspaceDoubles; ++k) *arrays[k] = b ? b + k * s : nullptr;
+  // dDeltap_self: 3 doubles per atom after the scalar arrays
+  w.dDeltap_self = b ? reinterpret_cast<vec3 *>(b + kWorkspaceDoubles * s) : nullptr;
+
+  v.tally.energy = reinterpret_cast<Energies *>(energy_slots.data());
+  v.tally.grad = grad.data();
+  v.tally.eatom = want_eatom ? eatom.data() : nullptr;
+  v.tally.vatom = want_vatom ? vatom.data() : nullptr;
+  v.tally.x = x.data();
+  v.tally.terms = terms;
+  v.lr = have_lr_tables ? lr_tables.data() : nullptr;
+  return v;
+}
+
+void CudaContext::clear_totals(int first, int count) {
+  PMD_CUDA_CHECK(
+      cudaMemsetAsync(totals.data() + first, 0, count * sizeof(unsigned long long), stream));
+}
+
+void CudaContext::read_totals(int first, int count) {
+  PMD_CUDA_CHECK(cudaMemcpyAsync(h_totals.data() + first, totals.data() + first,
+                                 count * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
+                                 stream));
+  PMD_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+void CudaContext::exclusive_scan(const int *in, int *out, size_t n) {
+  if (n == 0) return;
+  if (n > static_cast<size_t>(INT32_MAX))
+    throw RuntimeError("CUDA driver: prefix sum over " + std::to_string(n) +
+                       " rows exceeds the 32-bit index range");
+  size_t bytes = 0;
+  PMD_CUDA_CHECK(
+      cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, static_cast<int>(n), stream));
+  cub_temp.reserve(bytes, kListHeadroom);
+  PMD_CUDA_CHECK(
+      cub::DeviceScan::ExclusiveSum(cub_temp.data(), bytes, in, out, static_cast<int>(n), stream));
+}
+
+}  // namespace puremd::cuda

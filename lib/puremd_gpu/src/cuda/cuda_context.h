@@ -1,0 +1,180 @@
+// Storage behind the CUDA driver: device arrays that the StepView's plain
+// pointers point into (the device twin of host/host_context.h), and the
+// pipeline stages, each a host function that launches the stage's kernels
+// on the context's stream.
+//
+// Lists are rebuilt every step by count -> exclusive prefix sum (CUB) ->
+// fill. The totals of a count are read back (one small synchronous copy)
+// before filling; an array that is too small is then reallocated with 20 %
+// headroom, so a step never overflows and never has to be repeated.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "cuda/device_buffer.h"
+#include "puremd_gpu/engine.h"
+#include "puremd_gpu/lists.h"
+
+namespace puremd::cuda {
+
+constexpr double kListHeadroom = 1.2;  // capacity = 1.2 x need when an array grows
+constexpr int kNumEnergyTerms = 13;    // doubles in Energies
+constexpr int kEnergySlots = 64;       // see with_energy_slot() in kernel_utils.cuh
+constexpr int kEnergySlotStride = 16;  // doubles between slots (128 bytes)
+constexpr int kMaxReduceBlocks = 512;  // partial sums of the virial reduction
+static_assert(sizeof(Energies) == kNumEnergyTerms * sizeof(double),
+              "Energies must stay a plain array of doubles for the device reduction");
+
+// 64-bit counters read back by the host after a count kernel.
+enum TotalSlot : int {
+  kTotalFar = 0,  // far-neighbour pairs
+  kTotalBond,     // bond-list entries (each bond twice)
+  kTotalHbond,    // hydrogen-bond partner entries
+  kTotalThb,      // three-body entries
+  kListErrors,    // non-zero: a list invariant broke (bit 0: bond without mirror entry)
+  kNumTotals
+};
+
+struct Box {
+  vec3 lo, hi;
+};
+
+// What the neighbour stage reads back before sizing the cell grid.
+struct AtomProbe {
+  Box box;
+  int bad_atom;  // lowest index with a bad type or non-finite position, INT_MAX if none
+};
+
+// Results reduced on the device and copied down once per step.
+struct StepScalars {
+  double energy[kNumEnergyTerms];  // Energies, in declaration order
+  double virial[6];                // sum over atoms of x (x) f: xx yy zz xy xz yz
+};
+
+struct CudaContext {
+  MemoryTracker mem;
+  cudaStream_t stream = nullptr;
+  Control control;
+  int num_types = 0;
+  int vdw_type = 0;
+
+  // --- current step ---
+  int n_local = 0, n_total = 0;
+  unsigned terms = kTermAll;
+  bool want_eatom = false, want_vatom = false;
+  size_t far_total = 0, bond_total = 0, hb_total = 0, thb_total = 0;
+
+  // --- force field, copied once (and the long-range spline tables) ---
+  DeviceArray<double> ff_gp{"force field: general parameters", &mem};
+  DeviceArray<SingleBodyParams> ff_sbp{"force field: single-body parameters", &mem};
+  DeviceArray<TwoBodyParams> ff_tbp{"force field: two-body parameters", &mem};
+  DeviceArray<ThreeBodySets> ff_thbp{"force field: three-body parameters", &mem};
+  DeviceArray<HbondParams> ff_hbp{"force field: hydrogen-bond parameters", &mem};
+  DeviceArray<FourBodySets> ff_fbp{"force field: four-body parameters", &mem};
+  DeviceArray<LongRangeTable> lr_tables{"long-range tables", &mem};
+  DeviceArray<CubicCoef> lr_coefs{"long-range table coefficients", &mem};
+  bool have_lr_tables = false;
+
+  // --- atoms (n_total rows) ---
+  DeviceArray<vec3> x{"positions", &mem};
+  DeviceArray<int> type{"types", &mem};
+  DeviceArray<long long> tag{"tags", &mem};
+  DeviceArray<double> q{"charges", &mem};
+
+  // --- cell binning scratch ---
+  DeviceArray<Box> box_partials{"bounding-box partials", &mem};
+  DeviceArray<AtomProbe> probe{"atom probe", &mem};
+  DeviceArray<int> cell_key{"atom cell keys", &mem};  // cell of atom i
+  DeviceArray<int> cell_key_sorted{"sorted cell keys", &mem};
+  DeviceArray<int> atom_index{"atom indices", &mem};   // 0..n-1 (sort input)
+  DeviceArray<int> cell_atoms{"atoms by cell", &mem};  // atom of sorted slot s
+  DeviceArray<vec3> cell_x{"positions by cell", &mem};
+  DeviceArray<int> cell_type{"types by cell", &mem};
+  DeviceArray<int> cell_start{"cell starts", &mem}, cell_end{"cell ends", &mem};
+
+  // --- far neighbours ---
+  DeviceArray<int> far_count{"far-neighbour counts", &mem};  // n+1
+  DeviceArray<int> far_start{"far-neighbour row starts", &mem},
+      far_end{"far-neighbour row ends", &mem};
+  DeviceArray<int> far_nbr{"far-neighbour list", &mem};
+  DeviceArray<double> far_d{"far-neighbour distances", &mem};
+  DeviceArray<vec3> far_dvec{"far-neighbour vectors", &mem};
+  DeviceArray<unsigned char> far_flags{"far-pair bond/hbond flags", &mem};
+
+  // --- bonds ---
+  DeviceArray<int> bond_count{"bond counts", &mem};  // n+1
+  DeviceArray<int> bond_start{"bond row starts", &mem}, bond_end{"bond row ends", &mem};
+  DeviceArray<int> bond_nbr{"bond list", &mem}, bond_sym{"bond mirror entries", &mem};
+  DeviceArray<int> bond_src{"bond far-pair sources", &mem};
+  DeviceArray<double> bond_d{"bond lengths", &mem};
+  DeviceArray<vec3> bond_dvec{"bond vectors", &mem};
+  DeviceArray<BondOrder> bond_bo{"bond orders", &mem};
+
+  // --- hydrogen-bond partners ---
+  DeviceArray<int> hb_count{"hbond counts", &mem};  // n+1
+  DeviceArray<int> hb_start{"hbond row starts", &mem}, hb_end{"hbond row ends", &mem};
+  DeviceArray<int> hb_nbr{"hbond list", &mem}, hb_src{"hbond far-pair sources", &mem};
+  DeviceArray<double> hb_d{"hbond distances", &mem};
+  DeviceArray<vec3> hb_dvec{"hbond vectors", &mem};
+
+  // --- three-body list (rows = bond entries) ---
+  DeviceArray<int> thb_count{"three-body counts", &mem};  // bond_total+1
+  DeviceArray<int> thb_start{"three-body row starts", &mem}, thb_end{"three-body row ends", &mem};
+  DeviceArray<int> thb_k{"three-body list", &mem}, thb_pthb{"three-body bond entries", &mem};
+  DeviceArray<double> thb_theta{"three-body angles", &mem}, thb_cos{"three-body cosines", &mem};
+  DeviceArray<vec3> thb_dcos_di{"three-body dcos/di", &mem},
+      thb_dcos_dj{"three-body dcos/dj", &mem}, thb_dcos_dk{"three-body dcos/dk", &mem};
+
+  // --- per-atom workspace: one block, zeroed with one memset per step ---
+  static constexpr int kWorkspaceDoubles = 16;  // double arrays of Workspace
+  DeviceArray<double> ws_block{"per-atom workspace", &mem};
+  size_t ws_stride = 0;  // doubles per array (= atom capacity)
+
+  // --- outputs ---
+  DeviceArray<vec3> grad{"gradients", &mem};
+  DeviceArray<double> eatom{"per-atom energies", &mem}, vatom{"per-atom virials", &mem};
+  DeviceArray<double> energy_slots{"energy slots", &mem};
+  DeviceArray<double> virial_partials{"virial partial sums", &mem};
+  DeviceArray<StepScalars> scalars{"step scalars", &mem};
+  DeviceArray<unsigned long long> totals{"list totals", &mem};
+  DeviceArray<double> extract_d{"bond-table scratch", &mem};
+
+  // --- CUB temporary storage ---
+  DeviceArray<unsigned char> cub_temp{"CUB temporary storage", &mem};
+
+  // --- pinned host staging ---
+  PinnedArray<unsigned long long> h_totals{"list totals (host)"};
+  PinnedArray<AtomProbe> h_probe{"atom probe (host)"};
+
+  // The view of the current arrays (device pointers only); rebuilt on each
+  // call, so arrays may grow between stages.
+  StepView view() const;
+
+  // Zero the counters in [first, first + count) of `totals`.
+  void clear_totals(int first, int count);
+  // Copy totals [first, first + count) to h_totals and wait for them.
+  void read_totals(int first, int count);
+
+  // Exclusive prefix sum out[0..n) of in[0..n) (CUB), on the stream.
+  void exclusive_scan(const int *in, int *out, size_t n);
+};
+
+// ---------------------------------------------------------------------------
+// Pipeline stages, in step order. Atom ranges are those of the host stages.
+// ---------------------------------------------------------------------------
+void build_far_neighbors(CudaContext &c);          // cells on the GPU, all atoms
+void build_bond_and_hbond_lists(CudaContext &c);   // uncorrected BO, bonds, hbond partners
+void compute_bond_orders(CudaContext &c);          // all atoms: Deltap, corrected BO, Delta's
+void build_three_body_list(CudaContext &c);        // all atoms: count, scan, fill
+void compute_bond_energy(CudaContext &c);          // owned atoms
+void compute_atom_energy(CudaContext &c);          // owned: lone pair, over/under
+void compute_valence_angles(CudaContext &c);       // owned
+void compute_torsions(CudaContext &c);             // owned
+void compute_hydrogen_bonds(CudaContext &c);       // owned hydrogens
+void compute_nonbonded(CudaContext &c);            // owned: vdW + Coulomb, polarization
+void apply_bond_order_chain_rule(CudaContext &c);  // all atoms
+void reduce_outputs(CudaContext &c);               // energies + virial -> scalars
+// Corrected total bond order of every bond entry of the last step -> extract_d.
+void extract_bond_table(CudaContext &c);
+
+}  // namespace puremd::cuda

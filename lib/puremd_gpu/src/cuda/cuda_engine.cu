@@ -1,0 +1,393 @@
+// The CUDA driver's step pipeline (read compute() top-down), construction
+// (force field and long-range tables copied once) and the once-per-step
+// transfers. The stages live in cuda_neighbors.cu, cuda_lists.cu and
+// cuda_stages.cu.
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "cuda/cuda_engine.h"
+#include "cuda/kernel_utils.cuh"
+#include "puremd_gpu/errors.h"
+#include "puremd_gpu/long_range_tables.h"
+
+namespace puremd {
+namespace cuda {
+namespace {
+
+__global__ void architecture_probe_kernel() {}
+
+template <class T>
+void copy_to_device(DeviceArray<T> &dst, const std::vector<T> &src, size_t expected,
+                    const char *what) {
+  if (src.size() < expected)
+    throw RuntimeError(std::string("CUDA driver: force field has ") + std::to_string(src.size()) +
+                       " " + what + " entries, expected " + std::to_string(expected));
+  dst.reserve(std::max<size_t>(expected, 1));
+  if (expected)
+    PMD_CUDA_CHECK(
+        cudaMemcpy(dst.data(), src.data(), expected * sizeof(T), cudaMemcpyHostToDevice));
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// StepTimer
+
+void StepTimer::init() {
+  enabled_ = env_flag("REAXFF_GPU_TIMING");
+  if (!enabled_) return;
+  for (cudaEvent_t &e : events_) PMD_CUDA_CHECK(cudaEventCreate(&e));
+}
+
+StepTimer::~StepTimer() {
+  for (cudaEvent_t e : events_)
+    if (e) cudaEventDestroy(e);
+}
+
+void StepTimer::mark(Phase phase, cudaStream_t stream) {
+  if (!enabled_) return;
+  if (used_ >= kMaxMarks) throw RuntimeError("CUDA driver: StepTimer: too many phase marks");
+  PMD_CUDA_CHECK(cudaEventRecord(events_[used_], stream));
+  phase_[used_++] = phase;
+}
+
+void StepTimer::end_step(cudaStream_t stream) {
+  if (!enabled_ || used_ == 0) return;
+  PMD_CUDA_CHECK(cudaEventRecord(events_[used_], stream));
+  PMD_CUDA_CHECK(cudaEventSynchronize(events_[used_]));
+  double *bucket[kNumPhases] = {&times_.transfer_ms,    &times_.neighbors_ms, &times_.lists_ms,
+                                &times_.bond_orders_ms, &times_.bonded_ms,    &times_.hbonds_ms,
+                                &times_.nonbonded_ms,   &times_.chain_rule_ms};
+  for (int k = 0; k < used_; ++k) {
+    float ms = 0.0f;
+    PMD_CUDA_CHECK(cudaEventElapsedTime(&ms, events_[k], events_[k + 1]));
+    *bucket[phase_[k]] += ms;
+  }
+  ++times_.steps;
+  used_ = 0;
+}
+
+// ---------------------------------------------------------------------------
+// Construction
+
+CudaEngine::CudaEngine(const ForceField &ff, const Control &control) {
+  int count = 0;
+  const cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess || count == 0) {
+    cudaGetLastError();
+    throw RuntimeError(std::string("CUDA driver: no usable CUDA device (") +
+                       (err != cudaSuccess ? cudaGetErrorString(err) : "no device found") + ")");
+  }
+  PMD_CUDA_CHECK(cudaGetDevice(&device_));
+  cudaDeviceProp prop{};
+  PMD_CUDA_CHECK(cudaGetDeviceProperties(&prop, device_));
+  char buf[320];
+  std::snprintf(buf, sizeof buf, "CUDA driver on %s (sm_%d%d, %.0f GB)", prop.name, prop.major,
+                prop.minor, prop.totalGlobalMem / (1024.0 * 1024.0 * 1024.0));
+  description_ = buf;
+  if (prop.major < 6)
+    throw RuntimeError(description_ + ": compute capability 6.0 or newer is required");
+  {
+    cudaFuncAttributes attr{};
+    const cudaError_t e = cudaFuncGetAttributes(&attr, architecture_probe_kernel);
+    if (e != cudaSuccess) {
+      cudaGetLastError();
+      throw RuntimeError(description_ + ": this build has no GPU code for sm_" +
+                         std::to_string(prop.major) + std::to_string(prop.minor) + " (" +
+                         cudaGetErrorString(e) + "); reconfigure with -DCMAKE_CUDA_ARCHITECTURES=" +
+                         std::to_string(prop.major) + std::to_string(prop.minor));
+    }
+  }
+  PMD_CUDA_CHECK(cudaStreamCreateWithFlags(&c_.stream, cudaStreamNonBlocking));
+  c_.mem.stream = c_.stream;
+  timer_.init();
+
+  c_.control = control;
+  copy_force_field(ff);
+
+  c_.totals.reserve(kNumTotals);
+  c_.h_totals.reserve(kNumTotals);
+  c_.h_probe.reserve(1);
+  c_.energy_slots.reserve(static_cast<size_t>(kEnergySlots) * kEnergySlotStride);
+  c_.scalars.reserve(1);
+  h_scalars_.reserve(1);
+}
+
+void CudaEngine::copy_force_field(const ForceField &ff) {
+  const size_t nt = static_cast<size_t>(ff.num_types);
+  c_.num_types = ff.num_types;
+  c_.vdw_type = ff.vdw_type;
+  copy_to_device(c_.ff_gp, ff.gp, kNumGlobalParams, "general-parameter");
+  copy_to_device(c_.ff_sbp, ff.sbp, nt, "single-body");
+  copy_to_device(c_.ff_tbp, ff.tbp, nt * nt, "two-body");
+  copy_to_device(c_.ff_thbp, ff.thbp, nt * nt * nt, "three-body");
+  copy_to_device(c_.ff_hbp, ff.hbp, nt * nt * nt, "hydrogen-bond");
+  copy_to_device(c_.ff_fbp, ff.fbp, nt * nt * nt * nt, "four-body");
+
+  // Spline tables: built on the host once, coefficients copied, and each
+  // table's pointers rebased from the host coefficient array onto the copy.
+  if (c_.control.tabulate > 0) {
+    std::vector<LongRangeTable> tables;
+    std::vector<CubicCoef> coefs;
+    build_long_range_tables(ff, c_.control, tables, coefs);
+    copy_to_device(c_.lr_coefs, coefs, coefs.size(), "long-range coefficient");
+    const CubicCoef *host_base = coefs.data();
+    CubicCoef *dev_base = c_.lr_coefs.data();
+    auto rebase = [&](const CubicCoef *p) -> const CubicCoef * {
+      return p ? dev_base + (p - host_base) : nullptr;
+    };
+    for (LongRangeTable &t : tables) {
+      t.vdW = rebase(t.vdW);
+      t.CEvd = rebase(t.CEvd);
+      t.ele = rebase(t.ele);
+      t.CEclmb = rebase(t.CEclmb);
+    }
+    copy_to_device(c_.lr_tables, tables, tables.size(), "long-range table");
+    c_.have_lr_tables = true;
+  }
+}
+
+CudaEngine::~CudaEngine() {
+  if (c_.stream) {
+    cudaStreamSynchronize(c_.stream);  // errors ignored: may follow a device fault
+    cudaStreamDestroy(c_.stream);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The step
+
+void CudaEngine::compute(const StepInput &in, const StepRequest &req, StepOutput &out) {
+  if (in.n_total < 0 || in.n_local < 0 || in.n_local > in.n_total)
+    throw RuntimeError("CUDA driver: bad atom counts n_local = " + std::to_string(in.n_local) +
+                       ", n_total = " + std::to_string(in.n_total));
+  if (in.n_total > 0 && (!in.x || !in.type || !in.tag))
+    throw RuntimeError("CUDA driver: StepInput needs x, type and tag for every atom");
+  PMD_CUDA_CHECK(cudaSetDevice(device_));
+  CudaContext &c = c_;
+  cudaStream_t st = c.stream;
+
+  last_step_complete_ = false;
+  timer_.begin_step();
+  timer_.mark(kPhaseTransfer, st);
+  upload(in, req);  // atoms up; gradients, workspace, energy slots zeroed
+  if (c.n_total == 0) {
+    out.energy = Energies{};
+    for (double &v : out.virial) v = 0.0;
+    timer_.end_step(st);
+    last_step_complete_ = true;
+    return;
+  }
+
+  timer_.mark(kPhaseNeighbors, st);
+  build_far_neighbors(c);
+
+  timer_.mark(kPhaseLists, st);
+  build_bond_and_hbond_lists(c);
+
+  timer_.mark(kPhaseBondOrders, st);
+  compute_bond_orders(c);
+
+  timer_.mark(kPhaseLists, st);
+  build_three_body_list(c);  // needs the corrected bond orders
+
+  timer_.mark(kPhaseBonded, st);
+  compute_bond_energy(c);
+  compute_atom_energy(c);
+  compute_valence_angles(c);
+  compute_torsions(c);
+
+  timer_.mark(kPhaseHbonds, st);
+  compute_hydrogen_bonds(c);
+
+  timer_.mark(kPhaseNonbonded, st);
+  compute_nonbonded(c);
+
+  timer_.mark(kPhaseChainRule, st);
+  apply_bond_order_chain_rule(c);
+
+  timer_.mark(kPhaseTransfer, st);
+  reduce_outputs(c);  // energies + virial on the device
+  enqueue_download(req, out);
+  timer_.end_step(st);
+  finish_download(req, out);  // waits; adds forces, eatom, vatom
+  last_step_complete_ = true;
+}
+
+void CudaEngine::reserve_atoms(int n_total, const StepRequest &req) {
+  CudaContext &c = c_;
+  c.mem.n_atoms = n_total;
+  const size_t n = static_cast<size_t>(n_total);
+  if (n > atom_capacity_ || c.x.data() == nullptr) {
+    const size_t cap = std::max<size_t>(static_cast<size_t>(n * kListHeadroom), n) + 1;
+    atom_capacity_ = cap;
+    c.x.reserve(cap);
+    c.type.reserve(cap);
+    c.tag.reserve(cap);
+    c.q.reserve(cap);
+    c.cell_key.reserve(cap);
+    c.cell_key_sorted.reserve(cap);
+    c.atom_index.reserve(cap);
+    c.cell_atoms.reserve(cap);
+    c.cell_x.reserve(cap);
+    c.cell_type.reserve(cap);
+    for (DeviceArray<int> *a : {&c.far_count, &c.far_start, &c.far_end, &c.bond_count,
+                                &c.bond_start, &c.bond_end, &c.hb_count, &c.hb_start, &c.hb_end})
+      a->reserve(cap + 1);
+    c.grad.reserve(cap);
+    // workspace: 16 double arrays + dDeltap_self (3 doubles per atom)
+    c.ws_block.reserve((CudaContext::kWorkspaceDoubles + 3) * cap);
+    c.ws_stride = cap;
+    h_x_.reserve(3 * cap);
+    h_type_.reserve(cap);
+    h_tag_.reserve(cap);
+    h_q_.reserve(cap);
+    h_grad_.reserve(3 * cap);
+    // eatom / vatom follow below, on request
+    c.eatom.release();
+    c.vatom.release();
+  }
+  if (req.eatom) {
+    c.eatom.reserve(atom_capacity_);
+    h_eatom_.reserve(atom_capacity_);
+  }
+  if (req.vatom) {
+    c.vatom.reserve(6 * atom_capacity_);
+    h_vatom_.reserve(6 * atom_capacity_);
+  }
+}
+
+void CudaEngine::upload(const StepInput &in, const StepRequest &req) {
+  CudaContext &c = c_;
+  cudaStream_t st = c.stream;
+  const int N = in.n_total;
+  reserve_atoms(N, req);
+  c.n_local = in.n_local;
+  c.n_total = N;
+  c.terms = req.terms;
+  c.want_eatom = req.eatom;
+  c.want_vatom = req.vatom;
+  c.far_total = c.bond_total = c.hb_total = c.thb_total = 0;
+
+  const size_t n = static_cast<size_t>(N);
+  if (n) {
+    // Pack into pinned buffers (StepInput's x is already vec3 layout).
+    std::memcpy(h_x_.data(), in.x, 3 * n * sizeof(double));
+    std::memcpy(h_type_.data(), in.type, n * sizeof(int));
+    std::memcpy(h_tag_.data(), in.tag, n * sizeof(long long));
+    PMD_CUDA_CHECK(
+        cudaMemcpyAsync(c.x.data(), h_x_.data(), n * sizeof(vec3), cudaMemcpyHostToDevice, st));
+    PMD_CUDA_CHECK(cudaMemcpyAsync(c.type.data(), h_type_.data(), n * sizeof(int),
+                                   cudaMemcpyHostToDevice, st));
+    PMD_CUDA_CHECK(cudaMemcpyAsync(c.tag.data(), h_tag_.data(), n * sizeof(long long),
+                                   cudaMemcpyHostToDevice, st));
+    if (in.q) {
+      std::memcpy(h_q_.data(), in.q, n * sizeof(double));
+      PMD_CUDA_CHECK(
+          cudaMemcpyAsync(c.q.data(), h_q_.data(), n * sizeof(double), cudaMemcpyHostToDevice, st));
+    } else {
+      PMD_CUDA_CHECK(cudaMemsetAsync(c.q.data(), 0, n * sizeof(double), st));
+    }
+    PMD_CUDA_CHECK(cudaMemsetAsync(c.grad.data(), 0, n * sizeof(vec3), st));
+    PMD_CUDA_CHECK(
+        cudaMemsetAsync(c.ws_block.data(), 0,
+                        (CudaContext::kWorkspaceDoubles + 3) * c.ws_stride * sizeof(double), st));
+    if (req.eatom) PMD_CUDA_CHECK(cudaMemsetAsync(c.eatom.data(), 0, n * sizeof(double), st));
+    if (req.vatom) PMD_CUDA_CHECK(cudaMemsetAsync(c.vatom.data(), 0, 6 * n * sizeof(double), st));
+  }
+  PMD_CUDA_CHECK(cudaMemsetAsync(c.energy_slots.data(), 0,
+                                 sizeof(double) * kEnergySlots * kEnergySlotStride, st));
+}
+
+void CudaEngine::enqueue_download(const StepRequest &req, const StepOutput &out) {
+  CudaContext &c = c_;
+  cudaStream_t st = c.stream;
+  const size_t n = static_cast<size_t>(c.n_total);
+  PMD_CUDA_CHECK(cudaMemcpyAsync(h_scalars_.data(), c.scalars.data(), sizeof(StepScalars),
+                                 cudaMemcpyDeviceToHost, st));
+  if (out.f)
+    PMD_CUDA_CHECK(cudaMemcpyAsync(h_grad_.data(), c.grad.data(), n * sizeof(vec3),
+                                   cudaMemcpyDeviceToHost, st));
+  if (req.eatom && out.eatom)
+    PMD_CUDA_CHECK(cudaMemcpyAsync(h_eatom_.data(), c.eatom.data(), n * sizeof(double),
+                                   cudaMemcpyDeviceToHost, st));
+  if (req.vatom && out.vatom)
+    PMD_CUDA_CHECK(cudaMemcpyAsync(h_vatom_.data(), c.vatom.data(), 6 * n * sizeof(double),
+                                   cudaMemcpyDeviceToHost, st));
+}
+
+void CudaEngine::finish_download(const StepRequest &req, StepOutput &out) {
+  CudaContext &c = c_;
+  PMD_CUDA_CHECK(cudaStreamSynchronize(c.stream));
+  const size_t n = static_cast<size_t>(c.n_total);
+  if (out.f) {
+    const double *g = h_grad_.data();
+    for (size_t k = 0; k < 3 * n; ++k) out.f[k] -= g[k];
+  }
+  if (req.eatom && out.eatom)
+    for (size_t i = 0; i < n; ++i) out.eatom[i] += h_eatom_[i];
+  if (req.vatom && out.vatom)
+    for (size_t k = 0; k < 6 * n; ++k) out.vatom[k] += h_vatom_[k];
+  const StepScalars &s = h_scalars_[0];
+  std::memcpy(static_cast<void *>(&out.energy), s.energy, sizeof(Energies));
+  for (int k = 0; k < 6; ++k) out.virial[k] = s.virial[k];
+}
+
+// ---------------------------------------------------------------------------
+// Analysis tables of the last step
+
+void CudaEngine::require_complete_step(const char *what) const {
+  if (!last_step_complete_)
+    throw RuntimeError(std::string("CUDA driver: ") + what +
+                       "() needs a completed compute(); the last one failed");
+}
+
+void CudaEngine::bond_table(std::vector<int> &row_start, std::vector<BondRecord> &bonds) {
+  require_complete_step("bond_table");
+  PMD_CUDA_CHECK(cudaSetDevice(device_));
+  CudaContext &c = c_;
+  const size_t n = static_cast<size_t>(c.n_total), nb = c.bond_total;
+  row_start.assign(n + 1, 0);
+  bonds.clear();
+  if (n == 0) return;
+  std::vector<int> nbr(nb);
+  std::vector<double> bo(nb);
+  extract_bond_table(c);
+  PMD_CUDA_CHECK(cudaMemcpyAsync(row_start.data(), c.bond_start.data(), (n + 1) * sizeof(int),
+                                 cudaMemcpyDeviceToHost, c.stream));
+  if (nb) {
+    PMD_CUDA_CHECK(cudaMemcpyAsync(nbr.data(), c.bond_nbr.data(), nb * sizeof(int),
+                                   cudaMemcpyDeviceToHost, c.stream));
+    PMD_CUDA_CHECK(cudaMemcpyAsync(bo.data(), c.extract_d.data(), nb * sizeof(double),
+                                   cudaMemcpyDeviceToHost, c.stream));
+  }
+  PMD_CUDA_CHECK(cudaStreamSynchronize(c.stream));
+  bonds.resize(nb);
+  for (size_t e = 0; e < nb; ++e) bonds[e] = BondRecord{nbr[e], bo[e]};
+}
+
+void CudaEngine::atom_table(std::vector<double> &total_bo, std::vector<double> &nlp) {
+  require_complete_step("atom_table");
+  PMD_CUDA_CHECK(cudaSetDevice(device_));
+  CudaContext &c = c_;
+  const size_t n = static_cast<size_t>(c.n_total);
+  total_bo.assign(n, 0.0);
+  nlp.assign(n, 0.0);
+  if (n == 0) return;
+  const StepView v = c.view();
+  PMD_CUDA_CHECK(cudaMemcpyAsync(total_bo.data(), v.ws.total_bond_order, n * sizeof(double),
+                                 cudaMemcpyDeviceToHost, c.stream));
+  PMD_CUDA_CHECK(
+      cudaMemcpyAsync(nlp.data(), v.ws.nlp, n * sizeof(double), cudaMemcpyDeviceToHost, c.stream));
+  PMD_CUDA_CHECK(cudaStreamSynchronize(c.stream));
+}
+
+}  // namespace cuda
+
+std::unique_ptr<Engine> make_cuda_engine(const ForceField &ff, const Control &control) {
+  return std::make_unique<cuda::CudaEngine>(ff, control);
+}
+
+}  // namespace puremd

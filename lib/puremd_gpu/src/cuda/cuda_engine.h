@@ -1,0 +1,98 @@
+// The CUDA driver: the host driver's step (host/host_engine.cpp) with every
+// stage on the GPU, calling the same per-atom bodies of physics/*.h.
+//
+// Environment variables (read when the engine is made):
+//   REAXFF_GPU_TIMING=1  per-phase cudaEvent timings, see phase_times()
+//   REAXFF_GPU_DEBUG=1   synchronise and check after every kernel; log list
+//                        sizes and every device allocation to stderr
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cuda/cuda_context.h"
+#include "cuda/device_buffer.h"
+#include "puremd_gpu/engine.h"
+
+namespace puremd::cuda {
+
+// Phase buckets of PhaseTimes.
+enum Phase : int {
+  kPhaseTransfer = 0,
+  kPhaseNeighbors,
+  kPhaseLists,
+  kPhaseBondOrders,
+  kPhaseBonded,
+  kPhaseHbonds,
+  kPhaseNonbonded,
+  kPhaseChainRule,
+  kNumPhases
+};
+
+// cudaEvent timings of consecutive phases of one step, accumulated over steps.
+// Disabled (no events, no synchronisation) unless REAXFF_GPU_TIMING=1.
+class StepTimer {
+ public:
+  StepTimer() = default;
+  ~StepTimer();
+  void init();  // reads REAXFF_GPU_TIMING; creates the events (device must be set)
+  StepTimer(const StepTimer &) = delete;
+  StepTimer &operator=(const StepTimer &) = delete;
+  bool enabled() const { return enabled_; }
+  void begin_step() { used_ = 0; }
+  void mark(Phase phase, cudaStream_t stream);  // the phase starting now
+  void end_step(cudaStream_t stream);           // waits for the step's last event
+  const PhaseTimes &times() const { return times_; }
+
+ private:
+  static constexpr int kMaxMarks = 24;
+  bool enabled_ = false;
+  cudaEvent_t events_[kMaxMarks + 1] = {};
+  Phase phase_[kMaxMarks] = {};
+  int used_ = 0;
+  PhaseTimes times_;
+};
+
+class CudaEngine : public Engine {
+ public:
+  CudaEngine(const ForceField &ff, const Control &control);
+  ~CudaEngine() override;
+
+  Driver driver() const override { return Driver::Cuda; }
+  std::string description() const override { return description_; }
+  void compute(const StepInput &in, const StepRequest &req, StepOutput &out) override;
+  void bond_table(std::vector<int> &row_start, std::vector<BondRecord> &bonds) override;
+  void atom_table(std::vector<double> &total_bo, std::vector<double> &nlp) override;
+  PhaseTimes phase_times() const override { return timer_.times(); }
+  size_t device_bytes() const override { return c_.mem.peak; }
+
+ private:
+  void copy_force_field(const ForceField &ff);
+  void reserve_atoms(int n_total, const StepRequest &req);
+  void upload(const StepInput &in, const StepRequest &req);
+  void enqueue_download(const StepRequest &req, const StepOutput &out);
+  void finish_download(const StepRequest &req, StepOutput &out);
+  void require_complete_step(const char *what) const;
+
+  int device_ = 0;
+  std::string description_;
+  CudaContext c_;
+  StepTimer timer_;
+  size_t atom_capacity_ = 0;        // rows of the per-atom device arrays
+  bool last_step_complete_ = true;  // false while (or after a failed) compute()
+
+  // pinned staging for the once-per-step copies
+  PinnedArray<double> h_x_{"positions (pinned)"};
+  PinnedArray<int> h_type_{"types (pinned)"};
+  PinnedArray<long long> h_tag_{"tags (pinned)"};
+  PinnedArray<double> h_q_{"charges (pinned)"};
+  PinnedArray<double> h_grad_{"gradients (pinned)"};
+  PinnedArray<double> h_eatom_{"per-atom energies (pinned)"};
+  PinnedArray<double> h_vatom_{"per-atom virials (pinned)"};
+  PinnedArray<StepScalars> h_scalars_{"step scalars (pinned)"};
+};
+
+}  // namespace puremd::cuda

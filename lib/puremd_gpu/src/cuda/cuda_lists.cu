@@ -1,0 +1,303 @@
+// Bond list, hydrogen-bond partner list and three-body list on the GPU, with
+// the content and row order of the host driver (host_bond_lists.cpp,
+// host_valence_angles.cpp).
+//
+// Bonds and hbond partners come from the half far-neighbour list, where a
+// pair sits in the row of its lower index but may belong to the row of the
+// higher one (a bond is stored in both rows; an hbond in the row of its
+// hydrogen):
+//   count   one thread per far row: the inclusion rules of the host, the
+//           decision kept in one flag byte per far pair; per-row counts by
+//           atomics; list totals (64-bit) for the host;
+//   scan    CUB exclusive sums -> row starts; the host reads the totals and
+//           grows the entry arrays (x1.2) if needed -- before anything is
+//           written, so a step never overflows;
+//   fill    entries placed by atomic cursors (order within a row arbitrary);
+//   sort    each row sorted by partner index: rows then list their partners
+//           in ascending order, exactly as the host's rows do;
+//   finish  distances, vectors, uncorrected bond orders (evaluated for the
+//           pair as (lower, higher) index, as the host does), and the mirror
+//           entry `sym` of every bond by binary search in the partner's row.
+// The three-body list uses the per-atom bodies of physics/valence_angle.h:
+// three_body_count_atom -> scan -> three_body_fill_atom.
+#include <climits>
+#include <cstdio>
+#include <string>
+
+#include "cuda/cuda_context.h"
+#include "cuda/kernel_utils.cuh"
+#include "puremd_gpu/physics/bond_order.h"
+#include "puremd_gpu/physics/valence_angle.h"
+
+namespace puremd::cuda {
+namespace {
+
+enum PairFlag : unsigned char {
+  kFlagBond = 1,      // bond: an entry in both rows
+  kFlagHbondRow = 2,  // hbond partner in the row of the far row's atom (the hydrogen)
+  kFlagHbondNbr = 4,  // hbond partner in the row of the far partner (the hydrogen)
+};
+
+__global__ void __launch_bounds__(kAtomBlock)
+    pair_lists_count_kernel(const StepView v, unsigned char *flags, int *bond_count, int *hb_count,
+                            unsigned long long *totals) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const AtomsView &a = v.atoms;
+  unsigned long long n_bond = 0, n_hb = 0;
+  if (i < a.n_total) {
+    const int ti = a.type[i];
+    const double bond_cut = v.control.bond_cut, bo_cut = v.control.bo_cut;
+    const double hbond_cut = v.control.hbond_cut;
+    const int hi = ti >= 0 ? v.ff.sbp[ti].p_hbond : 0;
+    const bool hb_row = hbond_cut > 0 && i < a.n_local && (hi == 1 || hi == 2);
+    int own_bond = 0, own_hb = 0;
+    if (ti >= 0) {
+      for (int p = v.far.start[i]; p < v.far.end[i]; ++p) {
+        const int j = v.far.nbr[p];
+        const int tj = a.type[j];
+        unsigned char f = 0;
+        if (tj >= 0) {
+          const double d = v.far.d[p];
+          if (d <= bond_cut) {
+            const BondOrderPrime prime =
+                bond_order_prime(v.ff.sbp[ti], v.ff.sbp[tj], v.ff.two(ti, tj), d, bo_cut);
+            if (is_bond(prime, bo_cut)) {
+              f |= kFlagBond;
+              ++own_bond;
+              atomicAdd(&bond_count[j], 1);
+            }
+          }
+          if (hb_row && d <= hbond_cut) {
+            const int hj = v.ff.sbp[tj].p_hbond;
+            if (hi == 1 && hj == 2) {
+              f |= kFlagHbondRow;
+              ++own_hb;
+            } else if (j < a.n_local && hi == 2 && hj == 1) {
+              f |= kFlagHbondNbr;
+              atomicAdd(&hb_count[j], 1);
+              ++n_hb;
+            }
+          }
+        }
+        flags[p] = f;
+      }
+    }
+    if (own_bond) atomicAdd(&bond_count[i], own_bond);
+    if (own_hb) atomicAdd(&hb_count[i], own_hb);
+    n_bond = 2ull * own_bond;
+    n_hb += own_hb;
+  }
+  warp_add_total(&totals[kTotalBond], n_bond);
+  warp_add_total(&totals[kTotalHbond], n_hb);
+}
+
+__global__ void __launch_bounds__(kAtomBlock)
+    pair_lists_fill_kernel(const StepView v, const unsigned char *flags, int *bond_src,
+                           int *hb_src) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= v.atoms.n_total) return;
+  for (int p = v.far.start[i]; p < v.far.end[i]; ++p) {
+    const unsigned char f = flags[p];
+    if (!f) continue;
+    const int j = v.far.nbr[p];
+    if (f & kFlagBond) {
+      int e = atomicAdd(&v.bonds.end[i], 1);
+      v.bonds.nbr[e] = j;
+      bond_src[e] = p;
+      e = atomicAdd(&v.bonds.end[j], 1);
+      v.bonds.nbr[e] = i;
+      bond_src[e] = p;
+    }
+    if (f & kFlagHbondRow) {
+      const int e = atomicAdd(&v.hbonds.end[i], 1);
+      v.hbonds.nbr[e] = j;
+      hb_src[e] = p;
+    }
+    if (f & kFlagHbondNbr) {
+      const int e = atomicAdd(&v.hbonds.end[j], 1);
+      v.hbonds.nbr[e] = i;
+      hb_src[e] = p;
+    }
+  }
+}
+
+// Insertion sort of one short row by partner index (partners are unique).
+__device__ __forceinline__ void sort_row(int *nbr, int *src, int begin, int end) {
+  for (int a = begin + 1; a < end; ++a) {
+    const int key = nbr[a], val = src[a];
+    int b = a - 1;
+    while (b >= begin && nbr[b] > key) {
+      nbr[b + 1] = nbr[b];
+      src[b + 1] = src[b];
+      --b;
+    }
+    nbr[b + 1] = key;
+    src[b + 1] = val;
+  }
+}
+
+__global__ void __launch_bounds__(kAtomBlock)
+    pair_lists_sort_kernel(const StepView v, int *bond_src, int *hb_src) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= v.atoms.n_total) return;
+  sort_row(v.bonds.nbr, bond_src, v.bonds.start[i], v.bonds.end[i]);
+  sort_row(v.hbonds.nbr, hb_src, v.hbonds.start[i], v.hbonds.end[i]);
+}
+
+// Entry of partner `key` in the sorted row [begin, end), -1 if absent.
+__device__ __forceinline__ int find_in_row(const int *nbr, int begin, int end, int key) {
+  int lo = begin, hi = end;
+  while (lo < hi) {
+    const int mid = (lo + hi) >> 1;
+    if (nbr[mid] < key)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < end && nbr[lo] == key ? lo : -1;
+}
+
+__global__ void __launch_bounds__(kAtomBlock)
+    pair_lists_finish_kernel(const StepView v, const int *bond_src, const int *hb_src,
+                             unsigned long long *totals) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= v.atoms.n_total) return;
+  const AtomsView &a = v.atoms;
+  const BondList &B = v.bonds;
+  const double bo_cut = v.control.bo_cut;
+  for (int e = B.start[i]; e < B.end[i]; ++e) {
+    const int j = B.nbr[e];
+    const int p = bond_src[e];
+    const int lo = min(i, j), hi = max(i, j);
+    const int tlo = a.type[lo], thi = a.type[hi];
+    const double d = v.far.d[p];
+    const vec3 dvec = i < j ? v.far.dvec[p] : -v.far.dvec[p];
+    const TwoBodyParams &t = v.ff.two(tlo, thi);
+    const BondOrderPrime prime = bond_order_prime(v.ff.sbp[tlo], v.ff.sbp[thi], t, d, bo_cut);
+    B.d[e] = d;
+    B.dvec[e] = dvec;
+    init_bond_order(prime, t, d, dvec, bo_cut, B.bo[e]);
+    const int mirror = find_in_row(B.nbr, B.start[j], B.end[j], i);
+    B.sym[e] = mirror;
+    if (mirror < 0) atomicOr(&totals[kListErrors], 1ull);
+  }
+  const HbondList &H = v.hbonds;
+  for (int e = H.start[i]; e < H.end[i]; ++e) {
+    const int p = hb_src[e];
+    H.d[e] = v.far.d[p];
+    H.dvec[e] = i < H.nbr[e] ? v.far.dvec[p] : -v.far.dvec[p];  // x[acceptor] - x[hydrogen]
+  }
+}
+
+__global__ void __launch_bounds__(kAtomBlock)
+    three_body_count_kernel(const StepView v, int *count, unsigned long long *totals) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  int n = 0;
+  if (j < v.atoms.n_total) n = three_body_count_atom(j, v, count);
+  warp_add_total(&totals[kTotalThb], static_cast<unsigned long long>(n));
+}
+
+__global__ void __launch_bounds__(kAtomBlock) three_body_fill_kernel(const StepView v) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j < v.atoms.n_total) three_body_fill_atom(j, v);
+}
+
+size_t checked_total(unsigned long long total, const char *what, int n_atoms) {
+  if (total > static_cast<unsigned long long>(INT32_MAX))
+    throw RuntimeError(std::string("CUDA driver: ") + std::to_string(total) + " " + what +
+                       " entries for " + std::to_string(n_atoms) +
+                       " atoms exceed the 32-bit list index; use more GPUs / MPI ranks");
+  return static_cast<size_t>(total);
+}
+
+}  // namespace
+
+void build_bond_and_hbond_lists(CudaContext &c) {
+  const int n = c.n_total;
+  cudaStream_t st = c.stream;
+  const unsigned grid = blocks_for(n, kAtomBlock);
+
+  // count
+  PMD_CUDA_CHECK(cudaMemsetAsync(c.bond_count.data(), 0, (n + 1) * sizeof(int), st));
+  PMD_CUDA_CHECK(cudaMemsetAsync(c.hb_count.data(), 0, (n + 1) * sizeof(int), st));
+  c.clear_totals(kTotalBond, 2);
+  c.clear_totals(kListErrors, 1);
+  pair_lists_count_kernel<<<grid, kAtomBlock, 0, st>>>(
+      c.view(), c.far_flags.data(), c.bond_count.data(), c.hb_count.data(), c.totals.data());
+  PMD_CUDA_CHECK_LAUNCH("pair_lists_count_kernel", st);
+
+  // scan, then grow before filling
+  c.exclusive_scan(c.bond_count.data(), c.bond_start.data(), static_cast<size_t>(n) + 1);
+  c.exclusive_scan(c.hb_count.data(), c.hb_start.data(), static_cast<size_t>(n) + 1);
+  c.read_totals(kTotalBond, 2);
+  c.bond_total = checked_total(c.h_totals[kTotalBond], "bond-list", n);
+  c.hb_total = checked_total(c.h_totals[kTotalHbond], "hydrogen-bond-list", n);
+  const size_t nb = c.bond_total, nh = c.hb_total;
+  c.bond_nbr.reserve(nb, kListHeadroom);
+  c.bond_sym.reserve(nb, kListHeadroom);
+  c.bond_src.reserve(nb, kListHeadroom);
+  c.bond_d.reserve(nb, kListHeadroom);
+  c.bond_dvec.reserve(nb, kListHeadroom);
+  c.bond_bo.reserve(nb, kListHeadroom);
+  c.hb_nbr.reserve(nh, kListHeadroom);
+  c.hb_src.reserve(nh, kListHeadroom);
+  c.hb_d.reserve(nh, kListHeadroom);
+  c.hb_dvec.reserve(nh, kListHeadroom);
+  // the three-body rows are bond entries
+  c.thb_count.reserve(nb + 1, kListHeadroom);
+  c.thb_start.reserve(nb + 1, kListHeadroom);
+  c.thb_end.reserve(nb + 1, kListHeadroom);
+
+  // fill (cursors start at the row starts), sort rows, finish entries
+  PMD_CUDA_CHECK(cudaMemcpyAsync(c.bond_end.data(), c.bond_start.data(), n * sizeof(int),
+                                 cudaMemcpyDeviceToDevice, st));
+  PMD_CUDA_CHECK(cudaMemcpyAsync(c.hb_end.data(), c.hb_start.data(), n * sizeof(int),
+                                 cudaMemcpyDeviceToDevice, st));
+  const StepView v = c.view();
+  pair_lists_fill_kernel<<<grid, kAtomBlock, 0, st>>>(v, c.far_flags.data(), c.bond_src.data(),
+                                                      c.hb_src.data());
+  PMD_CUDA_CHECK_LAUNCH("pair_lists_fill_kernel", st);
+  pair_lists_sort_kernel<<<grid, kAtomBlock, 0, st>>>(v, c.bond_src.data(), c.hb_src.data());
+  PMD_CUDA_CHECK_LAUNCH("pair_lists_sort_kernel", st);
+  pair_lists_finish_kernel<<<grid, kAtomBlock, 0, st>>>(v, c.bond_src.data(), c.hb_src.data(),
+                                                        c.totals.data());
+  PMD_CUDA_CHECK_LAUNCH("pair_lists_finish_kernel", st);
+}
+
+void build_three_body_list(CudaContext &c) {
+  const int n = c.n_total;
+  const size_t nb = c.bond_total;
+  cudaStream_t st = c.stream;
+  const unsigned grid = blocks_for(n, kAtomBlock);
+
+  PMD_CUDA_CHECK(cudaMemsetAsync(c.thb_count.data(), 0, (nb + 1) * sizeof(int), st));
+  c.clear_totals(kTotalThb, 1);
+  three_body_count_kernel<<<grid, kAtomBlock, 0, st>>>(c.view(), c.thb_count.data(),
+                                                       c.totals.data());
+  PMD_CUDA_CHECK_LAUNCH("three_body_count_kernel", st);
+  c.exclusive_scan(c.thb_count.data(), c.thb_start.data(), nb + 1);
+  // kTotalThb and kListErrors (set by the bond finish kernel) are adjacent
+  c.read_totals(kTotalThb, 2);
+  if (c.h_totals[kListErrors])
+    throw RuntimeError(
+        "CUDA driver: internal error: a bond has no mirror entry in its partner's row (bond "
+        "list inconsistent); rerun with REAXFF_GPU_DEBUG=1 and report it");
+  c.thb_total = checked_total(c.h_totals[kTotalThb], "three-body-list", n);
+  const size_t nt = c.thb_total;
+  c.thb_k.reserve(nt, kListHeadroom);
+  c.thb_pthb.reserve(nt, kListHeadroom);
+  c.thb_theta.reserve(nt, kListHeadroom);
+  c.thb_cos.reserve(nt, kListHeadroom);
+  c.thb_dcos_di.reserve(nt, kListHeadroom);
+  c.thb_dcos_dj.reserve(nt, kListHeadroom);
+  c.thb_dcos_dk.reserve(nt, kListHeadroom);
+
+  three_body_fill_kernel<<<grid, kAtomBlock, 0, st>>>(c.view());
+  PMD_CUDA_CHECK_LAUNCH("three_body_fill_kernel", st);
+  if (debug_mode())
+    std::fprintf(stderr,
+                 "[reaxff/gpu] lists: %zu bond entries, %zu hbond entries, %zu three-body\n",
+                 c.bond_total, c.hb_total, c.thb_total);
+}
+
+}  // namespace puremd::cuda

@@ -1,0 +1,313 @@
+// Far-neighbour list on the GPU by cell binning: the same content as the
+// host's build_half_neighbor_list (pair (i, j), i < j, in row i when
+// |x_j - x_i| <= (i < n_local ? nonb_cut : bond_cut); atoms of type -1 get
+// no pairs). Distances are computed with the host's rounding (no fused
+// multiply-add), so every inclusion decision and every d matches the host
+// bit for bit.
+//
+//  1. validate types / positions and reduce the bounding box (read back);
+//  2. cells no smaller than the cut-off: key = cell of each atom, CUB radix
+//     sort of (key, index) -> atoms by cell, ascending index within a cell;
+//  3. count pairs per row -> prefix sum -> (grow) -> fill.
+// Rows are in cell order, then ascending index: deterministic, not sorted
+// by partner (nothing downstream depends on the order of a far row).
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <cub/block/block_reduce.cuh>
+#include <cub/device/device_radix_sort.cuh>
+#include <string>
+
+#include "cuda/cuda_context.h"
+#include "cuda/kernel_utils.cuh"
+
+namespace puremd::cuda {
+namespace {
+
+constexpr int kBoxBlocks = 256;
+
+struct CellGrid {
+  vec3 lo;
+  double sx, sy, sz;  // cells per unit length
+  int nx, ny, nz;
+};
+
+// |d|^2 rounded exactly as the host computes it: ((x*x + y*y) + z*z).
+__device__ __forceinline__ double norm2_host_rounding(vec3 d) {
+  return __dadd_rn(__dadd_rn(__dmul_rn(d.x, d.x), __dmul_rn(d.y, d.y)), __dmul_rn(d.z, d.z));
+}
+
+__device__ __forceinline__ void cell_coords(const CellGrid &g, vec3 p, int &cx, int &cy, int &cz) {
+  cx = min(g.nx - 1, static_cast<int>((p.x - g.lo.x) * g.sx));
+  cy = min(g.ny - 1, static_cast<int>((p.y - g.lo.y) * g.sy));
+  cz = min(g.nz - 1, static_cast<int>((p.z - g.lo.z) * g.sz));
+}
+
+struct BoxUnion {
+  __device__ Box operator()(const Box &a, const Box &b) const {
+    return Box{{fmin(a.lo.x, b.lo.x), fmin(a.lo.y, b.lo.y), fmin(a.lo.z, b.lo.z)},
+               {fmax(a.hi.x, b.hi.x), fmax(a.hi.y, b.hi.y), fmax(a.hi.z, b.hi.z)}};
+  }
+};
+
+__device__ __forceinline__ Box empty_box() {
+  return Box{{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+}
+
+// Bounding box partials per block; flags the lowest atom with a type
+// outside [-1, num_types) or a non-finite coordinate.
+__global__ void __launch_bounds__(kReduceBlock)
+    box_partials_kernel(const vec3 *x, const int *type, int n, int num_types, Box *partials,
+                        AtomProbe *probe) {
+  Box b = empty_box();
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    const vec3 p = x[i];
+    const int t = type[i];
+    if (!(isfinite(p.x) && isfinite(p.y) && isfinite(p.z)) || t < -1 || t >= num_types) {
+      atomicMin(&probe->bad_atom, i);
+      continue;
+    }
+    b.lo = {fmin(b.lo.x, p.x), fmin(b.lo.y, p.y), fmin(b.lo.z, p.z)};
+    b.hi = {fmax(b.hi.x, p.x), fmax(b.hi.y, p.y), fmax(b.hi.z, p.z)};
+  }
+  using Reduce = cub::BlockReduce<Box, kReduceBlock>;
+  __shared__ typename Reduce::TempStorage tmp;
+  const Box r = Reduce(tmp).Reduce(b, BoxUnion{});
+  if (threadIdx.x == 0) partials[blockIdx.x] = r;
+}
+
+__global__ void __launch_bounds__(kReduceBlock)
+    box_final_kernel(const Box *partials, int n_partials, AtomProbe *probe) {
+  Box b = empty_box();
+  for (int k = threadIdx.x; k < n_partials; k += blockDim.x) b = BoxUnion{}(b, partials[k]);
+  using Reduce = cub::BlockReduce<Box, kReduceBlock>;
+  __shared__ typename Reduce::TempStorage tmp;
+  const Box r = Reduce(tmp).Reduce(b, BoxUnion{});
+  if (threadIdx.x == 0) probe->box = r;
+}
+
+__global__ void __launch_bounds__(kReduceBlock)
+    cell_key_kernel(const vec3 *x, int n, CellGrid g, int *key, int *index) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  int cx, cy, cz;
+  cell_coords(g, x[i], cx, cy, cz);
+  key[i] = (cz * g.ny + cy) * g.nx + cx;
+  index[i] = i;
+}
+
+// Cell bounds from the sorted keys, and positions / types in cell order.
+__global__ void __launch_bounds__(kReduceBlock)
+    cell_bounds_kernel(const int *key_sorted, const int *cell_atoms, const vec3 *x, const int *type,
+                       int n, int *cell_start, int *cell_end, vec3 *cell_x, int *cell_type) {
+  const int s = blockIdx.x * blockDim.x + threadIdx.x;
+  if (s >= n) return;
+  const int c = key_sorted[s];
+  if (s == 0 || key_sorted[s - 1] != c) cell_start[c] = s;
+  if (s == n - 1 || key_sorted[s + 1] != c) cell_end[c] = s + 1;
+  const int i = cell_atoms[s];
+  cell_x[s] = x[i];
+  cell_type[s] = type[i];
+}
+
+struct FarParams {
+  CellGrid g;
+  int n_local, n_total;
+  double cut_local, cut_ghost;
+};
+
+// Visit the partners j > i of atom i within its row's cut-off.
+template <class Visit>
+__device__ __forceinline__ void for_each_far_partner(int i, const FarParams &P, const vec3 *x,
+                                                     const int *type, const int *cell_start,
+                                                     const int *cell_end, const int *cell_atoms,
+                                                     const vec3 *cell_x, const int *cell_type,
+                                                     Visit &&visit) {
+  if (type[i] < 0) return;
+  const double rc = i < P.n_local ? P.cut_local : P.cut_ghost;
+  if (rc <= 0) return;
+  const double rc2 = rc * rc;
+  const vec3 xi = x[i];
+  int cx, cy, cz;
+  cell_coords(P.g, xi, cx, cy, cz);
+  for (int z = max(cz - 1, 0); z <= min(cz + 1, P.g.nz - 1); ++z)
+    for (int y = max(cy - 1, 0); y <= min(cy + 1, P.g.ny - 1); ++y)
+      for (int xx = max(cx - 1, 0); xx <= min(cx + 1, P.g.nx - 1); ++xx) {
+        const int c = (z * P.g.ny + y) * P.g.nx + xx;
+        const int e = cell_end[c];
+        for (int s = cell_start[c]; s < e; ++s) {
+          const int j = cell_atoms[s];
+          if (j <= i || cell_type[s] < 0) continue;
+          const vec3 dr = cell_x[s] - xi;
+          const double d2 = norm2_host_rounding(dr);
+          if (d2 <= rc2) visit(j, dr, d2);
+        }
+      }
+}
+
+__global__ void __launch_bounds__(kAtomBlock)
+    far_count_kernel(FarParams P, const vec3 *x, const int *type, const int *cell_start,
+                     const int *cell_end, const int *cell_atoms, const vec3 *cell_x,
+                     const int *cell_type, int *count, unsigned long long *total) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int n = 0;
+  if (i < P.n_total) {
+    for_each_far_partner(i, P, x, type, cell_start, cell_end, cell_atoms, cell_x, cell_type,
+                         [&](int, vec3, double) { ++n; });
+    count[i] = n;
+  }
+  warp_add_total(total, static_cast<unsigned long long>(n));
+}
+
+__global__ void __launch_bounds__(kAtomBlock)
+    far_fill_kernel(FarParams P, const vec3 *x, const int *type, const int *cell_start,
+                    const int *cell_end, const int *cell_atoms, const vec3 *cell_x,
+                    const int *cell_type, const int *start, int *end, int *nbr, double *d,
+                    vec3 *dvec) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= P.n_total) return;
+  int w = start[i];
+  for_each_far_partner(i, P, x, type, cell_start, cell_end, cell_atoms, cell_x, cell_type,
+                       [&](int j, vec3 dr, double d2) {
+                         nbr[w] = j;
+                         dvec[w] = dr;
+                         d[w] = sqrt(d2);
+                         ++w;
+                       });
+  end[i] = w;
+}
+
+// Cell grid over the bounding box: cells at least `cut` wide (so neighbours
+// lie in the 27 adjacent cells), made coarser when a sparse spread of atoms
+// would ask for far more cells than atoms.
+CellGrid make_cell_grid(const Box &b, double cut, int n_total) {
+  if (!(cut > 0)) cut = 1.0;
+  const double ext[3] = {b.hi.x - b.lo.x, b.hi.y - b.lo.y, b.hi.z - b.lo.z};
+  const double max_cells = 4.0 * n_total + 64.0;
+  double size = cut;
+  int n[3];
+  for (;;) {
+    double total = 1.0;
+    for (int k = 0; k < 3; ++k) {
+      const double m = std::floor(ext[k] / size);
+      n[k] = m < 1.0 ? 1 : (m > 1.0e6 ? 1000000 : static_cast<int>(m));
+      total *= n[k];
+    }
+    if (total <= max_cells) break;
+    size *= 1.25;  // coarser cells never lose a pair: they only hold more atoms
+  }
+  CellGrid g;
+  g.lo = b.lo;
+  g.nx = n[0];
+  g.ny = n[1];
+  g.nz = n[2];
+  g.sx = n[0] / std::max(ext[0], 1e-300);
+  g.sy = n[1] / std::max(ext[1], 1e-300);
+  g.sz = n[2] / std::max(ext[2], 1e-300);
+  return g;
+}
+
+int bits_for(long long values) {
+  int b = 1;
+  while (b < 31 && (1LL << b) < values) ++b;
+  return b;
+}
+
+}  // namespace
+
+void build_far_neighbors(CudaContext &c) {
+  const int n = c.n_total;
+  cudaStream_t st = c.stream;
+
+  // 1. validation + bounding box
+  const int n_box = static_cast<int>(std::min<long long>(kBoxBlocks, blocks_for(n, kReduceBlock)));
+  c.box_partials.reserve(kBoxBlocks);
+  c.probe.reserve(1);
+  {
+    AtomProbe init{};
+    init.bad_atom = INT_MAX;
+    PMD_CUDA_CHECK(cudaMemcpyAsync(c.probe.data(), &init, sizeof init, cudaMemcpyHostToDevice, st));
+  }
+  box_partials_kernel<<<n_box, kReduceBlock, 0, st>>>(c.x.data(), c.type.data(), n, c.num_types,
+                                                      c.box_partials.data(), c.probe.data());
+  PMD_CUDA_CHECK_LAUNCH("box_partials_kernel", st);
+  box_final_kernel<<<1, kReduceBlock, 0, st>>>(c.box_partials.data(), n_box, c.probe.data());
+  PMD_CUDA_CHECK_LAUNCH("box_final_kernel", st);
+  PMD_CUDA_CHECK(cudaMemcpyAsync(c.h_probe.data(), c.probe.data(), sizeof(AtomProbe),
+                                 cudaMemcpyDeviceToHost, st));
+  PMD_CUDA_CHECK(cudaStreamSynchronize(st));
+  const AtomProbe probe = c.h_probe[0];
+  if (probe.bad_atom != INT_MAX) {
+    const int k = probe.bad_atom;
+    vec3 xk;
+    int tk;
+    PMD_CUDA_CHECK(cudaMemcpy(&xk, c.x.data() + k, sizeof xk, cudaMemcpyDeviceToHost));
+    PMD_CUDA_CHECK(cudaMemcpy(&tk, c.type.data() + k, sizeof tk, cudaMemcpyDeviceToHost));
+    char buf[256];
+    std::snprintf(buf, sizeof buf,
+                  "CUDA driver: atom %d (of %d, %s) has type %d (valid: -1 .. %d) and position "
+                  "(%g, %g, %g); a type must be a force-field element or -1 and a position finite",
+                  k, n, k < c.n_local ? "owned" : "ghost", tk, c.num_types - 1, xk.x, xk.y, xk.z);
+    throw RuntimeError(buf);
+  }
+
+  // 2. cells
+  const double cut_local = c.control.nonb_cut, cut_ghost = c.control.bond_cut;
+  const CellGrid g = make_cell_grid(probe.box, std::max(cut_local, cut_ghost), n);
+  const long long n_cells = static_cast<long long>(g.nx) * g.ny * g.nz;
+  c.cell_start.reserve(n_cells, kListHeadroom);
+  c.cell_end.reserve(n_cells, kListHeadroom);
+  PMD_CUDA_CHECK(cudaMemsetAsync(c.cell_start.data(), 0, n_cells * sizeof(int), st));
+  PMD_CUDA_CHECK(cudaMemsetAsync(c.cell_end.data(), 0, n_cells * sizeof(int), st));
+
+  cell_key_kernel<<<blocks_for(n, kReduceBlock), kReduceBlock, 0, st>>>(
+      c.x.data(), n, g, c.cell_key.data(), c.atom_index.data());
+  PMD_CUDA_CHECK_LAUNCH("cell_key_kernel", st);
+  {
+    const int end_bit = bits_for(n_cells);
+    size_t bytes = 0;
+    PMD_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, c.cell_key.data(),
+                                                   c.cell_key_sorted.data(), c.atom_index.data(),
+                                                   c.cell_atoms.data(), n, 0, end_bit, st));
+    c.cub_temp.reserve(bytes, kListHeadroom);
+    PMD_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(c.cub_temp.data(), bytes, c.cell_key.data(),
+                                                   c.cell_key_sorted.data(), c.atom_index.data(),
+                                                   c.cell_atoms.data(), n, 0, end_bit, st));
+  }
+  cell_bounds_kernel<<<blocks_for(n, kReduceBlock), kReduceBlock, 0, st>>>(
+      c.cell_key_sorted.data(), c.cell_atoms.data(), c.x.data(), c.type.data(), n,
+      c.cell_start.data(), c.cell_end.data(), c.cell_x.data(), c.cell_type.data());
+  PMD_CUDA_CHECK_LAUNCH("cell_bounds_kernel", st);
+
+  // 3. count -> scan -> grow -> fill
+  const FarParams P{g, c.n_local, n, cut_local, cut_ghost};
+  PMD_CUDA_CHECK(cudaMemsetAsync(c.far_count.data() + n, 0, sizeof(int), st));
+  c.clear_totals(kTotalFar, 1);
+  far_count_kernel<<<blocks_for(n, kAtomBlock), kAtomBlock, 0, st>>>(
+      P, c.x.data(), c.type.data(), c.cell_start.data(), c.cell_end.data(), c.cell_atoms.data(),
+      c.cell_x.data(), c.cell_type.data(), c.far_count.data(), c.totals.data() + kTotalFar);
+  PMD_CUDA_CHECK_LAUNCH("far_count_kernel", st);
+  c.exclusive_scan(c.far_count.data(), c.far_start.data(), static_cast<size_t>(n) + 1);
+  c.read_totals(kTotalFar, 1);
+  const unsigned long long total = c.h_totals[kTotalFar];
+  if (total > static_cast<unsigned long long>(INT32_MAX))
+    throw RuntimeError("CUDA driver: " + std::to_string(total) + " far-neighbour pairs for " +
+                       std::to_string(n) +
+                       " atoms exceed the 32-bit list index; use more GPUs / MPI ranks");
+  c.far_total = total;
+  c.far_nbr.reserve(total, kListHeadroom);
+  c.far_d.reserve(total, kListHeadroom);
+  c.far_dvec.reserve(total, kListHeadroom);
+  c.far_flags.reserve(total, kListHeadroom);
+
+  far_fill_kernel<<<blocks_for(n, kAtomBlock), kAtomBlock, 0, st>>>(
+      P, c.x.data(), c.type.data(), c.cell_start.data(), c.cell_end.data(), c.cell_atoms.data(),
+      c.cell_x.data(), c.cell_type.data(), c.far_start.data(), c.far_end.data(), c.far_nbr.data(),
+      c.far_d.data(), c.far_dvec.data());
+  PMD_CUDA_CHECK_LAUNCH("far_fill_kernel", st);
+  if (debug_mode())
+    std::fprintf(stderr, "[reaxff/gpu] far list: %d atoms (%d owned), %d cells, %llu pairs\n", n,
+                 c.n_local, static_cast<int>(n_cells), total);
+}
+
+}  // namespace puremd::cuda

@@ -1,0 +1,215 @@
+// The force/energy stages of the CUDA driver: one thread per atom calling
+// the per-atom bodies of physics/*.h over the same atom ranges as the host
+// stages (src/host/host_*.cpp), then the reductions of the outputs.
+//
+// Each stage is one kernel (atom_stage_kernel<Body>); Body is a tiny functor
+// naming the physics function(s), so a profiler shows e.g.
+// atom_stage_kernel<TorsionBody>. Stages that add energies use a per-block
+// energy slot (with_energy_slot); the slots and the virial are reduced in a
+// fixed order at the end of the step (deterministic for a given launch shape).
+#include <cub/block/block_reduce.cuh>
+
+#include "cuda/cuda_context.h"
+#include "cuda/kernel_utils.cuh"
+#include "puremd_gpu/physics/atom_energy.h"
+#include "puremd_gpu/physics/bond_order.h"
+#include "puremd_gpu/physics/bonds.h"
+#include "puremd_gpu/physics/hydrogen_bond.h"
+#include "puremd_gpu/physics/nonbonded.h"
+#include "puremd_gpu/physics/torsion.h"
+#include "puremd_gpu/physics/valence_angle.h"
+
+namespace puremd::cuda {
+namespace {
+
+// ---------------------------------------------------------------------------
+// Per-atom bodies. kTallies: the body adds energies (needs an energy slot).
+
+struct BondOrderPrimeBody {
+  static constexpr bool kTallies = false;
+  __device__ void operator()(int i, const StepView &v) const { bond_order_prime_atom(i, v); }
+};
+struct CorrectedBondOrderBody {
+  static constexpr bool kTallies = false;
+  __device__ void operator()(int i, const StepView &v) const { corrected_bond_order_atom(i, v); }
+};
+struct BondEnergyBody {
+  static constexpr bool kTallies = true;
+  __device__ void operator()(int i, const StepView &v) const { bond_energy_atom(i, v); }
+};
+struct AtomEnergyBody {  // host: all lone pairs, then all over/under; the two are independent
+  static constexpr bool kTallies = true;
+  __device__ void operator()(int i, const StepView &v) const {
+    lone_pair_atom(i, v);
+    over_under_coordination_atom(i, v);
+  }
+};
+struct ValenceAngleBody {
+  static constexpr bool kTallies = true;
+  __device__ void operator()(int j, const StepView &v) const { valence_angles_atom(j, v); }
+};
+struct TorsionBody {
+  static constexpr bool kTallies = true;
+  __device__ void operator()(int j, const StepView &v) const { torsions_atom(j, v); }
+};
+struct HydrogenBondBody {
+  static constexpr bool kTallies = true;
+  __device__ void operator()(int h, const StepView &v) const { hydrogen_bonds_atom(h, v); }
+};
+struct NonbondedBody {
+  static constexpr bool kTallies = true;
+  __device__ void operator()(int i, const StepView &v) const {
+    nonbonded_atom(i, v);
+    polarization_atom(i, v);
+  }
+};
+struct ChainRuleBody {
+  static constexpr bool kTallies = false;
+  __device__ void operator()(int i, const StepView &v) const { bond_order_chain_rule_atom(i, v); }
+};
+
+template <class Body>
+__global__ void __launch_bounds__(kAtomBlock)
+    atom_stage_kernel(const StepView v, int begin, int end) {
+  const int i = begin + static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i >= end) return;
+  if constexpr (Body::kTallies) {
+    const StepView w = with_energy_slot(v);
+    Body{}(i, w);
+  } else {
+    Body{}(i, v);
+  }
+}
+
+template <class Body>
+void launch_atoms(CudaContext &c, const char *name, int begin, int end) {
+  if (end <= begin) return;
+  atom_stage_kernel<Body>
+      <<<blocks_for(end - begin, kAtomBlock), kAtomBlock, 0, c.stream>>>(c.view(), begin, end);
+  PMD_CUDA_CHECK_LAUNCH(name, c.stream);
+}
+
+// ---------------------------------------------------------------------------
+// Output reductions.
+
+struct Virial {
+  double v[6];
+};
+struct VirialSum {
+  __device__ Virial operator()(const Virial &a, const Virial &b) const {
+    Virial r;
+    for (int k = 0; k < 6; ++k) r.v[k] = a.v[k] + b.v[k];
+    return r;
+  }
+};
+
+// Partial sums of -x_i (x) grad_i (= x (x) f) over a grid-stride range of atoms.
+__global__ void __launch_bounds__(kReduceBlock)
+    virial_partials_kernel(const vec3 *x, const vec3 *grad, int n, Virial *partials) {
+  Virial s{};
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    const vec3 r = x[i], g = grad[i];
+    s.v[0] -= r.x * g.x;
+    s.v[1] -= r.y * g.y;
+    s.v[2] -= r.z * g.z;
+    s.v[3] -= r.x * g.y;
+    s.v[4] -= r.x * g.z;
+    s.v[5] -= r.y * g.z;
+  }
+  using Reduce = cub::BlockReduce<Virial, kReduceBlock>;
+  __shared__ typename Reduce::TempStorage tmp;
+  const Virial r = Reduce(tmp).Reduce(s, VirialSum{});
+  if (threadIdx.x == 0) partials[blockIdx.x] = r;
+}
+
+// One block: the virial partials and the energy slots, each summed in a
+// fixed order, into StepScalars.
+__global__ void __launch_bounds__(kReduceBlock)
+    finalize_kernel(const Virial *partials, int n_partials, const double *energy_slots,
+                    StepScalars *out) {
+  Virial s{};
+  for (int k = threadIdx.x; k < n_partials; k += blockDim.x) s = VirialSum{}(s, partials[k]);
+  using Reduce = cub::BlockReduce<Virial, kReduceBlock>;
+  __shared__ typename Reduce::TempStorage tmp;
+  const Virial r = Reduce(tmp).Reduce(s, VirialSum{});
+  if (threadIdx.x == 0)
+    for (int k = 0; k < 6; ++k) out->virial[k] = r.v[k];
+  if (threadIdx.x < kNumEnergyTerms) {
+    double e = 0.0;
+    for (int slot = 0; slot < kEnergySlots; ++slot)
+      e += energy_slots[slot * kEnergySlotStride + threadIdx.x];
+    out->energy[threadIdx.x] = e;
+  }
+}
+
+__global__ void __launch_bounds__(kReduceBlock)
+    extract_bond_orders_kernel(const BondOrder *bo, int n, double *out) {
+  const int e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e < n) out[e] = bo[e].BO;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// Stages (atom ranges as in src/host/).
+
+void compute_bond_orders(CudaContext &c) {
+  launch_atoms<BondOrderPrimeBody>(c, "bond_order_prime_atom", 0, c.n_total);
+  launch_atoms<CorrectedBondOrderBody>(c, "corrected_bond_order_atom", 0, c.n_total);
+}
+
+void compute_bond_energy(CudaContext &c) {
+  launch_atoms<BondEnergyBody>(c, "bond_energy_atom", 0, c.n_local);
+}
+
+void compute_atom_energy(CudaContext &c) {
+  launch_atoms<AtomEnergyBody>(c, "lone_pair_atom + over_under_coordination_atom", 0, c.n_local);
+}
+
+void compute_valence_angles(CudaContext &c) {
+  launch_atoms<ValenceAngleBody>(c, "valence_angles_atom", 0, c.n_local);
+}
+
+void compute_torsions(CudaContext &c) {
+  launch_atoms<TorsionBody>(c, "torsions_atom", 0, c.n_local);
+}
+
+void compute_hydrogen_bonds(CudaContext &c) {
+  if (c.control.hbond_cut <= 0.0 || !(c.terms & kTermHbond)) return;
+  launch_atoms<HydrogenBondBody>(c, "hydrogen_bonds_atom", 0, c.n_local);
+}
+
+void compute_nonbonded(CudaContext &c) {
+  launch_atoms<NonbondedBody>(c, "nonbonded_atom + polarization_atom", 0, c.n_local);
+}
+
+void apply_bond_order_chain_rule(CudaContext &c) {
+  launch_atoms<ChainRuleBody>(c, "bond_order_chain_rule_atom", 0, c.n_total);
+}
+
+void reduce_outputs(CudaContext &c) {
+  const int n = c.n_total;
+  const int blocks = static_cast<int>(
+      std::min<long long>(kMaxReduceBlocks, std::max(1u, blocks_for(n, kReduceBlock))));
+  c.virial_partials.reserve(kMaxReduceBlocks * sizeof(Virial) / sizeof(double));
+  c.scalars.reserve(1);
+  Virial *partials = reinterpret_cast<Virial *>(c.virial_partials.data());
+  virial_partials_kernel<<<blocks, kReduceBlock, 0, c.stream>>>(c.x.data(), c.grad.data(), n,
+                                                                partials);
+  PMD_CUDA_CHECK_LAUNCH("virial_partials_kernel", c.stream);
+  finalize_kernel<<<1, kReduceBlock, 0, c.stream>>>(partials, blocks, c.energy_slots.data(),
+                                                    c.scalars.data());
+  PMD_CUDA_CHECK_LAUNCH("finalize_kernel", c.stream);
+}
+
+void extract_bond_table(CudaContext &c) {
+  const size_t nb = c.bond_total;
+  c.extract_d.reserve(nb, kListHeadroom);
+  if (nb == 0) return;
+  extract_bond_orders_kernel<<<blocks_for(static_cast<long long>(nb), kReduceBlock), kReduceBlock,
+                               0, c.stream>>>(c.bond_bo.data(), static_cast<int>(nb),
+                                              c.extract_d.data());
+  PMD_CUDA_CHECK_LAUNCH("extract_bond_orders_kernel", c.stream);
+}
+
+}  // namespace puremd::cuda

@@ -1,0 +1,201 @@
+// CUDA error checking and RAII device / pinned-host arrays for the CUDA
+// driver. Every runtime call goes through PMD_CUDA_CHECK, every kernel launch
+// through PMD_CUDA_CHECK_LAUNCH, so a failure throws puremd::RuntimeError
+// naming the call (or kernel), file:line and the CUDA error string.
+//
+// Environment: REAXFF_GPU_DEBUG=1 synchronises after every kernel launch, so an
+// asynchronous fault (illegal address, ...) is reported at the kernel that
+// caused it instead of at the next copy; it also logs list sizes and growth.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <utility>
+
+#include "puremd_gpu/errors.h"
+
+namespace puremd::cuda {
+
+inline bool env_flag(const char *name) {
+  const char *v = std::getenv(name);
+  return v && v[0] != '\0' && v[0] != '0';
+}
+
+// REAXFF_GPU_DEBUG=1 (read once).
+inline bool debug_mode() {
+  static const bool on = env_flag("REAXFF_GPU_DEBUG");
+  return on;
+}
+
+[[noreturn]] inline void throw_cuda_error(cudaError_t err, const char *what, const char *file,
+                                          int line) {
+  throw RuntimeError(std::string("CUDA driver: ") + what + " failed at " + file + ":" +
+                     std::to_string(line) + ": " + cudaGetErrorName(err) + " (" +
+                     cudaGetErrorString(err) + ")");
+}
+
+#define PMD_CUDA_CHECK(call)                                                      \
+  do {                                                                            \
+    const cudaError_t pmd_cuda_err_ = (call);                                     \
+    if (pmd_cuda_err_ != cudaSuccess)                                             \
+      ::puremd::cuda::throw_cuda_error(pmd_cuda_err_, #call, __FILE__, __LINE__); \
+  } while (0)
+
+// After a kernel launch: launch errors (bad configuration, too many
+// resources) always; with REAXFF_GPU_DEBUG=1 also faults during execution.
+inline void check_launch(const char *kernel, cudaStream_t stream, const char *file, int line) {
+  cudaError_t err = cudaGetLastError();
+  if (err == cudaSuccess && debug_mode()) err = cudaStreamSynchronize(stream);
+  if (err != cudaSuccess)
+    throw_cuda_error(err, (std::string("kernel ") + kernel).c_str(), file, line);
+}
+#define PMD_CUDA_CHECK_LAUNCH(kernel, stream) \
+  ::puremd::cuda::check_launch(kernel, stream, __FILE__, __LINE__)
+
+// Device bytes held by one engine (current and peak), and what an
+// out-of-memory message should say about the step that asked.
+struct MemoryTracker {
+  size_t current = 0, peak = 0;
+  long long n_atoms = 0;          // n_total of the step being set up
+  cudaStream_t stream = nullptr;  // work that may still use an array being replaced
+  void add(size_t b) {
+    current += b;
+    if (current > peak) peak = current;
+  }
+  void sub(size_t b) { current -= b; }
+};
+
+[[noreturn]] inline void throw_out_of_memory(const char *name, size_t bytes, const MemoryTracker *t,
+                                             cudaError_t err) {
+  cudaGetLastError();  // an allocation failure is not sticky; clear it
+  size_t free_b = 0, total_b = 0;
+  const bool info = cudaMemGetInfo(&free_b, &total_b) == cudaSuccess;
+  constexpr double MiB = 1024.0 * 1024.0;
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "CUDA driver: out of GPU memory allocating %.1f MiB for %s (step with %lld atoms, "
+                "owned + ghost; this engine already holds %.1f MiB; the GPU has %s%.1f MiB free "
+                "of %.1f MiB): %s. Use more GPUs / MPI ranks so that each holds fewer atoms.",
+                bytes / MiB, name, t ? t->n_atoms : -1LL, t ? t->current / MiB : 0.0,
+                info ? "" : "(unknown) ", free_b / MiB, total_b / MiB, cudaGetErrorString(err));
+  throw RuntimeError(buf);
+}
+
+// A device array that only grows. reserve() does not keep the contents: the
+// driver rebuilds every list each step, after counting how much it needs.
+template <class T>
+class DeviceArray {
+ public:
+  DeviceArray() = default;
+  DeviceArray(const char *name, MemoryTracker *tracker) : name_(name), tracker_(tracker) {}
+  ~DeviceArray() { release(); }
+  DeviceArray(const DeviceArray &) = delete;
+  DeviceArray &operator=(const DeviceArray &) = delete;
+  DeviceArray(DeviceArray &&o) noexcept { swap(o); }
+  DeviceArray &operator=(DeviceArray &&o) noexcept {
+    if (this != &o) {
+      release();
+      swap(o);
+    }
+    return *this;
+  }
+
+  T *data() const { return ptr_; }
+  size_t capacity() const { return cap_; }
+  const char *name() const { return name_; }
+
+  // Make room for at least n elements (n * headroom when it has to grow).
+  // Returns true if it reallocated. Old contents are discarded.
+  bool reserve(size_t n, double headroom = 1.0) {
+    if (n <= cap_ && ptr_) return false;
+    size_t want = static_cast<size_t>(static_cast<double>(n) * headroom);
+    if (want < n) want = n;
+    if (want == 0) want = 1;
+    if (ptr_ && tracker_ && tracker_->stream) {
+      // Growing mid-step: let queued kernels finish with the old array first.
+      const cudaError_t e = cudaStreamSynchronize(tracker_->stream);
+      if (e != cudaSuccess)
+        throw_cuda_error(e, (std::string("cudaStreamSynchronize before growing ") + name_).c_str(),
+                         __FILE__, __LINE__);
+    }
+    release();
+    void *p = nullptr;
+    const cudaError_t err = cudaMalloc(&p, want * sizeof(T));
+    if (err == cudaErrorMemoryAllocation)
+      throw_out_of_memory(name_, want * sizeof(T), tracker_, err);
+    if (err != cudaSuccess)
+      throw_cuda_error(err, (std::string("cudaMalloc for ") + name_).c_str(), __FILE__, __LINE__);
+    ptr_ = static_cast<T *>(p);
+    cap_ = want;
+    if (tracker_) tracker_->add(cap_ * sizeof(T));
+    if (debug_mode())
+      std::fprintf(stderr, "[reaxff/gpu] allocated %s: %zu elements (%.2f MiB)\n", name_, cap_,
+                   cap_ * sizeof(T) / (1024.0 * 1024.0));
+    return true;
+  }
+
+  void release() noexcept {
+    if (ptr_) {
+      cudaFree(ptr_);  // errors ignored: may run during unwinding after a fault
+      if (tracker_) tracker_->sub(cap_ * sizeof(T));
+    }
+    ptr_ = nullptr;
+    cap_ = 0;
+  }
+
+ private:
+  void swap(DeviceArray &o) noexcept {
+    std::swap(ptr_, o.ptr_);
+    std::swap(cap_, o.cap_);
+    std::swap(name_, o.name_);
+    std::swap(tracker_, o.tracker_);
+  }
+  T *ptr_ = nullptr;
+  size_t cap_ = 0;
+  const char *name_ = "device array";
+  MemoryTracker *tracker_ = nullptr;
+};
+
+// Page-locked host staging buffer (fast, asynchronous copies). Grows only.
+template <class T>
+class PinnedArray {
+ public:
+  PinnedArray() = default;
+  explicit PinnedArray(const char *name) : name_(name) {}
+  ~PinnedArray() { release(); }
+  PinnedArray(const PinnedArray &) = delete;
+  PinnedArray &operator=(const PinnedArray &) = delete;
+
+  T *data() const { return ptr_; }
+  T &operator[](size_t i) const { return ptr_[i]; }
+
+  void reserve(size_t n, double headroom = 1.0) {
+    if (n <= cap_ && ptr_) return;
+    size_t want = static_cast<size_t>(static_cast<double>(n) * headroom);
+    if (want < n) want = n;
+    if (want == 0) want = 1;
+    release();
+    void *p = nullptr;
+    const cudaError_t err = cudaMallocHost(&p, want * sizeof(T));
+    if (err != cudaSuccess)
+      throw_cuda_error(err, (std::string("cudaMallocHost for ") + name_).c_str(), __FILE__,
+                       __LINE__);
+    ptr_ = static_cast<T *>(p);
+    cap_ = want;
+  }
+  void release() noexcept {
+    if (ptr_) cudaFreeHost(ptr_);
+    ptr_ = nullptr;
+    cap_ = 0;
+  }
+
+ private:
+  T *ptr_ = nullptr;
+  size_t cap_ = 0;
+  const char *name_ = "pinned array";
+};
+
+}  // namespace puremd::cuda

@@ -1,0 +1,415 @@
+// CUDA QEq solver against the host reference solver: same charges (1e-10),
+// same iteration counts (within 1), same history, on the systems of
+// test_qeq.cpp, through both ghost refresh paths (device gather with
+// QEqInput::ghost_owner, QEqComm forward/reverse without). Skipped without a GPU.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "puremd_gpu/engine.h"
+#include "puremd_gpu/errors.h"
+#include "puremd_gpu/qeq.h"
+
+using namespace puremd;
+
+namespace {
+
+#define SKIP_WITHOUT_GPU()                                        \
+  do {                                                            \
+    std::string why;                                              \
+    if (!cuda_available(&why)) GTEST_SKIP() << "no GPU: " << why; \
+  } while (0)
+
+// One rank: ghost g (index >= n_local) is an image of owner[g - n_local].
+struct SingleRankComm : QEqComm {
+  int n_local = 0;
+  std::vector<int> owner;
+  int n_forward = 0, n_reverse = 0, n_sum = 0;
+
+  void forward(double *v) override {
+    ++n_forward;
+    for (size_t g = 0; g < owner.size(); ++g) v[n_local + g] = v[owner[g]];
+  }
+  void reverse(double *v) override {
+    ++n_reverse;
+    for (size_t g = 0; g < owner.size(); ++g) {
+      v[owner[g]] += v[n_local + g];
+      v[n_local + g] = 0.0;
+    }
+  }
+  double sum(double local) override {
+    ++n_sum;
+    return local;
+  }
+};
+
+// Atoms in a periodic cube of side L, plus every image within `cut` of the
+// box as a ghost (as test_qeq.cpp builds them).
+struct System {
+  int n_local = 0;
+  double L = 0;
+  std::vector<double> x;  // 3 * n_total
+  std::vector<long long> tag;
+  std::vector<int> type;
+  std::vector<int> active;
+  std::vector<int> owner;  // per ghost
+  int n_total() const { return static_cast<int>(tag.size()); }
+};
+
+// Owned atoms from positions (wrapped into the box), ghosts rebuilt.
+System periodic_from_positions(const std::vector<double> &pos, const std::vector<int> &type,
+                               const std::vector<int> &active, double L, double cut) {
+  System s;
+  s.n_local = static_cast<int>(type.size());
+  s.L = L;
+  for (int i = 0; i < s.n_local; ++i) {
+    for (int k = 0; k < 3; ++k) {
+      double v = std::fmod(pos[3 * i + k], L);
+      if (v < 0) v += L;
+      s.x.push_back(v);
+    }
+    s.tag.push_back(i + 1);
+    s.type.push_back(type[i]);
+    s.active.push_back(active[i]);
+  }
+  for (int a = -1; a <= 1; ++a)
+    for (int b = -1; b <= 1; ++b)
+      for (int c = -1; c <= 1; ++c) {
+        if (a == 0 && b == 0 && c == 0) continue;
+        for (int i = 0; i < s.n_local; ++i) {
+          const double p[3] = {s.x[3 * i] + a * L, s.x[3 * i + 1] + b * L, s.x[3 * i + 2] + c * L};
+          bool near = true;
+          for (double v : p) near = near && v >= -cut && v < L + cut;
+          if (!near) continue;
+          s.x.insert(s.x.end(), p, p + 3);
+          s.tag.push_back(s.tag[i]);
+          s.type.push_back(s.type[i]);
+          s.active.push_back(s.active[i]);
+          s.owner.push_back(i);
+        }
+      }
+  return s;
+}
+
+// Jittered grid (a realistic, positive definite H), types 0..2.
+void random_atoms(int n, double L, unsigned seed, std::vector<double> &pos,
+                  std::vector<int> &type) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  const int m = static_cast<int>(std::ceil(std::cbrt(static_cast<double>(n))));
+  const double h = L / m;
+  pos.clear();
+  type.clear();
+  for (int i = 0; i < n; ++i) {
+    const int c[3] = {i % m, (i / m) % m, i / (m * m)};
+    for (int k = 0; k < 3; ++k) pos.push_back((c[k] + 0.5 + 0.5 * (u(rng) - 0.5)) * h);
+    type.push_back(static_cast<int>(u(rng) * 3));
+  }
+}
+
+System make_periodic_system(int n, double L, double cut, unsigned seed) {
+  std::vector<double> pos;
+  std::vector<int> type;
+  random_atoms(n, L, seed, pos, type);
+  return periodic_from_positions(pos, type, std::vector<int>(n, 1), L, cut);
+}
+
+// C, O, H of the CHO force field (as test_qeq.cpp).
+const std::vector<double> kChi = {5.8678, 8.5000, 5.3200};
+const std::vector<double> kEta = {14.0000, 17.9978, 14.8732};
+const std::vector<double> kGamma = {0.9000, 1.0503, 1.0206};
+
+QEqInput make_input(const System &sys, bool with_owner) {
+  QEqInput in;
+  in.n_local = sys.n_local;
+  in.n_total = sys.n_total();
+  in.x = sys.x.data();
+  in.tag = sys.tag.data();
+  in.active = sys.active.data();
+  in.type = sys.type.data();
+  in.num_types = static_cast<int>(kChi.size());
+  in.chi = kChi.data();
+  in.eta = kEta.data();
+  in.gamma = kGamma.data();
+  in.ghost_owner = with_owner ? sys.owner.data() : nullptr;
+  return in;
+}
+
+SingleRankComm make_comm(const System &sys) {
+  SingleRankComm c;
+  c.n_local = sys.n_local;
+  c.owner = sys.owner;
+  return c;
+}
+
+QEqSettings settings(double lo, double hi, double tol, int max_iter = 200) {
+  QEqSettings s;
+  s.cut_lo = lo;
+  s.cut_hi = hi;
+  s.tolerance = tol;
+  s.max_iter = max_iter;
+  return s;
+}
+
+void expect_same_history(const QEqSolver &host, const QEqSolver &cuda, int n_local,
+                         const std::string &where) {
+  for (int i = 0; i < n_local; ++i)
+    for (int k = 0; k < QEqSolver::kHistoryDepth; ++k) {
+      ASSERT_NEAR(cuda.s_history(i, k), host.s_history(i, k), 1e-10)
+          << where << ": s history of atom " << i << ", depth " << k;
+      ASSERT_NEAR(cuda.t_history(i, k), host.t_history(i, k), 1e-10)
+          << where << ": t history of atom " << i << ", depth " << k;
+    }
+}
+
+// One solve of each solver on the same input; q, counts and history agree.
+void expect_same_solve(QEqSolver &host, QEqSolver &cuda, const QEqInput &in, const System &sys,
+                       const std::string &where) {
+  SingleRankComm ch = make_comm(sys), cc = make_comm(sys);
+  std::vector<double> qh(sys.n_total(), 123.0), qc(sys.n_total(), 123.0);
+  const QEqResult rh = host.solve(in, ch, qh.data());
+  const QEqResult rc = cuda.solve(in, cc, qc.data());
+  EXPECT_NEAR(rc.iter_s, rh.iter_s, 1) << where;
+  EXPECT_NEAR(rc.iter_t, rh.iter_t, 1) << where;
+  EXPECT_EQ(rc.converged_s, rh.converged_s) << where;
+  EXPECT_EQ(rc.converged_t, rh.converged_t) << where;
+  for (int i = 0; i < sys.n_total(); ++i)
+    ASSERT_NEAR(qc[i], qh[i], 1e-10) << where << ": q of atom " << i;
+  expect_same_history(host, cuda, sys.n_local, where);
+}
+
+void compare_once(const System &sys, const QEqSettings &set, const std::string &what) {
+  for (bool with_owner : {true, false}) {
+    auto host = make_host_qeq_solver(set);
+    auto cuda = make_cuda_qeq_solver(set);
+    expect_same_solve(*host, *cuda, make_input(sys, with_owner), sys,
+                      what + (with_owner ? " (device ghost refresh)" : " (QEqComm ghost refresh)"));
+  }
+}
+
+}  // namespace
+
+TEST(CudaQEq, PeriodicImagesCutAboveHalfBox) {
+  SKIP_WITHOUT_GPU();
+  const System sys = make_periodic_system(27, 9.0, 6.0, 12345u);
+  compare_once(sys, settings(0.0, 6.0, 1e-12, 1000), "27 atoms, cut 6");
+}
+
+TEST(CudaQEq, LargerBoxNonzeroInnerRadius) {
+  SKIP_WITHOUT_GPU();
+  const System sys = make_periodic_system(40, 11.0, 8.0, 777u);
+  compare_once(sys, settings(0.5, 8.0, 1e-12, 1000), "40 atoms, cut 0.5-8");
+}
+
+TEST(CudaQEq, ManyAtomsLongRows) {
+  SKIP_WITHOUT_GPU();
+  // ~10 A cut-off at condensed-phase density: rows of hundreds of entries,
+  // many cells, thousands of ghosts.
+  const System sys = make_periodic_system(1000, 21.5, 10.0, 31337u);
+  compare_once(sys, settings(0.0, 10.0, 1e-12), "1000 atoms, cut 10");
+}
+
+TEST(CudaQEq, EverySpmvWidth) {
+  SKIP_WITHOUT_GPU();
+  const System sys = make_periodic_system(216, 13.0, 7.0, 99u);
+  for (const char *tpr : {"4", "8", "16", "32"}) {
+    setenv("PUREMD_QEQ_THREADS_PER_ROW", tpr, 1);
+    compare_once(sys, settings(0.0, 7.0, 1e-12), std::string("threads per row ") + tpr);
+  }
+  unsetenv("PUREMD_QEQ_THREADS_PER_ROW");
+}
+
+TEST(CudaQEq, SubGroupOnlyActiveAtoms) {
+  SKIP_WITHOUT_GPU();
+  System sys = make_periodic_system(27, 9.0, 6.0, 99u);
+  for (int i = 0; i < sys.n_local; ++i) sys.active[i] = (i % 4 != 0);
+  for (size_t g = 0; g < sys.owner.size(); ++g)
+    sys.active[sys.n_local + g] = sys.active[sys.owner[g]];
+  compare_once(sys, settings(0.0, 6.0, 1e-12, 1000), "sub-group");
+}
+
+TEST(CudaQEq, PerAtomParametersAndChiShift) {
+  SKIP_WITHOUT_GPU();
+  const System sys = make_periodic_system(20, 8.0, 5.0, 4242u);
+  std::vector<double> chi, eta, gamma, shift;
+  for (int t : sys.type) {
+    chi.push_back(kChi[t]);
+    eta.push_back(kEta[t]);
+    gamma.push_back(kGamma[t]);
+  }
+  for (int i = 0; i < sys.n_local; ++i) shift.push_back(0.05 * std::sin(1.7 * i));
+  for (bool with_owner : {true, false}) {
+    QEqInput in = make_input(sys, with_owner);
+    in.type = nullptr;
+    in.num_types = 0;
+    in.chi = chi.data();
+    in.eta = eta.data();
+    in.gamma = gamma.data();
+    in.chi_shift = shift.data();
+    auto host = make_host_qeq_solver(settings(0.0, 5.0, 1e-12));
+    auto cuda = make_cuda_qeq_solver(settings(0.0, 5.0, 1e-12));
+    expect_same_solve(*host, *cuda, in, sys, with_owner ? "per-atom, device" : "per-atom, comm");
+  }
+}
+
+TEST(CudaQEq, HistoryOverSeveralSolvesWithMovingAtoms) {
+  SKIP_WITHOUT_GPU();
+  const int n = 64;
+  const double L = 10.0, cut = 6.0;
+  std::vector<double> pos;
+  std::vector<int> type;
+  random_atoms(n, L, 2718u, pos, type);
+  std::vector<int> active(n, 1);
+  std::mt19937 rng(5u);
+  std::normal_distribution<double> kick(0.0, 0.05);
+
+  for (bool with_owner : {true, false}) {
+    auto host = make_host_qeq_solver(settings(0.0, cut, 1e-12));
+    auto cuda = make_cuda_qeq_solver(settings(0.0, cut, 1e-12));
+    std::vector<double> p = pos;
+    std::vector<int> t = type;
+    for (int step = 0; step < 6; ++step) {
+      const System sys = periodic_from_positions(p, t, active, L, cut);
+      expect_same_solve(*host, *cuda, make_input(sys, with_owner), sys,
+                        "step " + std::to_string(step) + (with_owner ? " device" : " comm"));
+      // Atoms move; every other step two atoms swap places in the arrays (as
+      // LAMMPS sorting or exchange does), through the history API.
+      for (double &v : p) v += kick(rng);
+      if (step % 2 == 1) {
+        const int a = step, b = n - 1 - step;
+        std::vector<double> ha(QEqSolver::kHistoryPerAtom), hb(QEqSolver::kHistoryPerAtom);
+        for (QEqSolver *s : {host.get(), cuda.get()}) {
+          s->pack_history(a, ha.data());
+          s->pack_history(b, hb.data());
+          s->unpack_history(a, hb.data());
+          s->unpack_history(b, ha.data());
+        }
+        for (int k = 0; k < 3; ++k) std::swap(p[3 * a + k], p[3 * b + k]);
+        std::swap(t[a], t[b]);
+      }
+      if (step == 2) {  // atoms 10 and n-1 trade slots, one of them through copy_history
+        std::vector<double> h10(QEqSolver::kHistoryPerAtom);
+        for (QEqSolver *s : {host.get(), cuda.get()}) {
+          s->pack_history(10, h10.data());
+          s->copy_history(n - 1, 10);
+          s->unpack_history(n - 1, h10.data());
+        }
+        for (int k = 0; k < 3; ++k) std::swap(p[30 + k], p[3 * (n - 1) + k]);
+        std::swap(t[10], t[n - 1]);
+      }
+    }
+    EXPECT_GT(cuda->memory_bytes(), 0u);
+  }
+}
+
+TEST(CudaQEq, CommPattern) {
+  SKIP_WITHOUT_GPU();
+  const System sys = make_periodic_system(27, 9.0, 6.0, 5u);
+  const QEqSettings set = settings(0.0, 6.0, 1e-10);
+  {
+    // QEqComm path: the host solver's pattern exactly.
+    auto cuda = make_cuda_qeq_solver(set);
+    SingleRankComm comm = make_comm(sys);
+    std::vector<double> q(sys.n_total());
+    const QEqResult res = cuda->solve(make_input(sys, false), comm, q.data());
+    const int iters = res.iter_s - 1 + res.iter_t - 1;
+    EXPECT_EQ(comm.n_forward, iters + 3);
+    EXPECT_EQ(comm.n_reverse, iters + 2);
+    EXPECT_EQ(comm.n_sum, 2 * iters + 4 + 2);
+    for (size_t g = 0; g < sys.owner.size(); ++g) EXPECT_EQ(q[sys.n_local + g], q[sys.owner[g]]);
+  }
+  {
+    // Device path: only the sums and the final forward of q.
+    auto cuda = make_cuda_qeq_solver(set);
+    SingleRankComm comm = make_comm(sys);
+    std::vector<double> q(sys.n_total());
+    const QEqResult res = cuda->solve(make_input(sys, true), comm, q.data());
+    const int iters = res.iter_s - 1 + res.iter_t - 1;
+    EXPECT_EQ(comm.n_forward, 1);
+    EXPECT_EQ(comm.n_reverse, 0);
+    EXPECT_EQ(comm.n_sum, 2 * iters + 4 + 2);
+    for (size_t g = 0; g < sys.owner.size(); ++g) EXPECT_EQ(q[sys.n_local + g], q[sys.owner[g]]);
+  }
+}
+
+TEST(CudaQEq, SomeGhostOwnersUnknownUsesComm) {
+  SKIP_WITHOUT_GPU();
+  const System sys = make_periodic_system(27, 9.0, 6.0, 6u);
+  std::vector<int> owner = sys.owner;
+  owner[0] = -1;  // another rank's atom: the QEqComm path runs
+  QEqInput in = make_input(sys, true);
+  in.ghost_owner = owner.data();
+  auto host = make_host_qeq_solver(settings(0.0, 6.0, 1e-12));
+  auto cuda = make_cuda_qeq_solver(settings(0.0, 6.0, 1e-12));
+  expect_same_solve(*host, *cuda, in, sys, "partial ghost_owner");
+  owner[0] = sys.n_local;  // not an owned atom
+  SingleRankComm comm = make_comm(sys);
+  std::vector<double> q(sys.n_total());
+  EXPECT_THROW(cuda->solve(in, comm, q.data()), RuntimeError);
+}
+
+TEST(CudaQEq, ReportsNonConvergence) {
+  SKIP_WITHOUT_GPU();
+  const System sys = make_periodic_system(27, 9.0, 6.0, 31u);
+  for (bool with_owner : {true, false}) {
+    auto host = make_host_qeq_solver(settings(0.0, 6.0, 1e-14, 2));
+    auto cuda = make_cuda_qeq_solver(settings(0.0, 6.0, 1e-14, 2));
+    expect_same_solve(*host, *cuda, make_input(sys, with_owner), sys, "max_iter 2");
+    SingleRankComm comm = make_comm(sys);
+    std::vector<double> q(sys.n_total());
+    const QEqResult res = cuda->solve(make_input(sys, with_owner), comm, q.data());
+    EXPECT_FALSE(res.converged());
+    EXPECT_EQ(res.iter_s, 2);
+    EXPECT_EQ(res.iter_t, 2);
+    double qsum = 0.0;
+    for (int i = 0; i < sys.n_local; ++i) qsum += q[i];
+    EXPECT_NEAR(qsum, 0.0, 1e-10);
+  }
+}
+
+TEST(CudaQEq, EmptyGroupAndNoGhosts) {
+  SKIP_WITHOUT_GPU();
+  // No active atom: nothing to solve, as the host solver (iteration 1).
+  System sys = make_periodic_system(8, 8.0, 5.0, 3u);
+  std::fill(sys.active.begin(), sys.active.end(), 0);
+  compare_once(sys, settings(0.0, 5.0, 1e-10), "empty group");
+  // No ghosts at all (an isolated cluster).
+  System iso = make_periodic_system(27, 9.0, 6.0, 4u);
+  iso.x.resize(3 * iso.n_local);
+  iso.tag.resize(iso.n_local);
+  iso.type.resize(iso.n_local);
+  iso.active.resize(iso.n_local);
+  iso.owner.clear();
+  compare_once(iso, settings(0.0, 6.0, 1e-12), "no ghosts");
+}
+
+TEST(CudaQEq, RejectsBadInput) {
+  SKIP_WITHOUT_GPU();
+  const System sys = make_periodic_system(8, 8.0, 5.0, 1u);
+  auto solver = make_cuda_qeq_solver(settings(0.0, 5.0, 1e-6));
+  SingleRankComm comm = make_comm(sys);
+  std::vector<double> q(sys.n_total());
+  QEqInput in = make_input(sys, true);
+  const std::vector<double> bad_eta = {7.0, 0.0, 0.0};
+  std::vector<int> types(sys.n_total(), 1);
+  in.type = types.data();
+  in.eta = bad_eta.data();
+  EXPECT_THROW(solver->solve(in, comm, q.data()), InputError);
+  in.eta = kEta.data();
+  in.num_types = 1;
+  EXPECT_THROW(solver->solve(in, comm, q.data()), InputError);
+  // A ghost partner with a type that has no parameters (found on the GPU).
+  in = make_input(sys, true);
+  std::vector<int> ghost_bad = sys.type;
+  for (int g = sys.n_local; g < sys.n_total(); ++g) ghost_bad[g] = 7;
+  in.type = ghost_bad.data();
+  EXPECT_THROW(solver->solve(in, comm, q.data()), InputError);
+  // The solver is still usable afterwards.
+  in = make_input(sys, true);
+  EXPECT_NO_THROW(solver->solve(in, comm, q.data()));
+}
