@@ -77,6 +77,21 @@ if [ "$what" = all ] || [ "$what" = sanitize ]; then
   fi
 fi
 
+if [ "$what" = all ] || [ "$what" = drift ]; then
+  # 1000 NVE steps on HNS 2x2x2: total-energy drift of the GPU run vs CPU reaxff.
+  cd "$root/examples/HNS"
+  addE='s|thermo            .*|thermo 100|; s|custom step temp pe press|custom step temp pe etotal press|'
+  sed "$addE" "$root/examples/HNS/in.reaxff.hns" >"$out/in.hns.cpu"
+  hns_in >/dev/null; sed -i "$addE" "$out/in.hns.gpu"
+  mpirun -np 8 "$LMP" -in "$out/in.hns.cpu" -v x 2 -v y 2 -v z 2 -v t 1000 -log "$out/drift_cpu.log" -screen none
+  "$LMP" -in "$out/in.hns.gpu" -v x 2 -v y 2 -v z 2 -v t 1000 -log "$out/drift_gpu.log" -screen none
+  drift() {  # max |E(t) - E(0)| of the TotEng column (per atom: the input uses thermo_modify norm yes)
+    awk '/^ +Step/{for(i=1;i<=NF;i++) if($i=="TotEng") c=i; on=1; next} /^Loop/{on=0} on&&c{if(!n){e0=$c;n=1} d=$c-e0; if(d<0)d=-d; if(d>m)m=d} END{printf "%.4f", m}' "$1"
+  }
+  row "HNS 2x2x2 1000-step |dE|max   CPU reaxff $(drift "$out/drift_cpu.log")  GPU $(drift "$out/drift_gpu.log") kcal/mol/atom"
+  cd "$root"
+fi
+
 if [ "$what" = all ] || [ "$what" = bench ] || [ "$what" = quick ]; then
   export REAXFF_GPU_TIMING=1
   cd "$root/examples/HNS"

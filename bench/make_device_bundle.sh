@@ -16,5 +16,5 @@ cp "$build/plugins/reaxffgpuplugin.so" "$out/plugins/"
 cp "$build/unittest/puremd_unit_tests" "$build/unittest/lammps_tests" "$out/bin/"
 pwd > "$out/source_dir"
 strip --strip-unneeded "$out"/bin/* "$out"/plugins/*.so "$out"/lib/*.so.0 2>/dev/null || true
-grep -q '^/.device/' .git/info/exclude 2>/dev/null || echo '/.device/' >> .git/info/exclude
+ex=$(git rev-parse --git-path info/exclude); mkdir -p "$(dirname "$ex")"; grep -q '^/.device/' "$ex" 2>/dev/null || echo '/.device/' >> "$ex"
 du -sh "$out"

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <string>
@@ -14,12 +15,14 @@
 #include "group.h"
 #include "modify.h"
 #include "pair.h"
+#include "platform.h"
 #include "pair_reaxff_gpu.h"
 #include "puremd_gpu/qeq.h"
 #include "respa.h"
 #include "text_file_reader.h"
 #include "tokenizer.h"
 #include "update.h"
+#include "utils.h"
 
 using namespace LAMMPS_NS;
 using namespace FixConst;
@@ -433,6 +436,7 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   in.ghost_owner = ghost_owners(nlocal, nall);
 
   puremd::QEqResult res;
+  const double t0 = timing ? platform::walltime() : 0.0;
   try {
     res = solver->solve(in, *qcomm, atom->q);
   } catch (std::exception &e) {
@@ -440,6 +444,12 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   }
   iter_s = res.iter_s;
   iter_t = res.iter_t;
+  if (timing) {
+    solve_seconds += platform::walltime() - t0;
+    ++solves;
+    iter_s_sum += iter_s;
+    iter_t_sum += iter_t;
+  }
 
   if (maxwarn && comm->me == 0) {
     if (!res.converged_s)
@@ -452,6 +462,19 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
 }
 
 /* ---------------------------------------------------------------------- */
+
+// With REAXFF_GPU_TIMING=1: QEq's share of the step for the phase table
+// (the solve includes matrix build, both CG solves and the charge update).
+void FixQEqReaxFFGPU::post_run() {
+  if (!timing || solves == 0 || comm->me != 0) return;
+  utils::logmesg(lmp,
+                 "ReaxFF/GPU phase QEq ({} solver): {:.3f} ms/solve, CG iterations per solve "
+                 "s {:.1f} t {:.1f} ({} solves)\n",
+                 solver_is_cuda ? "CUDA" : "host", 1000.0 * solve_seconds / solves,
+                 double(iter_s_sum) / solves, double(iter_t_sum) / solves, solves);
+  solve_seconds = 0.0;
+  solves = iter_s_sum = iter_t_sum = 0;
+}
 
 double FixQEqReaxFFGPU::compute_scalar() { return (iter_s + iter_t) / 2.0; }
 

@@ -13,6 +13,7 @@
 #ifndef LMP_FIX_QEQ_REAXFF_GPU_H
 #define LMP_FIX_QEQ_REAXFF_GPU_H
 
+#include <cstdlib>
 #include <memory>
 #include <vector>
 
@@ -40,6 +41,7 @@ class FixQEqReaxFFGPU : public Fix {
 
   // Scalar: CG iterations of the last solve, (iterations s + iterations t) / 2,
   // as fix qeq/reaxff reports it. Vector: [iterations s, iterations t].
+  void post_run() override;
   double compute_scalar() override;
   double compute_vector(int) override;
 
@@ -64,6 +66,10 @@ class FixQEqReaxFFGPU : public Fix {
   int maxwarn;  // 0 with 'nowarn'
   int nlevels_respa;
   int iter_s, iter_t;
+  // Per-run QEq timing, reported by post_run() when REAXFF_GPU_TIMING=1.
+  bool timing = std::getenv("REAXFF_GPU_TIMING") && std::getenv("REAXFF_GPU_TIMING")[0] == '1';
+  double solve_seconds = 0.0;
+  long solves = 0, iter_s_sum = 0, iter_t_sum = 0;
   char *pertype_option;
   int reaxflag;  // parameters from the pair style (1) or from a file (0)
 

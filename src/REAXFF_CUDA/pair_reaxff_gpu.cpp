@@ -1,6 +1,7 @@
 #include "pair_reaxff_gpu.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #include "atom.h"
@@ -209,6 +210,14 @@ void PairReaxFFGPU::make_engine() {
   if (d == puremd::Driver::Cuda && !gpu)
     error->all(FLERR, "pair_style reaxff/gpu driver cuda requested but no usable GPU: {}", why);
   try {
+    if (gpu && d != puremd::Driver::Host) {
+      MPI_Comm node;
+      int node_rank = 0;
+      MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, comm->me, MPI_INFO_NULL, &node);
+      MPI_Comm_rank(node, &node_rank);
+      MPI_Comm_free(&node);
+      puremd::select_cuda_device(node_rank);
+    }
     engine = puremd::make_engine(d, ffield, control);
   } catch (std::exception &e) {
     error->all(FLERR, "pair_style reaxff/gpu: cannot start the {} driver: {}",
@@ -217,7 +226,7 @@ void PairReaxFFGPU::make_engine() {
   if (comm->me == 0) {
     std::string msg = "ReaxFF/GPU: using the " + engine->description();
     if (engine->driver() == puremd::Driver::Host && requested_driver == puremd::Driver::Auto)
-      msg += gpu ? " (CUDA driver not available in this build yet)" : " (no GPU: " + why + ")";
+      msg += " (no GPU: " + why + ")";
     utils::logmesg(lmp, msg + "\n");
   }
   engine_stale = false;
@@ -350,6 +359,30 @@ void *PairReaxFFGPU::extract(const char *str, int &dim) {
     return per_type(bcut_acks2, &puremd::SingleBodyParams::bcut_acks2);
   if (strcmp(str, "bond_softness") == 0 && have_ffield) return &ffield.gp[34];
   return nullptr;
+}
+
+// End of run: with REAXFF_GPU_TIMING=1 the per-phase times (ms per step,
+// like Table 3 of the PuReMD-GPU paper) and the driver's peak memory.
+void PairReaxFFGPU::finish() {
+  if (!engine || comm->me != 0) return;
+  const char *t = std::getenv("REAXFF_GPU_TIMING");
+  if (!t || t[0] != '1') return;
+  const puremd::PhaseTimes p = engine->phase_times();
+  if (p.steps > 0) {
+    const double n = static_cast<double>(p.steps);
+    utils::logmesg(lmp,
+                   "ReaxFF/GPU phase ms/step over {} steps: neighbors {:.3f} lists {:.3f} "
+                   "bond_orders {:.3f} bonded {:.3f} hbonds {:.3f} nonbonded {:.3f} "
+                   "chain_rule {:.3f} transfer {:.3f}\n",
+                   p.steps, p.neighbors_ms / n, p.lists_ms / n, p.bond_orders_ms / n,
+                   p.bonded_ms / n, p.hbonds_ms / n, p.nonbonded_ms / n, p.chain_rule_ms / n,
+                   p.transfer_ms / n);
+  }
+  const double bytes = static_cast<double>(engine->device_bytes());
+  if (bytes > 0)
+    utils::logmesg(lmp, "ReaxFF/GPU peak device memory {:.1f} MB = {:.2f} KB/atom ({} owned+ghost)\n",
+                   bytes / 1048576.0, bytes / 1024.0 / std::max(1, atom->nlocal + atom->nghost),
+                   atom->nlocal + atom->nghost);
 }
 
 double PairReaxFFGPU::memory_usage() {

@@ -29,6 +29,7 @@ class PairReaxFFGPU : public PairReaxFF {
   double init_one(int, int) override;
   void *extract(const char *, int &) override;
   double memory_usage() override;
+  void finish() override;
 
   // Which driver runs, for the log and for fix qeq/reaxff/gpu.
   puremd::Driver driver() const { return engine ? engine->driver() : requested_driver; }

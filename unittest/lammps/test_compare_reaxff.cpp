@@ -2,150 +2,17 @@
 // pair_style reaxff/gpu + fix qeq/reaxff/gpu, in the same binary and on the
 // same number of MPI ranks: every compute-pair term, total energy, pressure
 // tensor, per-atom forces and charges, at step 0 and after NVE dynamics.
+// Ours runs with `driver auto`: the host driver in CI, the CUDA driver on a GPU.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <cmath>
 #include <cstdio>
-#include <sstream>
 
-#include "lammps_session.h"
-#include "systems.h"
+#include "comparison.h"
 
 namespace {
 
-struct Snapshot {
-  std::vector<double> terms;  // compute pair vector (14)
-  double pe = 0, etotal = 0, evdwl = 0, ecoul = 0;
-  double press[6] = {};
-  std::vector<double> f, q;
-  // per-atom sums (our style only)
-  double eatom_sum = 0, vol = 0;
-  double vatom_sum[6] = {}, ppair[6] = {};
-};
-
-// QEq tolerance of both runs. The Coulomb and polarization terms are first
-// order in the charge error, and two CG solvers stopping at a relative
-// residual of 1e-10 can differ by a few 1e-10 in charge; at 1e-12 both sit
-// well inside the 1e-10 energy-term tolerance, so the comparison sees physics,
-// not where each solver happened to stop.
-constexpr const char *kQEqTolerance = "1.0e-12";
-
-std::string setup_script(const SystemSpec &s, bool ours) {
-  const std::string dir = source_dir() + "/examples/" + s.dir + "/";
-  const std::string pair = ours ? "reaxff/gpu" : "reaxff";
-  const std::string qeq = ours ? "qeq/reaxff/gpu" : "qeq/reaxff";
-  const std::string &elements = s.elements;
-  const std::string control = s.control == "NULL" ? "NULL" : dir + s.control;
-  const std::string params = s.qeq_params == "reaxff" ? "reaxff" : dir + s.qeq_params;
-  std::ostringstream o;
-  o << "units real\n"
-    << "atom_style charge\n"
-    << "atom_modify map array\n"
-    << "read_data " << dir << s.data << "\n"
-    << "pair_style " << pair << " " << control << " " << s.pair_extra << "\n"
-    << "pair_coeff * * " << dir << s.ffield << " " << elements << "\n"
-    << "neighbor 2.0 bin\n"
-    << "neigh_modify every 10 delay 0 check no\n"
-    << "fix qeq all " << qeq << " 1 0.0 10.0 " << kQEqTolerance << " " << params << " maxiter 2000\n"
-    << "compute reax all pair " << pair << "\n"
-    << "compute pea all pe/atom pair\n"
-    << "compute sa all stress/atom NULL pair\n"
-    << "compute pesum all reduce sum c_pea\n"
-    << "compute ssum all reduce sum c_sa[1] c_sa[2] c_sa[3] c_sa[4] c_sa[5] c_sa[6]\n"
-    << "compute ppair all pressure NULL pair\n"
-    << "velocity all create 300.0 4928459 mom yes rot no loop geom\n"
-    << "fix nve all nve\n"
-    << "timestep " << s.dt << "\n"
-    << "thermo_style custom step pe etotal evdwl ecoul press pxx pyy pzz pxy pxz pyz vol "
-       "c_reax[1] c_pesum c_ssum[1] c_ssum[2] c_ssum[3] c_ssum[4] c_ssum[5] c_ssum[6] "
-       "c_ppair[1] c_ppair[2] c_ppair[3] c_ppair[4] c_ppair[5] c_ppair[6]\n";
-  return o.str();
-}
-
-Snapshot snapshot(LammpsSession &lmp) {
-  Snapshot s;
-  s.terms = lmp.compute_vector("reax", 14);
-  s.pe = lmp.thermo("pe");
-  s.etotal = lmp.thermo("etotal");
-  s.evdwl = lmp.thermo("evdwl");
-  s.ecoul = lmp.thermo("ecoul");
-  const char *p[6] = {"pxx", "pyy", "pzz", "pxy", "pxz", "pyz"};
-  for (int k = 0; k < 6; ++k) s.press[k] = lmp.thermo(p[k]);
-  s.f = lmp.gather("f", 3);
-  s.q = lmp.gather("q", 1);
-  s.vol = lmp.thermo("vol");
-  // Thermo evaluated these on the last output step; extract, not get_thermo
-  // (which only knows built-in keywords).
-  s.eatom_sum = lmp.compute_scalar("pesum");
-  const auto vsum = lmp.compute_vector("ssum", 6), pp = lmp.compute_vector("ppair", 6);
-  for (int k = 0; k < 6; ++k) {
-    s.vatom_sum[k] = vsum[k];
-    s.ppair[k] = pp[k];
-  }
-  return s;
-}
-
-// Worst differences, for the closing table (printed by rank 0).
-struct Worst {
-  double term_rel = 0, force_rel = 0, charge = 0, press_rel = 0;
-};
-
-void compare(const std::string &label, const Snapshot &ref, const Snapshot &ours, Worst &w) {
-  SCOPED_TRACE(label);
-  static const char *names[14] = {"eb",   "ea",   "elp", "emol", "ev",  "epen", "ecoa",
-                                  "ehb",  "et",   "eco", "ew",   "ep",  "efi",  "eqeq"};
-  for (int k = 0; k < 14; ++k) {
-    const double a = ref.terms[k], b = ours.terms[k];
-    const double tol = std::max(1e-10 * std::fabs(a), 1e-8);
-    EXPECT_NEAR(b, a, tol) << "energy term " << names[k];
-    if (std::fabs(a) > 1e-8) w.term_rel = std::max(w.term_rel, std::fabs(b - a) / std::fabs(a));
-  }
-  EXPECT_NEAR(ours.pe, ref.pe, std::max(1e-10 * std::fabs(ref.pe), 1e-8)) << "pe";
-  EXPECT_NEAR(ours.etotal, ref.etotal, std::max(1e-10 * std::fabs(ref.etotal), 1e-8)) << "etotal";
-  EXPECT_NEAR(ours.evdwl, ref.evdwl, std::max(1e-10 * std::fabs(ref.evdwl), 1e-8)) << "evdwl";
-  EXPECT_NEAR(ours.ecoul, ref.ecoul, std::max(1e-10 * std::fabs(ref.ecoul), 1e-8)) << "ecoul";
-
-  double pmax = 0;
-  for (double p : ref.press) pmax = std::max(pmax, std::fabs(p));
-  for (int k = 0; k < 6; ++k) {
-    EXPECT_NEAR(ours.press[k], ref.press[k], 1e-9 * std::max(pmax, 1.0)) << "pressure " << k;
-    w.press_rel = std::max(w.press_rel, std::fabs(ours.press[k] - ref.press[k]) / std::max(pmax, 1.0));
-  }
-
-  ASSERT_EQ(ref.f.size(), ours.f.size());
-  double fmax = 0;
-  for (double f : ref.f) fmax = std::max(fmax, std::fabs(f));
-  double fdiff = 0;
-  size_t worst_at = 0;
-  for (size_t i = 0; i < ref.f.size(); ++i) {
-    const double d = std::fabs(ours.f[i] - ref.f[i]);
-    if (d > fdiff) fdiff = d, worst_at = i;
-  }
-  EXPECT_LE(fdiff, 1e-8 * fmax) << "force component " << worst_at % 3 << " of atom ID "
-                                << worst_at / 3 + 1 << ": ref " << ref.f[worst_at] << " ours "
-                                << ours.f[worst_at] << " (max |F| " << fmax << ")";
-  w.force_rel = std::max(w.force_rel, fdiff / fmax);
-
-  double qdiff = 0;
-  for (size_t i = 0; i < ref.q.size(); ++i) qdiff = std::max(qdiff, std::fabs(ours.q[i] - ref.q[i]));
-  EXPECT_LE(qdiff, 1e-8) << "charges";
-  w.charge = std::max(w.charge, qdiff);
-}
-
-// Per-atom energy and virial of our style sum to the global ones.
-void check_per_atom_sums(const std::string &label, const Snapshot &s) {
-  SCOPED_TRACE(label);
-  const double epair = s.evdwl + s.ecoul;
-  EXPECT_NEAR(s.eatom_sum, epair, std::max(1e-10 * std::fabs(epair), 1e-8)) << "sum of eatom";
-  // stress/atom is -(per-atom virial) in pressure*volume units.
-  double pmax = 0;
-  for (double p : s.ppair) pmax = std::max(pmax, std::fabs(p));
-  ASSERT_GT(pmax, 1.0) << "pair pressure is zero: the check would be vacuous";
-  for (int k = 0; k < 6; ++k)
-    EXPECT_NEAR(-s.vatom_sum[k] / s.vol, s.ppair[k], 1e-9 * std::max(pmax, 1.0))
-        << "sum of vatom component " << k;
-}
+// The foundation issue's tolerances.
+constexpr Tolerances kVsReaxFF{1e-10, 1e-8, 1e-8, 1e-8, 1e-9};
 
 class CompareReaxFF : public ::testing::TestWithParam<SystemSpec> {};
 
@@ -157,26 +24,12 @@ TEST_P(CompareReaxFF, StepZeroAndAfterDynamics) {
     GTEST_SKIP() << sys.name << " runs on at most " << sys.max_ranks << " ranks in CI (time)";
 
   Snapshot ref0, ref1, our0, our1;
-  {
-    LammpsSession lmp;
-    ASSERT_EQ(lmp.run(setup_script(sys, false)), "");
-    ASSERT_EQ(lmp.run("thermo " + std::to_string(sys.steps) + "\nrun 0 post no"), "");
-    ref0 = snapshot(lmp);
-    ASSERT_EQ(lmp.run("run " + std::to_string(sys.steps) + " post no"), "");
-    ref1 = snapshot(lmp);
-  }
-  {
-    LammpsSession lmp;
-    lmp.load_plugin();
-    ASSERT_EQ(lmp.run(setup_script(sys, true)), "");
-    ASSERT_EQ(lmp.run("thermo " + std::to_string(sys.steps) + "\nrun 0 post no"), "");
-    our0 = snapshot(lmp);
-    ASSERT_EQ(lmp.run("run " + std::to_string(sys.steps) + " post no"), "");
-    our1 = snapshot(lmp);
-  }
+  std::string err;
+  ASSERT_TRUE(run_system(sys, reference_styles(), ref0, ref1, &err)) << err;
+  ASSERT_TRUE(run_system(sys, our_styles("auto"), our0, our1, &err)) << err;
   Worst w;
-  compare("step 0", ref0, our0, w);
-  compare("after " + std::to_string(sys.steps) + " steps", ref1, our1, w);
+  compare("step 0", ref0, our0, kVsReaxFF, w);
+  compare("after " + std::to_string(sys.steps) + " steps", ref1, our1, kVsReaxFF, w);
   check_per_atom_sums("step 0", our0);
   check_per_atom_sums("after dynamics", our1);
   if (mpi_rank() == 0)

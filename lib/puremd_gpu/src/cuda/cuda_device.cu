@@ -8,6 +8,20 @@
 
 namespace puremd {
 
+int select_cuda_device_impl(int node_local_rank) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    cudaGetLastError();
+    return -1;
+  }
+  const int dev = node_local_rank % count;
+  const cudaError_t err = cudaSetDevice(dev);
+  if (err != cudaSuccess)
+    throw RuntimeError(std::string("cudaSetDevice(") + std::to_string(dev) +
+                       "): " + cudaGetErrorString(err));
+  return dev;
+}
+
 bool cuda_device_available(std::string *why) {
   int count = 0;
   const cudaError_t err = cudaGetDeviceCount(&count);

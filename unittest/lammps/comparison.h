@@ -1,0 +1,50 @@
+// Shared by the LAMMPS-level comparisons: one input script for every system,
+// a snapshot of what LAMMPS reports, and the comparison of two snapshots.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "lammps_session.h"
+#include "systems.h"
+
+// Which styles a run uses: LAMMPS's own, or ours with a driver keyword.
+struct Variant {
+  std::string pair, qeq, pair_keywords;
+};
+inline Variant reference_styles() { return {"reaxff", "qeq/reaxff", ""}; }
+inline Variant our_styles(const std::string &driver) {
+  return {"reaxff/gpu", "qeq/reaxff/gpu", "driver " + driver};
+}
+
+struct Tolerances {
+  double term_rel, term_abs;  // energy terms and totals: max(rel * |ref|, abs)
+  double force_rel;           // max |dF| <= force_rel * max |F_ref|
+  double charge;              // max |dq|
+  double press_rel;           // pressure components, relative to the largest
+};
+
+// Worst differences, for the closing table (printed by rank 0).
+struct Worst {
+  double term_rel = 0, force_rel = 0, charge = 0, press_rel = 0;
+};
+
+struct Snapshot {
+  std::vector<double> terms;  // compute pair vector (14)
+  double pe = 0, etotal = 0, evdwl = 0, ecoul = 0;
+  double press[6] = {};
+  std::vector<double> f, q;
+  double eatom_sum = 0, vol = 0;  // per-atom sums (pe/atom, stress/atom with 'pair')
+  double vatom_sum[6] = {}, ppair[6] = {};
+};
+
+std::string setup_script(const SystemSpec &s, const Variant &v);
+Snapshot snapshot(LammpsSession &lmp);
+void compare(const std::string &label, const Snapshot &ref, const Snapshot &ours,
+             const Tolerances &tol, Worst &w);
+void check_per_atom_sums(const std::string &label, const Snapshot &s);
+
+// Step 0 and after s.steps NVE steps with variant v (plugin loaded if needed).
+// Returns false (with a gtest failure recorded) if LAMMPS reported an error.
+bool run_system(const SystemSpec &s, const Variant &v, Snapshot &step0, Snapshot &after,
+                std::string *error = nullptr);
