@@ -107,6 +107,12 @@ class QEqSolver {
   virtual std::size_t memory_bytes() const;
 
  protected:
+  static bool is_active(const QEqInput &in, int i) { return !in.active || in.active[i] != 0; }
+  static int param_index(const QEqInput &in, int i) { return in.type ? in.type[i] : i; }
+  // The owned atoms of the group, in index order: the rows of H. Throws
+  // InputError for an atom without QEq parameters or with eta <= 0.
+  static void select_rows(const QEqInput &in, std::vector<int> &rows);
+
   double *history_block(int i) {
     return hist_.data() + static_cast<std::size_t>(i) * kHistoryPerAtom;
   }

@@ -826,8 +826,6 @@ class CudaQEqSolver final : public QEqSolver {
   }
 
  private:
-  static bool is_active(const QEqInput &in, int i) { return !in.active || in.active[i] != 0; }
-  static int param_index(const QEqInput &in, int i) { return in.type ? in.type[i] : i; }
 
   unsigned reduce_blocks() const {
     return static_cast<unsigned>(
@@ -864,18 +862,7 @@ class CudaQEqSolver final : public QEqSolver {
     sz_.n_total = in.n_total;
     sz_.nnz = 0;
 
-    rows_.clear();
-    for (int i = 0; i < in.n_local; ++i) {
-      if (!is_active(in, i)) continue;
-      const int p = param_index(in, i);
-      if (in.type && (p < 0 || p >= in.num_types))
-        throw InputError("QEq: atom type " + std::to_string(p) + " has no QEq parameters");
-      if (!(in.eta[p] > 0.0))
-        throw InputError("QEq: " + std::string(in.type ? "atom type " : "atom ") +
-                         std::to_string(p) + " has eta = " + std::to_string(in.eta[p]) +
-                         "; QEq needs eta > 0");
-      rows_.push_back(i);
-    }
+    select_rows(in, rows_);
     n_rows_ = static_cast<int>(rows_.size());
 
     // Device ghost refresh when every ghost's owner is known here.

@@ -50,6 +50,21 @@ int QEqSolver::unpack_history(int i, const double *buf) {
   return kHistoryPerAtom;
 }
 
+void QEqSolver::select_rows(const QEqInput &in, std::vector<int> &rows) {
+  rows.clear();
+  for (int i = 0; i < in.n_local; ++i) {
+    if (!is_active(in, i)) continue;
+    const int p = param_index(in, i);
+    if (in.type && (p < 0 || p >= in.num_types))
+      throw InputError("QEq: atom type " + std::to_string(p) + " has no QEq parameters");
+    if (!(in.eta[p] > 0.0))
+      throw InputError("QEq: " + std::string(in.type ? "atom type " : "atom ") +
+                       std::to_string(p) + " has eta = " + std::to_string(in.eta[p]) +
+                       "; QEq needs eta > 0");
+    rows.push_back(i);
+  }
+}
+
 std::size_t QEqSolver::memory_bytes() const { return hist_.capacity() * sizeof(double); }
 
 namespace {
@@ -140,8 +155,6 @@ class HostQEqSolver final : public QEqSolver {
   }
 
  private:
-  static bool is_active(const QEqInput &in, int i) { return !in.active || in.active[i] != 0; }
-  static int param_index(const QEqInput &in, int i) { return in.type ? in.type[i] : i; }
   static double chi_of(const QEqInput &in, int i) { return in.chi[param_index(in, i)]; }
 
   // Checks the input, lists the owned active atoms, sizes the work vectors.
@@ -151,18 +164,7 @@ class HostQEqSolver final : public QEqSolver {
       throw RuntimeError("QEq: missing positions, tags or parameters");
     grow_history(in.n_local);
 
-    rows_.clear();
-    for (int i = 0; i < in.n_local; ++i) {
-      if (!is_active(in, i)) continue;
-      const int p = param_index(in, i);
-      if (in.type && (p < 0 || p >= in.num_types))
-        throw InputError("QEq: atom type " + std::to_string(p) + " has no QEq parameters");
-      if (!(in.eta[p] > 0.0))
-        throw InputError("QEq: " + std::string(in.type ? "atom type " : "atom ") +
-                         std::to_string(p) + " has eta = " + std::to_string(in.eta[p]) +
-                         "; QEq needs eta > 0");
-      rows_.push_back(i);
-    }
+    select_rows(in, rows_);
     // Ghost types are checked where they are used (as pair partners).
 
     const int n = in.n_total;
