@@ -170,8 +170,10 @@ struct Result {
   std::vector<double> total_bo, nlp;
 };
 
-Result run(Engine &engine, const System &s, unsigned terms = kTermAll, bool per_atom = true) {
+Result run(Engine &engine, const System &s, unsigned terms = kTermAll, bool per_atom = true,
+           bool reordered = true) {
   StepInput in;
+  in.atoms_reordered = reordered;
   in.n_local = s.n_local;
   in.n_total = s.n_total();
   in.x = s.x.data();
@@ -283,9 +285,9 @@ void expect_same(const Result &host, const Result &gpu, const std::string &what,
 
 // One step of the host and the CUDA engine on the same system, compared.
 void compare_step(Engine &host, Engine &gpu, const System &s, const std::string &what,
-                  unsigned terms = kTermAll, bool per_atom = true) {
-  const Result rh = run(host, s, terms, per_atom);
-  const Result rg = run(gpu, s, terms, per_atom);
+                  unsigned terms = kTermAll, bool per_atom = true, bool reordered = true) {
+  const Result rh = run(host, s, terms, per_atom, reordered);
+  const Result rg = run(gpu, s, terms, per_atom, reordered);
   expect_same(rh, rg, what, per_atom);
 }
 
@@ -382,6 +384,36 @@ TEST(CudaEngine, ListsGrowWhenTheSystemIsCompressed) {
 
   // 4. back to the original: capacities stay, results still agree
   compare_step(*e.host, *e.gpu, full, "full system again");
+}
+
+// Consecutive steps without re-neighbouring (atoms_reordered = false after
+// the first): the far list comes from the reused skin list and must give the
+// host's results at every step. Default skin (kept for all small moves, then
+// rebuilt after one atom jumps 1.5 A), a small skin (rebuilt on the
+// accumulated displacement), and skin 0 (a fresh list every step).
+TEST(CudaEngine, NeighbourListReusedBetweenSteps) {
+  REQUIRE_GPU();
+  const Model st = load("RDX/ffield.reax.rdx", "RDX/lmp_control");
+  const System start = periodic_system(read_data(example("RDX/data.RDX")), st.ff,
+                                       {"H", "C", "O", "N"}, 12.0, 17, 0.05);
+  for (const char *skin : {"", "0.3", "0"}) {
+    SCOPED_TRACE(std::string("REAXFF_GPU_SKIN=") + skin);
+    if (skin[0]) setenv("REAXFF_GPU_SKIN", skin, 1);
+    Engines e = make_engines(st);
+    unsetenv("REAXFF_GPU_SKIN");
+    System s = start;
+    std::mt19937 rng(29);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    for (int step = 0; step < 6; ++step) {
+      if (step > 0)  // every atom moved by up to 0.05 A
+        for (double &v : s.x) v += u(rng) * 0.05 / std::sqrt(3.0);
+      compare_step(*e.host, *e.gpu, s, "step " + std::to_string(step), kTermAll, true, step == 0);
+    }
+    s.x[3 * 5 + 0] += 1.5;  // one atom jumps: beyond skin / 2
+    compare_step(*e.host, *e.gpu, s, "after a 1.5 A jump", kTermAll, true, false);
+    for (double &v : s.x) v += u(rng) * 0.05 / std::sqrt(3.0);
+    compare_step(*e.host, *e.gpu, s, "step after the jump", kTermAll, true, false);
+  }
 }
 
 TEST(CudaEngine, EdgeCasesEmptyAndGhostsOnly) {

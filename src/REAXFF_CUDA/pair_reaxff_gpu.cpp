@@ -11,6 +11,7 @@
 #include "memory.h"
 #include "modify.h"
 #include "neigh_list.h"
+#include "neighbor.h"
 #include "puremd_gpu/errors.h"
 #include "reaxff_api.h"
 #include "reaxff_defs.h"
@@ -257,6 +258,7 @@ void PairReaxFFGPU::compute(int eflag, int vflag) {
   in.type = element_of_atom.data();
   in.tag = tag_buf.data();
   in.q = atom->q;
+  in.atoms_reordered = (neighbor->ago == 0);  // re-neighboured: indices / ghosts changed
 
   puremd::StepRequest req;
   req.eatom = eflag_atom != 0;

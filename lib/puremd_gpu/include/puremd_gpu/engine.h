@@ -16,25 +16,26 @@ namespace puremd {
 enum class Driver { Auto, Host, Cuda };
 
 struct StepInput {
-  int n_local = 0;                  // owned atoms
-  int n_total = 0;                  // owned + ghosts
-  const double *x = nullptr;        // 3 * n_total positions (LAMMPS layout)
-  const int *type = nullptr;        // n_total force-field elements (-1: skip atom)
-  const long long *tag = nullptr;   // n_total global ids
-  const double *q = nullptr;        // n_total charges
+  int n_local = 0;                 // owned atoms
+  int n_total = 0;                 // owned + ghosts
+  const double *x = nullptr;       // 3 * n_total positions (LAMMPS layout)
+  const int *type = nullptr;       // n_total force-field elements (-1: skip atom)
+  const long long *tag = nullptr;  // n_total global ids
+  const double *q = nullptr;       // n_total charges
+  bool atoms_reordered = true;  // LAMMPS re-neighboured since the last call: indices/ghosts changed
 };
 
 struct StepRequest {
-  bool eatom = false;               // accumulate per-atom energy
-  bool vatom = false;               // accumulate per-atom virial
-  unsigned terms = kTermAll;        // energy terms to include
+  bool eatom = false;         // accumulate per-atom energy
+  bool vatom = false;         // accumulate per-atom virial
+  unsigned terms = kTermAll;  // energy terms to include
 };
 
 struct StepOutput {
-  double *f = nullptr;              // 3 * n_total: forces are ADDED here
-  double *eatom = nullptr;          // n_total, added to (if requested)
-  double *vatom = nullptr;          // 6 * n_total, added to (if requested)
-  Energies energy;                  // this rank's share of each term
+  double *f = nullptr;                    // 3 * n_total: forces are ADDED here
+  double *eatom = nullptr;                // n_total, added to (if requested)
+  double *vatom = nullptr;                // 6 * n_total, added to (if requested)
+  Energies energy;                        // this rank's share of each term
   double virial[6] = {0, 0, 0, 0, 0, 0};  // sum over atoms of x (x) f (xx yy zz xy xz yz)
 };
 

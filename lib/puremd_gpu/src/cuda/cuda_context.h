@@ -32,6 +32,7 @@ enum TotalSlot : int {
   kTotalHbond,    // hydrogen-bond partner entries
   kTotalThb,      // three-body entries
   kListErrors,    // non-zero: a list invariant broke (bit 0: bond without mirror entry)
+  kMaxDisp2,      // bits of max |x - x_build|^2 (a non-negative double) since the skin build
   kNumTotals
 };
 
@@ -101,6 +102,19 @@ struct CudaContext {
   DeviceArray<vec3> far_dvec{"far-neighbour vectors", &mem};
   DeviceArray<unsigned char> far_flags{"far-pair bond/hbond flags", &mem};
 
+  // --- skin list: far candidates within cut-off + skin at the positions of
+  //     its build, reused while no atom moved more than skin / 2 (a Verlet
+  //     list); the far list is compacted from it every step ---
+  double skin = 0.0;        // A; 0: no reuse, the far list is built from cells every step
+  bool skin_valid = false;  // skin list matches the current atoms (indices, count)
+  int skin_n_local = -1, skin_n_total = -1;
+  size_t skin_total = 0;
+  long skin_builds = 0;  // rebuilds so far (diagnostics)
+  DeviceArray<int> skin_start{"skin-list row starts", &mem}, skin_end{"skin-list row ends", &mem};
+  DeviceArray<int> skin_nbr{"skin list", &mem};
+  DeviceArray<vec3> skin_x{"positions at the skin-list build", &mem};
+  DeviceArray<int> skin_type{"types at the skin-list build", &mem};
+
   // --- bonds ---
   DeviceArray<int> bond_count{"bond counts", &mem};  // n+1
   DeviceArray<int> bond_start{"bond row starts", &mem}, bond_end{"bond row ends", &mem};
@@ -162,7 +176,11 @@ struct CudaContext {
 // ---------------------------------------------------------------------------
 // Pipeline stages, in step order. Atom ranges are those of the host stages.
 // ---------------------------------------------------------------------------
-void build_far_neighbors(CudaContext &c);          // cells on the GPU, all atoms
+void build_far_neighbors(CudaContext &c);  // cells on the GPU, all atoms
+// The far list of this step: from the skin list (rebuilt when
+// atoms_reordered, the atom counts changed or an atom moved more than
+// skin / 2), or build_far_neighbors() when c.skin <= 0.
+void update_far_neighbors(CudaContext &c, bool atoms_reordered);
 void build_bond_and_hbond_lists(CudaContext &c);   // uncorrected BO, bonds, hbond partners
 void compute_bond_orders(CudaContext &c);          // all atoms: Deltap, corrected BO, Delta's
 void build_three_body_list(CudaContext &c);        // all atoms: count, scan, fill

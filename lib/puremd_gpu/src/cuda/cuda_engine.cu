@@ -3,7 +3,9 @@
 // transfers. The stages live in cuda_neighbors.cu, cuda_lists.cu and
 // cuda_stages.cu.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -105,6 +107,15 @@ CudaEngine::CudaEngine(const ForceField &ff, const Control &control) {
   timer_.init();
 
   c_.control = control;
+  c_.skin = kDefaultSkin;
+  if (const char *v = std::getenv("REAXFF_GPU_SKIN"); v && v[0] != '\0') {
+    char *end = nullptr;
+    const double skin = std::strtod(v, &end);
+    if (end == v || *end != '\0' || !std::isfinite(skin) || skin < 0.0)
+      throw RuntimeError(std::string("CUDA driver: REAXFF_GPU_SKIN=") + v +
+                         ": expected a non-negative distance in A (0 disables list reuse)");
+    c_.skin = skin;
+  }
   copy_force_field(ff);
 
   c_.totals.reserve(kNumTotals);
@@ -174,6 +185,7 @@ void CudaEngine::compute(const StepInput &in, const StepRequest &req, StepOutput
   timer_.mark(kPhaseTransfer, st);
   upload(in, req);  // atoms up; gradients, workspace, energy slots zeroed
   if (c.n_total == 0) {
+    c.skin_valid = false;
     out.energy = Energies{};
     for (double &v : out.virial) v = 0.0;
     timer_.end_step(st);
@@ -182,7 +194,7 @@ void CudaEngine::compute(const StepInput &in, const StepRequest &req, StepOutput
   }
 
   timer_.mark(kPhaseNeighbors, st);
-  build_far_neighbors(c);
+  update_far_neighbors(c, in.atoms_reordered);  // skin-list rebuild (if due) + compaction
 
   timer_.mark(kPhaseLists, st);
   build_bond_and_hbond_lists(c);

@@ -11,9 +11,19 @@
 //  3. count pairs per row -> prefix sum -> (grow) -> fill.
 // Rows are in cell order, then ascending index: deterministic, not sorted
 // by partner (nothing downstream depends on the order of a far row).
+//
+// Skin list (update_far_neighbors, c.skin > 0): the same build with every
+// row's cut-off enlarged by the skin, no distances stored, and the
+// positions / types of the build kept. While no atom has moved more than
+// skin / 2 (and LAMMPS has not re-neighboured), every pair within the
+// cut-off now was within cut-off + skin then, so the far list is the skin
+// list filtered with the current positions (count -> scan -> fill, rows in
+// the skin list's order), with the same rounding as a fresh build.
+#include <cfloat>
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <cub/block/block_reduce.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <string>
@@ -114,6 +124,7 @@ struct FarParams {
   CellGrid g;
   int n_local, n_total;
   double cut_local, cut_ghost;
+  double skin;  // added to a row's cut-off if that is positive (0: the far list itself)
 };
 
 // Visit the partners j > i of atom i within its row's cut-off.
@@ -124,8 +135,9 @@ __device__ __forceinline__ void for_each_far_partner(int i, const FarParams &P, 
                                                      const vec3 *cell_x, const int *cell_type,
                                                      Visit &&visit) {
   if (type[i] < 0) return;
-  const double rc = i < P.n_local ? P.cut_local : P.cut_ghost;
-  if (rc <= 0) return;
+  const double rc0 = i < P.n_local ? P.cut_local : P.cut_ghost;
+  if (rc0 <= 0) return;
+  const double rc = rc0 + P.skin;
   const double rc2 = rc * rc;
   const vec3 xi = x[i];
   int cx, cy, cz;
@@ -170,11 +182,97 @@ __global__ void __launch_bounds__(kAtomBlock)
   for_each_far_partner(i, P, x, type, cell_start, cell_end, cell_atoms, cell_x, cell_type,
                        [&](int j, vec3 dr, double d2) {
                          nbr[w] = j;
-                         dvec[w] = dr;
-                         d[w] = sqrt(d2);
+                         if (dvec) dvec[w] = dr;
+                         if (d) d[w] = sqrt(d2);
                          ++w;
                        });
   end[i] = w;
+}
+
+struct CompactParams {
+  int n_local, n_total;
+  double cut_local, cut_ghost;
+};
+
+// Visit the skin-list partners of atom i within its row's cut-off at the
+// current positions (the rule and rounding of for_each_far_partner).
+template <class Visit>
+__device__ __forceinline__ void for_each_skin_partner(int i, const CompactParams &P, const vec3 *x,
+                                                      const int *type, const int *s_start,
+                                                      const int *s_end, const int *s_nbr,
+                                                      Visit &&visit) {
+  if (type[i] < 0) return;
+  const double rc = i < P.n_local ? P.cut_local : P.cut_ghost;
+  if (rc <= 0) return;
+  const double rc2 = rc * rc;
+  const vec3 xi = x[i];
+  const int e = s_end[i];
+  for (int k = s_start[i]; k < e; ++k) {
+    const int j = s_nbr[k];
+    const vec3 dr = x[j] - xi;
+    const double d2 = norm2_host_rounding(dr);
+    if (d2 <= rc2) visit(j, dr, d2);
+  }
+}
+
+__global__ void __launch_bounds__(kAtomBlock)
+    skin_compact_count_kernel(CompactParams P, const vec3 *x, const int *type, const int *s_start,
+                              const int *s_end, const int *s_nbr, int *count,
+                              unsigned long long *total) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int n = 0;
+  if (i < P.n_total) {
+    for_each_skin_partner(i, P, x, type, s_start, s_end, s_nbr, [&](int, vec3, double) { ++n; });
+    count[i] = n;
+  }
+  warp_add_total(total, static_cast<unsigned long long>(n));
+}
+
+__global__ void __launch_bounds__(kAtomBlock)
+    skin_compact_fill_kernel(CompactParams P, const vec3 *x, const int *type, const int *s_start,
+                             const int *s_end, const int *s_nbr, const int *start, int *end,
+                             int *nbr, double *d, vec3 *dvec) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= P.n_total) return;
+  int w = start[i];
+  for_each_skin_partner(i, P, x, type, s_start, s_end, s_nbr, [&](int j, vec3 dr, double d2) {
+    nbr[w] = j;
+    dvec[w] = dr;
+    d[w] = sqrt(d2);
+    ++w;
+  });
+  end[i] = w;
+}
+
+struct MaxOp {
+  __device__ double operator()(double a, double b) const { return fmax(a, b); }
+};
+
+// max |x_i - x_build_i|^2 over the atoms, as the bits of a non-negative
+// double (ordered like the value) in *out; a changed type or a non-finite
+// position counts as an infinite displacement.
+__global__ void __launch_bounds__(kReduceBlock)
+    max_displacement_kernel(const vec3 *x, const vec3 *x_build, const int *type,
+                            const int *type_build, int n, unsigned long long *out) {
+  double m = 0.0;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    const vec3 dr = x[i] - x_build[i];
+    double d2 = dr.x * dr.x + dr.y * dr.y + dr.z * dr.z;
+    if (!(d2 <= DBL_MAX) || type[i] != type_build[i]) d2 = INFINITY;
+    m = fmax(m, d2);
+  }
+  using Reduce = cub::BlockReduce<double, kReduceBlock>;
+  __shared__ typename Reduce::TempStorage tmp;
+  const double r = Reduce(tmp).Reduce(m, MaxOp{});
+  if (threadIdx.x == 0) atomicMax(out, static_cast<unsigned long long>(__double_as_longlong(r)));
+}
+
+__global__ void __launch_bounds__(kReduceBlock)
+    copy_build_atoms_kernel(const vec3 *x, const int *type, int n, vec3 *x_build, int *type_build) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  x_build[i] = x[i];
+  type_build[i] = type[i];
 }
 
 // Cell grid over the bounding box: cells at least `cut` wide (so neighbours
@@ -213,9 +311,12 @@ int bits_for(long long values) {
   return b;
 }
 
-}  // namespace
-
-void build_far_neighbors(CudaContext &c) {
+// Pairs by cell binning into the rows start/end/nbr (and d, dvec when
+// given) with every positive row cut-off enlarged by `skin`; returns the
+// number of pairs. `what` names the list in messages.
+size_t build_cell_pairs(CudaContext &c, double skin, DeviceArray<int> &start, DeviceArray<int> &end,
+                        DeviceArray<int> &nbr, DeviceArray<double> *d, DeviceArray<vec3> *dvec,
+                        const char *what) {
   const int n = c.n_total;
   cudaStream_t st = c.stream;
 
@@ -253,7 +354,7 @@ void build_far_neighbors(CudaContext &c) {
 
   // 2. cells
   const double cut_local = c.control.nonb_cut, cut_ghost = c.control.bond_cut;
-  const CellGrid g = make_cell_grid(probe.box, std::max(cut_local, cut_ghost), n);
+  const CellGrid g = make_cell_grid(probe.box, std::max(cut_local, cut_ghost) + skin, n);
   const long long n_cells = static_cast<long long>(g.nx) * g.ny * g.nz;
   c.cell_start.reserve(n_cells, kListHeadroom);
   c.cell_end.reserve(n_cells, kListHeadroom);
@@ -280,34 +381,115 @@ void build_far_neighbors(CudaContext &c) {
   PMD_CUDA_CHECK_LAUNCH("cell_bounds_kernel", st);
 
   // 3. count -> scan -> grow -> fill
-  const FarParams P{g, c.n_local, n, cut_local, cut_ghost};
+  const FarParams P{g, c.n_local, n, cut_local, cut_ghost, skin};
   PMD_CUDA_CHECK(cudaMemsetAsync(c.far_count.data() + n, 0, sizeof(int), st));
   c.clear_totals(kTotalFar, 1);
   far_count_kernel<<<blocks_for(n, kAtomBlock), kAtomBlock, 0, st>>>(
       P, c.x.data(), c.type.data(), c.cell_start.data(), c.cell_end.data(), c.cell_atoms.data(),
       c.cell_x.data(), c.cell_type.data(), c.far_count.data(), c.totals.data() + kTotalFar);
   PMD_CUDA_CHECK_LAUNCH("far_count_kernel", st);
-  c.exclusive_scan(c.far_count.data(), c.far_start.data(), static_cast<size_t>(n) + 1);
+  start.reserve(static_cast<size_t>(n) + 1, kListHeadroom);
+  end.reserve(static_cast<size_t>(n) + 1, kListHeadroom);
+  c.exclusive_scan(c.far_count.data(), start.data(), static_cast<size_t>(n) + 1);
   c.read_totals(kTotalFar, 1);
   const unsigned long long total = c.h_totals[kTotalFar];
   if (total > static_cast<unsigned long long>(INT32_MAX))
-    throw RuntimeError("CUDA driver: " + std::to_string(total) + " far-neighbour pairs for " +
+    throw RuntimeError("CUDA driver: " + std::to_string(total) + " " + what + " pairs for " +
                        std::to_string(n) +
                        " atoms exceed the 32-bit list index; use more GPUs / MPI ranks");
+  nbr.reserve(total, kListHeadroom);
+  if (d) d->reserve(total, kListHeadroom);
+  if (dvec) dvec->reserve(total, kListHeadroom);
+
+  far_fill_kernel<<<blocks_for(n, kAtomBlock), kAtomBlock, 0, st>>>(
+      P, c.x.data(), c.type.data(), c.cell_start.data(), c.cell_end.data(), c.cell_atoms.data(),
+      c.cell_x.data(), c.cell_type.data(), start.data(), end.data(), nbr.data(),
+      d ? d->data() : nullptr, dvec ? dvec->data() : nullptr);
+  PMD_CUDA_CHECK_LAUNCH("far_fill_kernel", st);
+  if (debug_mode())
+    std::fprintf(stderr, "[reaxff/gpu] %s: %d atoms (%d owned), %d cells, skin %g, %llu pairs\n",
+                 what, n, c.n_local, static_cast<int>(n_cells), skin, total);
+  return total;
+}
+
+// Far list of this step compacted from the skin list (current positions).
+void compact_skin_list(CudaContext &c) {
+  const int n = c.n_total;
+  cudaStream_t st = c.stream;
+  const CompactParams P{c.n_local, n, c.control.nonb_cut, c.control.bond_cut};
+  PMD_CUDA_CHECK(cudaMemsetAsync(c.far_count.data() + n, 0, sizeof(int), st));
+  c.clear_totals(kTotalFar, 1);
+  skin_compact_count_kernel<<<blocks_for(n, kAtomBlock), kAtomBlock, 0, st>>>(
+      P, c.x.data(), c.type.data(), c.skin_start.data(), c.skin_end.data(), c.skin_nbr.data(),
+      c.far_count.data(), c.totals.data() + kTotalFar);
+  PMD_CUDA_CHECK_LAUNCH("skin_compact_count_kernel", st);
+  c.exclusive_scan(c.far_count.data(), c.far_start.data(), static_cast<size_t>(n) + 1);
+  c.read_totals(kTotalFar, 1);
+  const unsigned long long total = c.h_totals[kTotalFar];  // <= skin_total < 2^31
   c.far_total = total;
   c.far_nbr.reserve(total, kListHeadroom);
   c.far_d.reserve(total, kListHeadroom);
   c.far_dvec.reserve(total, kListHeadroom);
   c.far_flags.reserve(total, kListHeadroom);
+  skin_compact_fill_kernel<<<blocks_for(n, kAtomBlock), kAtomBlock, 0, st>>>(
+      P, c.x.data(), c.type.data(), c.skin_start.data(), c.skin_end.data(), c.skin_nbr.data(),
+      c.far_start.data(), c.far_end.data(), c.far_nbr.data(), c.far_d.data(), c.far_dvec.data());
+  PMD_CUDA_CHECK_LAUNCH("skin_compact_fill_kernel", st);
+}
 
-  far_fill_kernel<<<blocks_for(n, kAtomBlock), kAtomBlock, 0, st>>>(
-      P, c.x.data(), c.type.data(), c.cell_start.data(), c.cell_end.data(), c.cell_atoms.data(),
-      c.cell_x.data(), c.cell_type.data(), c.far_start.data(), c.far_end.data(), c.far_nbr.data(),
-      c.far_d.data(), c.far_dvec.data());
-  PMD_CUDA_CHECK_LAUNCH("far_fill_kernel", st);
-  if (debug_mode())
-    std::fprintf(stderr, "[reaxff/gpu] far list: %d atoms (%d owned), %d cells, %llu pairs\n", n,
-                 c.n_local, static_cast<int>(n_cells), total);
+// True if some atom moved more than skin / 2 since the skin-list build (or
+// changed type, or has a non-finite position). One read-back.
+bool skin_list_stale(CudaContext &c) {
+  const int n = c.n_total;
+  cudaStream_t st = c.stream;
+  c.clear_totals(kMaxDisp2, 1);
+  const int blocks = static_cast<int>(std::min<long long>(kBoxBlocks, blocks_for(n, kReduceBlock)));
+  max_displacement_kernel<<<blocks, kReduceBlock, 0, st>>>(c.x.data(), c.skin_x.data(),
+                                                           c.type.data(), c.skin_type.data(), n,
+                                                           c.totals.data() + kMaxDisp2);
+  PMD_CUDA_CHECK_LAUNCH("max_displacement_kernel", st);
+  c.read_totals(kMaxDisp2, 1);
+  double max_d2;
+  const unsigned long long bits = c.h_totals[kMaxDisp2];
+  std::memcpy(&max_d2, &bits, sizeof max_d2);
+  // A hair under skin / 2, so that rounding can never lose a pair.
+  const double half = 0.5 * c.skin * (1.0 - 1e-9);
+  return !(max_d2 <= half * half);
+}
+
+}  // namespace
+
+void build_far_neighbors(CudaContext &c) {
+  c.far_total = build_cell_pairs(c, 0.0, c.far_start, c.far_end, c.far_nbr, &c.far_d, &c.far_dvec,
+                                 "far list");
+  c.far_flags.reserve(c.far_total, kListHeadroom);
+}
+
+void update_far_neighbors(CudaContext &c, bool atoms_reordered) {
+  if (!(c.skin > 0)) {
+    c.skin_valid = false;
+    build_far_neighbors(c);
+    return;
+  }
+  const int n = c.n_total;
+  bool rebuild =
+      atoms_reordered || !c.skin_valid || c.skin_n_local != c.n_local || c.skin_n_total != n;
+  if (!rebuild) rebuild = skin_list_stale(c);
+  if (rebuild) {
+    c.skin_valid = false;  // until the build below succeeds
+    c.skin_total = build_cell_pairs(c, c.skin, c.skin_start, c.skin_end, c.skin_nbr, nullptr,
+                                    nullptr, "skin list");
+    c.skin_x.reserve(static_cast<size_t>(n), kListHeadroom);
+    c.skin_type.reserve(static_cast<size_t>(n), kListHeadroom);
+    copy_build_atoms_kernel<<<blocks_for(n, kReduceBlock), kReduceBlock, 0, c.stream>>>(
+        c.x.data(), c.type.data(), n, c.skin_x.data(), c.skin_type.data());
+    PMD_CUDA_CHECK_LAUNCH("copy_build_atoms_kernel", c.stream);
+    c.skin_n_local = c.n_local;
+    c.skin_n_total = n;
+    c.skin_valid = true;
+    ++c.skin_builds;
+  }
+  compact_skin_list(c);
 }
 
 }  // namespace puremd::cuda
