@@ -14,8 +14,10 @@
 #include "puremd_gpu/engine.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/qeq.h"
+#include "qeq_test_system.h"
 
 using namespace puremd;
+using namespace qeq_test;
 
 namespace {
 
@@ -24,128 +26,6 @@ namespace {
     std::string why;                                              \
     if (!cuda_available(&why)) GTEST_SKIP() << "no GPU: " << why; \
   } while (0)
-
-// One rank: ghost g (index >= n_local) is an image of owner[g - n_local].
-struct SingleRankComm : QEqComm {
-  int n_local = 0;
-  std::vector<int> owner;
-  int n_forward = 0, n_reverse = 0, n_sum = 0;
-
-  void forward(double *v) override {
-    ++n_forward;
-    for (size_t g = 0; g < owner.size(); ++g) v[n_local + g] = v[owner[g]];
-  }
-  void reverse(double *v) override {
-    ++n_reverse;
-    for (size_t g = 0; g < owner.size(); ++g) {
-      v[owner[g]] += v[n_local + g];
-      v[n_local + g] = 0.0;
-    }
-  }
-  double sum(double local) override {
-    ++n_sum;
-    return local;
-  }
-};
-
-// Atoms in a periodic cube of side L, plus every image within `cut` of the
-// box as a ghost (as test_qeq.cpp builds them).
-struct System {
-  int n_local = 0;
-  double L = 0;
-  std::vector<double> x;  // 3 * n_total
-  std::vector<long long> tag;
-  std::vector<int> type;
-  std::vector<int> active;
-  std::vector<int> owner;  // per ghost
-  int n_total() const { return static_cast<int>(tag.size()); }
-};
-
-// Owned atoms from positions (wrapped into the box), ghosts rebuilt.
-System periodic_from_positions(const std::vector<double> &pos, const std::vector<int> &type,
-                               const std::vector<int> &active, double L, double cut) {
-  System s;
-  s.n_local = static_cast<int>(type.size());
-  s.L = L;
-  for (int i = 0; i < s.n_local; ++i) {
-    for (int k = 0; k < 3; ++k) {
-      double v = std::fmod(pos[3 * i + k], L);
-      if (v < 0) v += L;
-      s.x.push_back(v);
-    }
-    s.tag.push_back(i + 1);
-    s.type.push_back(type[i]);
-    s.active.push_back(active[i]);
-  }
-  for (int a = -1; a <= 1; ++a)
-    for (int b = -1; b <= 1; ++b)
-      for (int c = -1; c <= 1; ++c) {
-        if (a == 0 && b == 0 && c == 0) continue;
-        for (int i = 0; i < s.n_local; ++i) {
-          const double p[3] = {s.x[3 * i] + a * L, s.x[3 * i + 1] + b * L, s.x[3 * i + 2] + c * L};
-          bool near = true;
-          for (double v : p) near = near && v >= -cut && v < L + cut;
-          if (!near) continue;
-          s.x.insert(s.x.end(), p, p + 3);
-          s.tag.push_back(s.tag[i]);
-          s.type.push_back(s.type[i]);
-          s.active.push_back(s.active[i]);
-          s.owner.push_back(i);
-        }
-      }
-  return s;
-}
-
-// Jittered grid (a realistic, positive definite H), types 0..2.
-void random_atoms(int n, double L, unsigned seed, std::vector<double> &pos,
-                  std::vector<int> &type) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(0.0, 1.0);
-  const int m = static_cast<int>(std::ceil(std::cbrt(static_cast<double>(n))));
-  const double h = L / m;
-  pos.clear();
-  type.clear();
-  for (int i = 0; i < n; ++i) {
-    const int c[3] = {i % m, (i / m) % m, i / (m * m)};
-    for (int k = 0; k < 3; ++k) pos.push_back((c[k] + 0.5 + 0.5 * (u(rng) - 0.5)) * h);
-    type.push_back(static_cast<int>(u(rng) * 3));
-  }
-}
-
-System make_periodic_system(int n, double L, double cut, unsigned seed) {
-  std::vector<double> pos;
-  std::vector<int> type;
-  random_atoms(n, L, seed, pos, type);
-  return periodic_from_positions(pos, type, std::vector<int>(n, 1), L, cut);
-}
-
-// C, O, H of the CHO force field (as test_qeq.cpp).
-const std::vector<double> kChi = {5.8678, 8.5000, 5.3200};
-const std::vector<double> kEta = {14.0000, 17.9978, 14.8732};
-const std::vector<double> kGamma = {0.9000, 1.0503, 1.0206};
-
-QEqInput make_input(const System &sys, bool with_owner) {
-  QEqInput in;
-  in.n_local = sys.n_local;
-  in.n_total = sys.n_total();
-  in.x = sys.x.data();
-  in.tag = sys.tag.data();
-  in.active = sys.active.data();
-  in.type = sys.type.data();
-  in.num_types = static_cast<int>(kChi.size());
-  in.chi = kChi.data();
-  in.eta = kEta.data();
-  in.gamma = kGamma.data();
-  in.ghost_owner = with_owner ? sys.owner.data() : nullptr;
-  return in;
-}
-
-SingleRankComm make_comm(const System &sys) {
-  SingleRankComm c;
-  c.n_local = sys.n_local;
-  c.owner = sys.owner;
-  return c;
-}
 
 QEqSettings settings(double lo, double hi, double tol, int max_iter = 200) {
   QEqSettings s;
