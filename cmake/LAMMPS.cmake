@@ -6,24 +6,25 @@
 # Builds are cached under $REAXFF_CUDA_CACHE (default ~/.cache/reaxff-cuda),
 # keyed by LAMMPS version and options, so only the first configure is slow.
 set(_scripts ${PROJECT_SOURCE_DIR}/scripts)
-if(NOT LAMMPS_SOURCE_DIR)
-  execute_process(COMMAND bash ${_scripts}/get_lammps.sh
+# Run one of our scripts; its last line of output is the path it produced.
+function(run_lammps_script script result)
+  execute_process(COMMAND bash ${_scripts}/${script} ${ARGN}
                   OUTPUT_VARIABLE _out RESULT_VARIABLE _rc OUTPUT_STRIP_TRAILING_WHITESPACE)
   if(NOT _rc EQUAL 0)
-    message(FATAL_ERROR "scripts/get_lammps.sh failed (${_rc})")
+    message(FATAL_ERROR "scripts/${script} failed (${_rc})")
   endif()
   string(REGEX REPLACE ".*\n" "" _out "${_out}")
-  set(LAMMPS_SOURCE_DIR "${_out}" CACHE PATH "" FORCE)
+  set(${result} "${_out}" PARENT_SCOPE)
+endfunction()
+
+if(NOT LAMMPS_SOURCE_DIR)
+  run_lammps_script(get_lammps.sh _path)
+  set(LAMMPS_SOURCE_DIR "${_path}" CACHE PATH "" FORCE)
 endif()
 if(NOT LAMMPS_INSTALL_DIR)
   message(STATUS "Building LAMMPS from ${LAMMPS_SOURCE_DIR} (cached after the first time)")
-  execute_process(COMMAND bash ${_scripts}/build_lammps.sh ${LAMMPS_SOURCE_DIR}
-                  OUTPUT_VARIABLE _out RESULT_VARIABLE _rc OUTPUT_STRIP_TRAILING_WHITESPACE)
-  if(NOT _rc EQUAL 0)
-    message(FATAL_ERROR "scripts/build_lammps.sh failed (${_rc})")
-  endif()
-  string(REGEX REPLACE ".*\n" "" _out "${_out}")
-  set(LAMMPS_INSTALL_DIR "${_out}" CACHE PATH "" FORCE)
+  run_lammps_script(build_lammps.sh _path ${LAMMPS_SOURCE_DIR})
+  set(LAMMPS_INSTALL_DIR "${_path}" CACHE PATH "" FORCE)
 endif()
 
 find_program(LAMMPS_EXECUTABLE lmp PATHS ${LAMMPS_INSTALL_DIR}/bin NO_DEFAULT_PATH REQUIRED)
