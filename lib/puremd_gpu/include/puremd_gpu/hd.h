@@ -46,6 +46,17 @@ PMD_HD PMD_INLINE vec3 cross(vec3 a, vec3 b) {
 PMD_HD PMD_INLINE double sqr(double a) { return a * a; }
 PMD_HD PMD_INLINE double cube(double a) { return a * a * a; }
 
+// Virial r (x) f of the force f = -g acting at r, in LAMMPS order
+// (xx yy zz xy xz yz). Global and per-atom virials both use it.
+PMD_HD PMD_INLINE void virial_of(vec3 r, vec3 g, double w[6]) {
+  w[0] = -r.x * g.x;
+  w[1] = -r.y * g.y;
+  w[2] = -r.z * g.z;
+  w[3] = -r.x * g.y;
+  w[4] = -r.x * g.z;
+  w[5] = -r.y * g.z;
+}
+
 // Accumulate into memory that other threads may also write. On the host the
 // reference driver is serial, so a plain add is exact and deterministic.
 PMD_HD PMD_INLINE void atomic_add(double *p, double v) {

@@ -115,14 +115,9 @@ struct Tally {
   PMD_HD void add_grad(int a, vec3 g, int ref) const {
     atomic_add(&grad[a], g);
     if (vatom) {
-      const vec3 r = x[a] - x[ref];
-      double *v = vatom + 6 * a;
-      atomic_add(&v[0], -r.x * g.x);
-      atomic_add(&v[1], -r.y * g.y);
-      atomic_add(&v[2], -r.z * g.z);
-      atomic_add(&v[3], -r.x * g.y);
-      atomic_add(&v[4], -r.x * g.z);
-      atomic_add(&v[5], -r.y * g.z);
+      double w[6];
+      virial_of(x[a] - x[ref], g, w);
+      for (int k = 0; k < 6; ++k) atomic_add(&vatom[6 * a + k], w[k]);
     }
   }
 };

@@ -108,13 +108,9 @@ __global__ void __launch_bounds__(kReduceBlock)
     virial_partials_kernel(const vec3 *x, const vec3 *grad, int n, Virial *partials) {
   Virial s{};
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-    const vec3 r = x[i], g = grad[i];
-    s.v[0] -= r.x * g.x;
-    s.v[1] -= r.y * g.y;
-    s.v[2] -= r.z * g.z;
-    s.v[3] -= r.x * g.y;
-    s.v[4] -= r.x * g.z;
-    s.v[5] -= r.y * g.z;
+    double w[6];
+    virial_of(x[i], grad[i], w);
+    for (int k = 0; k < 6; ++k) s.v[k] += w[k];
   }
   using Reduce = cub::BlockReduce<Virial, kReduceBlock>;
   __shared__ typename Reduce::TempStorage tmp;

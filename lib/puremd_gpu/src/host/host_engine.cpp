@@ -54,13 +54,9 @@ void HostEngine::compute(const StepInput &in, const StepRequest &req, StepOutput
   // does; ghost images carry the periodic shifts.
   for (int k = 0; k < 6; ++k) out.virial[k] = 0.0;
   for (int i = 0; i < N; ++i) {
-    const vec3 r = c.x[i], g = c.grad[i];
-    out.virial[0] -= r.x * g.x;
-    out.virial[1] -= r.y * g.y;
-    out.virial[2] -= r.z * g.z;
-    out.virial[3] -= r.x * g.y;
-    out.virial[4] -= r.x * g.z;
-    out.virial[5] -= r.y * g.z;
+    double w[6];
+    virial_of(c.x[i], c.grad[i], w);
+    for (int k = 0; k < 6; ++k) out.virial[k] += w[k];
   }
   for (int i = 0; i < N; ++i) {
     out.f[3 * i] -= c.grad[i].x;
