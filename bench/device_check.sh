@@ -6,7 +6,8 @@
 #   4. benchmarks: HNS replicated 2^3 .. 16^3 and Water-6540, ms/step and phase breakdown.
 # On a machine with the full toolchain it builds first (scripts/configure.sh);
 # with BUNDLE=dir (made by bench/make_device_bundle.sh) it runs prebuilt binaries.
-# Usage: bench/device_check.sh [quick|tests|bench|sanitize|all]  (default all)
+# Usage: bench/device_check.sh [unit|quick|tests|bench|sanitize|drift|lanes|all]  (default all;
+#        lanes: the threads-per-row sweep behind thread_mapping.h's defaults, not in all)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -40,7 +41,7 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | 
 declare -a table
 row() { table+=("$1"); }
 
-if [ "$what" = all ] || [ "$what" = tests ] || [ "$what" = quick ]; then
+if [ "$what" = all ] || [ "$what" = tests ] || [ "$what" = quick ] || [ "$what" = unit ]; then
   "$UNIT" --gtest_brief=1 >"$out/unit.log" 2>&1; rc=$?
   row "unit tests (incl. GPU)        rc=$rc  $(grep -E '^\[  (PASSED|FAILED)' "$out/unit.log" | tr '\n' ' ')"
   [ $rc -ne 0 ] && grep -B2 -A12 "Failure" "$out/unit.log" | head -80
@@ -122,6 +123,41 @@ if [ "$what" = all ] || [ "$what" = bench ] || [ "$what" = quick ]; then
   cd "$root"
 fi
 
+if [ "$what" = lanes ]; then
+  # Threads per row of the long-row stages (lib/puremd_gpu/src/cuda/thread_mapping.h):
+  # one stage varied at a time, the others at their defaults; HNS 8x8x8 (40 steps)
+  # and Water-6540 (hbonds). The neighbour search is timed with REAXFF_GPU_SKIN=0
+  # (a fresh list every step), the compaction with LAMMPS's skin.
+  export REAXFF_GPU_TIMING=1
+  lane_run() {  # label, steps, input args..., then env assignments after "--"
+    local label=$1; shift
+    local args=() envs=()
+    while [ "$1" != -- ]; do args+=("$1"); shift; done; shift
+    envs=("$@")
+    env "${envs[@]}" "$LMP" "${args[@]}" -log "$out/lanes.log" -screen none
+    local secs steps
+    secs=$(grep -m1 "Loop time" "$out/lanes.log" | awk '{print $4}')
+    steps=$(grep -m1 "Loop time" "$out/lanes.log" | awk '{print $9}')
+    row "$(printf '%-28s %7.2f ms/step  %s' "$label" "$(awk -v s="$secs" -v n="$steps" 'BEGIN{print 1000*s/n}')" \
+      "$(grep -h 'ReaxFF/GPU phase' "$out/lanes.log" | sed 's/.*steps: //')")"
+  }
+  cd "$root/examples/HNS"; hns=$(hns_in)
+  H=(-in "$hns" -v x 8 -v y 8 -v z 8 -v t 40)
+  lane_run "HNS8 defaults" "${H[@]}" -- X=1
+  lane_run "HNS8 skin 0 (no reuse)" "${H[@]}" -- REAXFF_GPU_SKIN=0
+  for L in 1 4 8 16 32; do lane_run "HNS8 nonbonded=$L" "${H[@]}" -- REAXFF_GPU_LANES=nonbonded=$L; done
+  for L in 1 4 8 32; do lane_run "HNS8 hbonds=$L" "${H[@]}" -- REAXFF_GPU_LANES=hbonds=$L; done
+  for L in 1 4 8 16 32; do lane_run "HNS8 skin0 neighbors=$L" "${H[@]}" -- REAXFF_GPU_SKIN=0 REAXFF_GPU_LANES=neighbors=$L; done
+  for L in 1 4 8 16 32; do lane_run "HNS8 compaction=$L" "${H[@]}" -- REAXFF_GPU_LANES=compaction=$L; done
+  cd "$root/examples/water6540"
+  W=(-in in.water6540 -v steps 50 -v driver cuda)
+  lane_run "water defaults" "${W[@]}" -- X=1
+  lane_run "water skin 0 (no reuse)" "${W[@]}" -- REAXFF_GPU_SKIN=0
+  for L in 1 4 8 32; do lane_run "water hbonds=$L" "${W[@]}" -- REAXFF_GPU_LANES=hbonds=$L; done
+  for L in 1 4 8 32; do lane_run "water nonbonded=$L" "${W[@]}" -- REAXFF_GPU_LANES=nonbonded=$L; done
+  cd "$root"
+fi
+
 echo
 echo "=== reaxff-cuda device check: $(cat "$out/gpu.txt") ==="
-for r in "${table[@]}"; do echo "  $r"; done
+for r in "${table[@]}"; do echo "  $r"; done | tee "$out/table.txt"

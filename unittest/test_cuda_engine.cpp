@@ -19,6 +19,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "puremd_gpu/control.h"
@@ -414,6 +415,47 @@ TEST(CudaEngine, NeighbourListReusedBetweenSteps) {
     for (double &v : s.x) v += u(rng) * 0.05 / std::sqrt(3.0);
     compare_step(*e.host, *e.gpu, s, "step after the jump", kTermAll, true, false);
   }
+}
+
+// Every stage with a ThreadMapping gives the host's results whatever the
+// number of lanes per row (one lane, a whole warp, mixed), on fresh and
+// reused lists; a malformed REAXFF_GPU_LANES is an error naming the item.
+TEST(CudaEngine, ThreadMappingsAgreeWithHost) {
+  REQUIRE_GPU();
+  const Model rdx = load("RDX/ffield.reax.rdx", "RDX/lmp_control");
+  const Model water = load("water/qeq_ff.water", nullptr);
+  const System rdx_sys = periodic_system(read_data(example("RDX/data.RDX")), rdx.ff,
+                                         {"H", "C", "O", "N"}, 12.0, 17, 0.05);
+  const System water_sys =
+      periodic_system(read_data(example("water/data.water")), water.ff, {"O", "H"}, 12.0, 13, 0.05);
+  for (const char *lanes : {"neighbors=1,compaction=1,hbonds=1,nonbonded=1",
+                            "neighbors=32,compaction=32,hbonds=32,nonbonded=32",
+                            "neighbors=2,compaction=8,hbonds=4,nonbonded=16"}) {
+    for (const auto &[model, start] : {std::pair{&rdx, &rdx_sys}, std::pair{&water, &water_sys}}) {
+      SCOPED_TRACE(std::string("REAXFF_GPU_LANES=") + lanes +
+                   (model == &rdx ? " on RDX" : " on water"));
+      setenv("REAXFF_GPU_LANES", lanes, 1);
+      Engines e = make_engines(*model);
+      unsetenv("REAXFF_GPU_LANES");
+      System s = *start;
+      std::mt19937 rng(31);
+      std::uniform_real_distribution<double> u(-1.0, 1.0);
+      for (int step = 0; step < 3; ++step) {
+        if (step > 0)
+          for (double &v : s.x) v += u(rng) * 0.05 / std::sqrt(3.0);
+        compare_step(*e.host, *e.gpu, s, "step " + std::to_string(step), kTermAll, true, step == 0);
+      }
+    }
+  }
+  const Model &st = rdx;
+  setenv("REAXFF_GPU_LANES", "nonbonded=3", 1);
+  try {
+    make_engine(Driver::Cuda, st.ff, st.control);
+    ADD_FAILURE() << "REAXFF_GPU_LANES=nonbonded=3 was accepted";
+  } catch (const RuntimeError &err) {
+    EXPECT_NE(std::string(err.what()).find("nonbonded=3"), std::string::npos) << err.what();
+  }
+  unsetenv("REAXFF_GPU_LANES");
 }
 
 TEST(CudaEngine, EdgeCasesEmptyAndGhostsOnly) {

@@ -36,7 +36,8 @@ PairReaxFFGPU::~PairReaxFFGPU() {
 }
 
 void PairReaxFFGPU::settings(int narg, char **arg) {
-  if (narg < 1) error->all(FLERR, "Illegal pair_style reaxff/gpu command: control file or NULL expected");
+  if (narg < 1)
+    error->all(FLERR, "Illegal pair_style reaxff/gpu command: control file or NULL expected");
 
   control = puremd::Control{};
   if (strcmp(arg[0], "NULL") != 0) {
@@ -60,7 +61,8 @@ void PairReaxFFGPU::settings(int narg, char **arg) {
   // are accepted and checked but have no effect), plus `driver`.
   int iarg = 1;
   auto need = [&](const char *kw) {
-    if (iarg + 2 > narg) error->all(FLERR, "Illegal pair_style reaxff/gpu {} command: value missing", kw);
+    if (iarg + 2 > narg)
+      error->all(FLERR, "Illegal pair_style reaxff/gpu {} command: value missing", kw);
   };
   while (iarg < narg) {
     const std::string kw = arg[iarg];
@@ -92,10 +94,14 @@ void PairReaxFFGPU::settings(int narg, char **arg) {
     } else if (kw == "driver") {
       need("driver");
       const std::string v = arg[iarg + 1];
-      if (v == "auto") requested_driver = puremd::Driver::Auto;
-      else if (v == "host") requested_driver = puremd::Driver::Host;
-      else if (v == "cuda") requested_driver = puremd::Driver::Cuda;
-      else error->all(FLERR, "Illegal pair_style reaxff/gpu driver '{}': use auto, host or cuda", v);
+      if (v == "auto")
+        requested_driver = puremd::Driver::Auto;
+      else if (v == "host")
+        requested_driver = puremd::Driver::Host;
+      else if (v == "cuda")
+        requested_driver = puremd::Driver::Cuda;
+      else
+        error->all(FLERR, "Illegal pair_style reaxff/gpu driver '{}': use auto, host or cuda", v);
     } else {
       error->all(FLERR, "Unknown pair_style reaxff/gpu keyword '{}'", kw);
     }
@@ -117,7 +123,8 @@ void PairReaxFFGPU::settings(int narg, char **arg) {
 void PairReaxFFGPU::coeff(int narg, char **arg) {
   if (!allocated) allocate();
   if (narg != 3 + atom->ntypes)
-    error->all(FLERR, "Incorrect args for pair_coeff: expected * * ffield-file and {} element names",
+    error->all(FLERR,
+               "Incorrect args for pair_coeff: expected * * ffield-file and {} element names",
                atom->ntypes);
   if (!utils::strmatch(arg[0], "^\\*$") || !utils::strmatch(arg[1], "^\\*$"))
     error->all(FLERR, "pair_coeff for reaxff/gpu must be '* * ffield-file elements...'");
@@ -169,18 +176,22 @@ void PairReaxFFGPU::init_style() {
   if (!atom->q_flag) error->all(FLERR, "Pair style reaxff/gpu requires atom attribute q");
   if (atom->tag_enable == 0) error->all(FLERR, "Pair style reaxff/gpu requires atom IDs");
   if (force->newton_pair == 0) error->all(FLERR, "Pair style reaxff/gpu requires newton pair on");
-  if (!have_ffield) error->all(FLERR, "Pair style reaxff/gpu: pair_coeff * * ffield ... was not given");
+  if (!have_ffield)
+    error->all(FLERR, "Pair style reaxff/gpu: pair_coeff * * ffield ... was not given");
 
   if (!modify->get_fix_by_style("^acks2/reax").empty())
-    error->all(FLERR, "fix acks2/reaxff is not supported with pair_style reaxff/gpu; use fix qeq/reaxff/gpu");
+    error->all(
+        FLERR,
+        "fix acks2/reaxff is not supported with pair_style reaxff/gpu; use fix qeq/reaxff/gpu");
   // LAMMPS's own fix qeq/reaxff and qtpie/reaxff reach into PairReaxFF's CPU
   // neighbour list, which this style does not build.
   if (!modify->get_fix_by_style("^qeq/reaxff$").empty() ||
       !modify->get_fix_by_style("^qeq/reax/c$").empty() ||
       !modify->get_fix_by_style("^qeq/reaxff/omp$").empty() ||
       !modify->get_fix_by_style("^qtpie/reax").empty())
-    error->all(FLERR, "Pair style reaxff/gpu needs fix qeq/reaxff/gpu (or qeq/shielded) for charge "
-                      "equilibration, not qeq/reaxff or qtpie/reaxff");
+    error->all(FLERR,
+               "Pair style reaxff/gpu needs fix qeq/reaxff/gpu (or qeq/shielded) for charge "
+               "equilibration, not qeq/reaxff or qtpie/reaxff");
   const int have_qeq = modify->get_fix_by_style("^qeq/reaxff/gpu$").size() +
                        modify->get_fix_by_style("^qeq/shielded").size();
   if (qeqflag && have_qeq != 1)
@@ -190,7 +201,8 @@ void PairReaxFFGPU::init_style() {
 
   cutmax = std::max({control.nonb_cut, control.hbond_cut, control.bond_cut});
   if (cutmax < 2.0 * control.bond_cut && comm->me == 0)
-    error->warning(FLERR, "Total cutoff < 2*bond cutoff. May need to use an increased neighbor list skin.");
+    error->warning(
+        FLERR, "Total cutoff < 2*bond cutoff. May need to use an increased neighbor list skin.");
 
   // No LAMMPS neighbour list is requested: lib/puremd_gpu builds its own.
   // The analysis styles only read list->inum / ilist, so we keep a list
@@ -202,6 +214,9 @@ void PairReaxFFGPU::init_style() {
   list = own_list;
 
   if (engine_stale) make_engine();
+  // The CUDA driver keeps its pair list between LAMMPS's re-neighbourings
+  // with LAMMPS's own skin (and its own displacement check).
+  engine->set_list_skin(neighbor->skin);
 }
 
 void PairReaxFFGPU::make_engine() {
@@ -382,7 +397,8 @@ void PairReaxFFGPU::finish() {
   }
   const double bytes = static_cast<double>(engine->device_bytes());
   if (bytes > 0)
-    utils::logmesg(lmp, "ReaxFF/GPU peak device memory {:.1f} MB = {:.2f} KB/atom ({} owned+ghost)\n",
+    utils::logmesg(lmp,
+                   "ReaxFF/GPU peak device memory {:.1f} MB = {:.2f} KB/atom ({} owned+ghost)\n",
                    bytes / 1048576.0, bytes / 1024.0 / std::max(1, atom->nlocal + atom->nghost),
                    atom->nlocal + atom->nghost);
 }

@@ -71,6 +71,13 @@ class Engine {
   virtual PhaseTimes phase_times() const { return {}; }
   // Peak device memory held by this engine, bytes (0 for host drivers).
   virtual size_t device_bytes() const { return 0; }
+
+  // Skin (A) for drivers that keep their own Verlet list between
+  // re-neighbourings (the CUDA driver): the list holds pairs within
+  // cut-off + skin and is rebuilt when an atom has moved more than skin / 2.
+  // The LAMMPS adapter passes its neighbor skin; 0 builds a list every step.
+  // Ignored by the host driver.
+  virtual void set_list_skin(double /*skin*/) {}
 };
 
 // True if a CUDA device is usable; `why` says what was found (or not).

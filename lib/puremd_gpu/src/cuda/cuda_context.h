@@ -12,6 +12,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda/device_buffer.h"
+#include "cuda/thread_mapping.h"
 #include "puremd_gpu/engine.h"
 #include "puremd_gpu/lists.h"
 
@@ -58,6 +59,7 @@ struct CudaContext {
   Control control;
   int num_types = 0;
   int vdw_type = 0;
+  ThreadMapping lanes;  // threads per row of the long-row stages
 
   // --- current step ---
   int n_local = 0, n_total = 0;

@@ -115,7 +115,9 @@ CudaEngine::CudaEngine(const ForceField &ff, const Control &control) {
       throw RuntimeError(std::string("CUDA driver: REAXFF_GPU_SKIN=") + v +
                          ": expected a non-negative distance in A (0 disables list reuse)");
     c_.skin = skin;
+    skin_from_env_ = true;
   }
+  c_.lanes = ThreadMapping::from_environment();
   copy_force_field(ff);
 
   c_.totals.reserve(kNumTotals);
@@ -158,6 +160,15 @@ void CudaEngine::copy_force_field(const ForceField &ff) {
     copy_to_device(c_.lr_tables, tables, tables.size(), "long-range table");
     c_.have_lr_tables = true;
   }
+}
+
+void CudaEngine::set_list_skin(double skin) {
+  if (skin_from_env_) return;
+  if (!std::isfinite(skin) || skin < 0.0)
+    throw RuntimeError("CUDA driver: neighbour-list skin " + std::to_string(skin) +
+                       " A: expected a finite distance >= 0");
+  if (skin != c_.skin) c_.skin_valid = false;
+  c_.skin = skin;
 }
 
 CudaEngine::~CudaEngine() {
@@ -234,7 +245,7 @@ void CudaEngine::reserve_atoms(int n_total, const StepRequest &req) {
   const size_t n = static_cast<size_t>(n_total);
   if (n > atom_capacity_ || c.x.data() == nullptr) {
     const size_t cap = std::max<size_t>(static_cast<size_t>(n * kListHeadroom), n) + 1;
-    atom_capacity_ = cap;
+    atom_capacity_ = 0;  // until every array below has its rows (an allocation may fail)
     c.x.reserve(cap);
     c.type.reserve(cap);
     c.tag.reserve(cap);
@@ -257,6 +268,7 @@ void CudaEngine::reserve_atoms(int n_total, const StepRequest &req) {
     h_tag_.reserve(cap);
     h_q_.reserve(cap);
     h_grad_.reserve(3 * cap);
+    atom_capacity_ = cap;
     // eatom / vatom follow below, on request
     c.eatom.release();
     c.vatom.release();

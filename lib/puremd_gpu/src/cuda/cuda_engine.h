@@ -3,8 +3,9 @@
 //
 // Environment variables (read when the engine is made):
 //   REAXFF_GPU_TIMING=1  per-phase cudaEvent timings, see phase_times()
-//   REAXFF_GPU_SKIN=d    skin (A) of the reused neighbour list, default 2.0;
-//                        0 rebuilds the far list from cells every step
+//   REAXFF_GPU_SKIN=d    skin (A) of the reused neighbour list, overriding
+//                        set_list_skin(); 0 rebuilds the far list every step
+//   REAXFF_GPU_LANES=... threads per row of the long-row stages (thread_mapping.h)
 //   REAXFF_GPU_DEBUG=1   synchronise and check after every kernel; log list
 //                        sizes and every device allocation to stderr
 #pragma once
@@ -21,12 +22,9 @@
 
 namespace puremd::cuda {
 
-// Skin (A) of the reused far-neighbour list; 0 = fresh build every step.
-// Measured on the H100 (HNS 8x8x8, re-neighbouring every 20 steps): reuse
-// with a 2 A skin took 12.8 ms/step in neighbours against 6.6 for a fresh
-// build, because the per-step compaction is one thread per row. Off by
-// default until the compaction is warp-per-row; REAXFF_GPU_SKIN=2 turns it on.
-constexpr double kDefaultSkin = 0.0;
+// Skin (A) of the reused far-neighbour list until set_list_skin() is called
+// (LAMMPS passes its neighbor skin); 0 = fresh build every step.
+constexpr double kDefaultSkin = 2.0;
 
 // Phase buckets of PhaseTimes.
 enum Phase : int {
@@ -77,6 +75,7 @@ class CudaEngine : public Engine {
   void atom_table(std::vector<double> &total_bo, std::vector<double> &nlp) override;
   PhaseTimes phase_times() const override { return timer_.times(); }
   size_t device_bytes() const override { return c_.mem.peak; }
+  void set_list_skin(double skin) override;
 
  private:
   void copy_force_field(const ForceField &ff);
@@ -92,6 +91,7 @@ class CudaEngine : public Engine {
   StepTimer timer_;
   size_t atom_capacity_ = 0;        // rows of the per-atom device arrays
   bool last_step_complete_ = true;  // false while (or after a failed) compute()
+  bool skin_from_env_ = false;      // REAXFF_GPU_SKIN set: set_list_skin() is ignored
 
   // pinned staging for the once-per-step copies
   PinnedArray<double> h_x_{"positions (pinned)"};

@@ -8,7 +8,8 @@
 //  1. validate types / positions and reduce the bounding box (read back);
 //  2. cells no smaller than the cut-off: key = cell of each atom, CUB radix
 //     sort of (key, index) -> atoms by cell, ascending index within a cell;
-//  3. count pairs per row -> prefix sum -> (grow) -> fill.
+//  3. count pairs per row -> prefix sum -> (grow) -> fill, a group of
+//     ThreadMapping::neighbors lanes per row.
 // Rows are in cell order, then ascending index: deterministic, not sorted
 // by partner (nothing downstream depends on the order of a far row).
 //
@@ -17,8 +18,10 @@
 // positions / types of the build kept. While no atom has moved more than
 // skin / 2 (and LAMMPS has not re-neighboured), every pair within the
 // cut-off now was within cut-off + skin then, so the far list is the skin
-// list filtered with the current positions (count -> scan -> fill, rows in
-// the skin list's order), with the same rounding as a fresh build.
+// list filtered with the current positions, with the same rounding as a
+// fresh build. It is filtered in place: far row i starts where skin row i
+// does and keeps its order (rows are not contiguous; every reader uses
+// start / end), so the step needs one kernel and no read-back for it.
 #include <cfloat>
 #include <climits>
 #include <cmath>
@@ -30,6 +33,7 @@
 
 #include "cuda/cuda_context.h"
 #include "cuda/kernel_utils.cuh"
+#include "cuda/lane_group.cuh"
 
 namespace puremd::cuda {
 namespace {
@@ -127,66 +131,90 @@ struct FarParams {
   double skin;  // added to a row's cut-off if that is positive (0: the far list itself)
 };
 
-// Visit the partners j > i of atom i within its row's cut-off.
-template <class Visit>
-__device__ __forceinline__ void for_each_far_partner(int i, const FarParams &P, const vec3 *x,
-                                                     const int *type, const int *cell_start,
-                                                     const int *cell_end, const int *cell_atoms,
-                                                     const vec3 *cell_x, const int *cell_type,
-                                                     Visit &&visit) {
-  if (type[i] < 0) return;
+// The partners j > i of atom i within its row's cut-off, found by a group of
+// L lanes (lane k takes slots k, k + L, ... of each of the 27 cells) and
+// visited as visit(w, j, dr, d2) with w = 0, 1, 2, ... in cell order, then
+// slot order: the order of a serial scan, whatever L. Returns the count
+// (the same in every lane of the group).
+template <int L, class Visit>
+__device__ __forceinline__ int for_each_far_partner(const LaneGroup<L> &g, int i,
+                                                    const FarParams &P, const vec3 *x,
+                                                    const int *type, const int *cell_start,
+                                                    const int *cell_end, const int *cell_atoms,
+                                                    const vec3 *cell_x, const int *cell_type,
+                                                    Visit &&visit) {
+  if (type[i] < 0) return 0;
   const double rc0 = i < P.n_local ? P.cut_local : P.cut_ghost;
-  if (rc0 <= 0) return;
+  if (rc0 <= 0) return 0;
   const double rc = rc0 + P.skin;
   const double rc2 = rc * rc;
   const vec3 xi = x[i];
   int cx, cy, cz;
   cell_coords(P.g, xi, cx, cy, cz);
+  int w = 0;
   for (int z = max(cz - 1, 0); z <= min(cz + 1, P.g.nz - 1); ++z)
     for (int y = max(cy - 1, 0); y <= min(cy + 1, P.g.ny - 1); ++y)
       for (int xx = max(cx - 1, 0); xx <= min(cx + 1, P.g.nx - 1); ++xx) {
         const int c = (z * P.g.ny + y) * P.g.nx + xx;
         const int e = cell_end[c];
-        for (int s = cell_start[c]; s < e; ++s) {
-          const int j = cell_atoms[s];
-          if (j <= i || cell_type[s] < 0) continue;
-          const vec3 dr = cell_x[s] - xi;
-          const double d2 = norm2_host_rounding(dr);
-          if (d2 <= rc2) visit(j, dr, d2);
+        for (int base = cell_start[c]; base < e; base += L) {
+          const int s = base + g.lane;
+          int j = -1;
+          vec3 dr{};
+          double d2 = 0.0;
+          bool keep = false;
+          if (s < e) {
+            j = cell_atoms[s];
+            if (j > i && cell_type[s] >= 0) {
+              dr = cell_x[s] - xi;
+              d2 = norm2_host_rounding(dr);
+              keep = d2 <= rc2;
+            }
+          }
+          int kept;
+          const int r = g.rank(keep, kept);
+          if (keep) visit(w + r, j, dr, d2);
+          w += kept;
         }
       }
+  return w;
 }
 
+template <int L>
 __global__ void __launch_bounds__(kAtomBlock)
     far_count_kernel(FarParams P, const vec3 *x, const int *type, const int *cell_start,
                      const int *cell_end, const int *cell_atoms, const vec3 *cell_x,
                      const int *cell_type, int *count, unsigned long long *total) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const LaneGroup<L> g;
+  const int i =
+      static_cast<int>((static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / L);
   int n = 0;
   if (i < P.n_total) {
-    for_each_far_partner(i, P, x, type, cell_start, cell_end, cell_atoms, cell_x, cell_type,
-                         [&](int, vec3, double) { ++n; });
-    count[i] = n;
+    n = for_each_far_partner(g, i, P, x, type, cell_start, cell_end, cell_atoms, cell_x, cell_type,
+                             [](int, int, vec3, double) {});
+    if (g.lane == 0) count[i] = n;
   }
-  warp_add_total(total, static_cast<unsigned long long>(n));
+  warp_add_total(total, static_cast<unsigned long long>(g.lane == 0 ? n : 0));
 }
 
+template <int L>
 __global__ void __launch_bounds__(kAtomBlock)
     far_fill_kernel(FarParams P, const vec3 *x, const int *type, const int *cell_start,
                     const int *cell_end, const int *cell_atoms, const vec3 *cell_x,
                     const int *cell_type, const int *start, int *end, int *nbr, double *d,
                     vec3 *dvec) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= P.n_total) return;
-  int w = start[i];
-  for_each_far_partner(i, P, x, type, cell_start, cell_end, cell_atoms, cell_x, cell_type,
-                       [&](int j, vec3 dr, double d2) {
-                         nbr[w] = j;
-                         if (dvec) dvec[w] = dr;
-                         if (d) d[w] = sqrt(d2);
-                         ++w;
-                       });
-  end[i] = w;
+  const LaneGroup<L> g;
+  const int i =
+      static_cast<int>((static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / L);
+  if (i >= P.n_total) return;  // whole groups leave together
+  const int w0 = start[i];
+  const int n = for_each_far_partner(g, i, P, x, type, cell_start, cell_end, cell_atoms, cell_x,
+                                     cell_type, [&](int w, int j, vec3 dr, double d2) {
+                                       nbr[w0 + w] = j;
+                                       if (dvec) dvec[w0 + w] = dr;
+                                       if (d) d[w0 + w] = sqrt(d2);
+                                     });
+  if (g.lane == 0) end[i] = w0 + n;
 }
 
 struct CompactParams {
@@ -194,54 +222,52 @@ struct CompactParams {
   double cut_local, cut_ghost;
 };
 
-// Visit the skin-list partners of atom i within its row's cut-off at the
-// current positions (the rule and rounding of for_each_far_partner).
-template <class Visit>
-__device__ __forceinline__ void for_each_skin_partner(int i, const CompactParams &P, const vec3 *x,
-                                                      const int *type, const int *s_start,
-                                                      const int *s_end, const int *s_nbr,
-                                                      Visit &&visit) {
-  if (type[i] < 0) return;
+// The far list of this step from the skin list, in place: row i keeps the
+// skin row's start and its partners within the cut-off at the current
+// positions (same rule and rounding as the cell search, same order), so
+// no count, prefix sum or read-back is needed. A group of L lanes per row.
+template <int L>
+__global__ void __launch_bounds__(kAtomBlock)
+    skin_compact_kernel(CompactParams P, const vec3 *x, const int *type, const int *s_start,
+                        const int *s_end, const int *s_nbr, int *start, int *end, int *nbr,
+                        double *d, vec3 *dvec) {
+  const LaneGroup<L> g;
+  const int i =
+      static_cast<int>((static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / L);
+  if (i >= P.n_total) return;  // whole groups leave together
+  const int w0 = s_start[i];
+  int w = 0;
   const double rc = i < P.n_local ? P.cut_local : P.cut_ghost;
-  if (rc <= 0) return;
-  const double rc2 = rc * rc;
-  const vec3 xi = x[i];
-  const int e = s_end[i];
-  for (int k = s_start[i]; k < e; ++k) {
-    const int j = s_nbr[k];
-    const vec3 dr = x[j] - xi;
-    const double d2 = norm2_host_rounding(dr);
-    if (d2 <= rc2) visit(j, dr, d2);
+  if (type[i] >= 0 && rc > 0) {
+    const double rc2 = rc * rc;
+    const vec3 xi = x[i];
+    const int e = s_end[i];
+    for (int base = w0; base < e; base += L) {
+      const int k = base + g.lane;
+      int j = -1;
+      vec3 dr{};
+      double d2 = 0.0;
+      bool keep = false;
+      if (k < e) {
+        j = s_nbr[k];
+        dr = x[j] - xi;
+        d2 = norm2_host_rounding(dr);
+        keep = d2 <= rc2;
+      }
+      int kept;
+      const int r = g.rank(keep, kept);
+      if (keep) {
+        nbr[w0 + w + r] = j;
+        dvec[w0 + w + r] = dr;
+        d[w0 + w + r] = sqrt(d2);
+      }
+      w += kept;
+    }
   }
-}
-
-__global__ void __launch_bounds__(kAtomBlock)
-    skin_compact_count_kernel(CompactParams P, const vec3 *x, const int *type, const int *s_start,
-                              const int *s_end, const int *s_nbr, int *count,
-                              unsigned long long *total) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  int n = 0;
-  if (i < P.n_total) {
-    for_each_skin_partner(i, P, x, type, s_start, s_end, s_nbr, [&](int, vec3, double) { ++n; });
-    count[i] = n;
+  if (g.lane == 0) {
+    start[i] = w0;
+    end[i] = w0 + w;
   }
-  warp_add_total(total, static_cast<unsigned long long>(n));
-}
-
-__global__ void __launch_bounds__(kAtomBlock)
-    skin_compact_fill_kernel(CompactParams P, const vec3 *x, const int *type, const int *s_start,
-                             const int *s_end, const int *s_nbr, const int *start, int *end,
-                             int *nbr, double *d, vec3 *dvec) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= P.n_total) return;
-  int w = start[i];
-  for_each_skin_partner(i, P, x, type, s_start, s_end, s_nbr, [&](int j, vec3 dr, double d2) {
-    nbr[w] = j;
-    dvec[w] = dr;
-    d[w] = sqrt(d2);
-    ++w;
-  });
-  end[i] = w;
 }
 
 struct MaxOp {
@@ -384,9 +410,15 @@ size_t build_cell_pairs(CudaContext &c, double skin, DeviceArray<int> &start, De
   const FarParams P{g, c.n_local, n, cut_local, cut_ghost, skin};
   PMD_CUDA_CHECK(cudaMemsetAsync(c.far_count.data() + n, 0, sizeof(int), st));
   c.clear_totals(kTotalFar, 1);
-  far_count_kernel<<<blocks_for(n, kAtomBlock), kAtomBlock, 0, st>>>(
-      P, c.x.data(), c.type.data(), c.cell_start.data(), c.cell_end.data(), c.cell_atoms.data(),
-      c.cell_x.data(), c.cell_type.data(), c.far_count.data(), c.totals.data() + kTotalFar);
+  const int lanes = c.lanes.neighbors;
+  dispatch_lanes(lanes, [&](auto l) {
+    constexpr int L = decltype(l)::value;
+    far_count_kernel<L>
+        <<<blocks_for(static_cast<long long>(n) * L, kAtomBlock), kAtomBlock, 0, st>>>(
+            P, c.x.data(), c.type.data(), c.cell_start.data(), c.cell_end.data(),
+            c.cell_atoms.data(), c.cell_x.data(), c.cell_type.data(), c.far_count.data(),
+            c.totals.data() + kTotalFar);
+  });
   PMD_CUDA_CHECK_LAUNCH("far_count_kernel", st);
   start.reserve(static_cast<size_t>(n) + 1, kListHeadroom);
   end.reserve(static_cast<size_t>(n) + 1, kListHeadroom);
@@ -401,10 +433,14 @@ size_t build_cell_pairs(CudaContext &c, double skin, DeviceArray<int> &start, De
   if (d) d->reserve(total, kListHeadroom);
   if (dvec) dvec->reserve(total, kListHeadroom);
 
-  far_fill_kernel<<<blocks_for(n, kAtomBlock), kAtomBlock, 0, st>>>(
-      P, c.x.data(), c.type.data(), c.cell_start.data(), c.cell_end.data(), c.cell_atoms.data(),
-      c.cell_x.data(), c.cell_type.data(), start.data(), end.data(), nbr.data(),
-      d ? d->data() : nullptr, dvec ? dvec->data() : nullptr);
+  dispatch_lanes(lanes, [&](auto l) {
+    constexpr int L = decltype(l)::value;
+    far_fill_kernel<L>
+        <<<blocks_for(static_cast<long long>(n) * L, kAtomBlock), kAtomBlock, 0, st>>>(
+            P, c.x.data(), c.type.data(), c.cell_start.data(), c.cell_end.data(),
+            c.cell_atoms.data(), c.cell_x.data(), c.cell_type.data(), start.data(), end.data(),
+            nbr.data(), d ? d->data() : nullptr, dvec ? dvec->data() : nullptr);
+  });
   PMD_CUDA_CHECK_LAUNCH("far_fill_kernel", st);
   if (debug_mode())
     std::fprintf(stderr, "[reaxff/gpu] %s: %d atoms (%d owned), %d cells, skin %g, %llu pairs\n",
@@ -412,29 +448,21 @@ size_t build_cell_pairs(CudaContext &c, double skin, DeviceArray<int> &start, De
   return total;
 }
 
-// Far list of this step compacted from the skin list (current positions).
+// Far list of this step compacted from the skin list (current positions):
+// one kernel, no read-back. The far arrays were sized for the skin list
+// when it was built.
 void compact_skin_list(CudaContext &c) {
   const int n = c.n_total;
-  cudaStream_t st = c.stream;
   const CompactParams P{c.n_local, n, c.control.nonb_cut, c.control.bond_cut};
-  PMD_CUDA_CHECK(cudaMemsetAsync(c.far_count.data() + n, 0, sizeof(int), st));
-  c.clear_totals(kTotalFar, 1);
-  skin_compact_count_kernel<<<blocks_for(n, kAtomBlock), kAtomBlock, 0, st>>>(
-      P, c.x.data(), c.type.data(), c.skin_start.data(), c.skin_end.data(), c.skin_nbr.data(),
-      c.far_count.data(), c.totals.data() + kTotalFar);
-  PMD_CUDA_CHECK_LAUNCH("skin_compact_count_kernel", st);
-  c.exclusive_scan(c.far_count.data(), c.far_start.data(), static_cast<size_t>(n) + 1);
-  c.read_totals(kTotalFar, 1);
-  const unsigned long long total = c.h_totals[kTotalFar];  // <= skin_total < 2^31
-  c.far_total = total;
-  c.far_nbr.reserve(total, kListHeadroom);
-  c.far_d.reserve(total, kListHeadroom);
-  c.far_dvec.reserve(total, kListHeadroom);
-  c.far_flags.reserve(total, kListHeadroom);
-  skin_compact_fill_kernel<<<blocks_for(n, kAtomBlock), kAtomBlock, 0, st>>>(
-      P, c.x.data(), c.type.data(), c.skin_start.data(), c.skin_end.data(), c.skin_nbr.data(),
-      c.far_start.data(), c.far_end.data(), c.far_nbr.data(), c.far_d.data(), c.far_dvec.data());
-  PMD_CUDA_CHECK_LAUNCH("skin_compact_fill_kernel", st);
+  dispatch_lanes(c.lanes.compaction, [&](auto l) {
+    constexpr int L = decltype(l)::value;
+    skin_compact_kernel<L>
+        <<<blocks_for(static_cast<long long>(n) * L, kAtomBlock), kAtomBlock, 0, c.stream>>>(
+            P, c.x.data(), c.type.data(), c.skin_start.data(), c.skin_end.data(), c.skin_nbr.data(),
+            c.far_start.data(), c.far_end.data(), c.far_nbr.data(), c.far_d.data(),
+            c.far_dvec.data());
+  });
+  PMD_CUDA_CHECK_LAUNCH("skin_compact_kernel", c.stream);
 }
 
 // True if some atom moved more than skin / 2 since the skin-list build (or
@@ -484,6 +512,12 @@ void update_far_neighbors(CudaContext &c, bool atoms_reordered) {
     copy_build_atoms_kernel<<<blocks_for(n, kReduceBlock), kReduceBlock, 0, c.stream>>>(
         c.x.data(), c.type.data(), n, c.skin_x.data(), c.skin_type.data());
     PMD_CUDA_CHECK_LAUNCH("copy_build_atoms_kernel", c.stream);
+    // the far list lives in the skin list's rows (entries up to skin_total)
+    c.far_total = c.skin_total;
+    c.far_nbr.reserve(c.far_total, kListHeadroom);
+    c.far_d.reserve(c.far_total, kListHeadroom);
+    c.far_dvec.reserve(c.far_total, kListHeadroom);
+    c.far_flags.reserve(c.far_total, kListHeadroom);
     c.skin_n_local = c.n_local;
     c.skin_n_total = n;
     c.skin_valid = true;

@@ -1,16 +1,20 @@
-// The force/energy stages of the CUDA driver: one thread per atom calling
-// the per-atom bodies of physics/*.h over the same atom ranges as the host
-// stages (src/host/host_*.cpp), then the reductions of the outputs.
+// The force/energy stages of the CUDA driver: the per-atom bodies of
+// physics/*.h over the same atom ranges as the host stages
+// (src/host/host_*.cpp), then the reductions of the outputs.
 //
-// Each stage is one kernel (atom_stage_kernel<Body>); Body is a tiny functor
-// naming the physics function(s), so a profiler shows e.g.
-// atom_stage_kernel<TorsionBody>. Stages that add energies use a per-block
+// Most stages are one thread per atom (atom_stage_kernel<Body>; Body is a
+// tiny functor naming the physics function(s), so a profiler shows e.g.
+// atom_stage_kernel<TorsionBody>). Hydrogen bonds and nonbonded pairs have
+// long rows and a row / entry / finish split in their physics header; they
+// run a group of ThreadMapping lanes per atom (row_group_kernel<Family, L>),
+// the lanes' row sums added by shuffles. Stages that add energies use a per-block
 // energy slot (with_energy_slot); the slots and the virial are reduced in a
 // fixed order at the end of the step (deterministic for a given launch shape).
 #include <cub/block/block_reduce.cuh>
 
 #include "cuda/cuda_context.h"
 #include "cuda/kernel_utils.cuh"
+#include "cuda/lane_group.cuh"
 #include "puremd_gpu/physics/atom_energy.h"
 #include "puremd_gpu/physics/bond_order.h"
 #include "puremd_gpu/physics/bonds.h"
@@ -52,17 +56,6 @@ struct TorsionBody {
   static constexpr bool kTallies = true;
   __device__ void operator()(int j, const StepView &v) const { torsions_atom(j, v); }
 };
-struct HydrogenBondBody {
-  static constexpr bool kTallies = true;
-  __device__ void operator()(int h, const StepView &v) const { hydrogen_bonds_atom(h, v); }
-};
-struct NonbondedBody {
-  static constexpr bool kTallies = true;
-  __device__ void operator()(int i, const StepView &v) const {
-    nonbonded_atom(i, v);
-    polarization_atom(i, v);
-  }
-};
 struct ChainRuleBody {
   static constexpr bool kTallies = false;
   __device__ void operator()(int i, const StepView &v) const { bond_order_chain_rule_atom(i, v); }
@@ -79,6 +72,59 @@ __global__ void __launch_bounds__(kAtomBlock)
   } else {
     Body{}(i, v);
   }
+}
+
+// Row families for row_group_kernel: Row (with active, first, last), Sums
+// (plain doubles), entry() for one list entry, finish() in lane 0.
+struct HydrogenBondFamily {
+  using Row = HbondRow;
+  using Sums = HbondSums;
+  __device__ static Row row(int h, const StepView &v) { return hbond_row(h, v); }
+  __device__ static void entry(const Row &r, int p, const StepView &v, Sums &s) {
+    hbond_acceptor(r, p, v, s);
+  }
+  __device__ static void finish(int, const Row &r, const Sums &s, const StepView &v) {
+    hbond_row_finish(r, s, v);
+  }
+};
+struct NonbondedFamily {
+  using Row = NonbondedRow;
+  using Sums = NonbondedSums;
+  __device__ static Row row(int i, const StepView &v) { return nonbonded_row(i, v); }
+  __device__ static void entry(const Row &r, int p, const StepView &v, Sums &s) {
+    nonbonded_pair(r, p, v, s);
+  }
+  __device__ static void finish(int i, const Row &r, const Sums &s, const StepView &v) {
+    nonbonded_row_finish(r, s, v);
+    polarization_atom(i, v);
+  }
+};
+
+template <class Family, int L>
+__global__ void __launch_bounds__(kAtomBlock)
+    row_group_kernel(const StepView v, int begin, int end) {
+  const LaneGroup<L> g;
+  const long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const int i = begin + static_cast<int>(t / L);
+  const StepView w = with_energy_slot(v);
+  typename Family::Row row;
+  if (i < end) row = Family::row(i, w);
+  typename Family::Sums s{};
+  if (row.active)
+    for (int p = row.first + g.lane; p < row.last; p += L) Family::entry(row, p, w, s);
+  g.sum_all(s);  // every lane of the warp gets here: no early return above
+  if (i < end && g.lane == 0) Family::finish(i, row, s, w);
+}
+
+template <class Family>
+void launch_rows(CudaContext &c, const char *name, int begin, int end, int lanes) {
+  if (end <= begin) return;
+  dispatch_lanes(lanes, [&](auto l) {
+    constexpr int L = decltype(l)::value;
+    row_group_kernel<Family, L><<<blocks_for(static_cast<long long>(end - begin) * L, kAtomBlock),
+                                  kAtomBlock, 0, c.stream>>>(c.view(), begin, end);
+  });
+  PMD_CUDA_CHECK_LAUNCH(name, c.stream);
 }
 
 template <class Body>
@@ -172,11 +218,13 @@ void compute_torsions(CudaContext &c) {
 
 void compute_hydrogen_bonds(CudaContext &c) {
   if (c.control.hbond_cut <= 0.0 || !(c.terms & kTermHbond)) return;
-  launch_atoms<HydrogenBondBody>(c, "hydrogen_bonds_atom", 0, c.n_local);
+  launch_rows<HydrogenBondFamily>(c, "hydrogen bonds (row_group_kernel)", 0, c.n_local,
+                                  c.lanes.hbonds);
 }
 
 void compute_nonbonded(CudaContext &c) {
-  launch_atoms<NonbondedBody>(c, "nonbonded_atom + polarization_atom", 0, c.n_local);
+  launch_rows<NonbondedFamily>(c, "nonbonded + polarization (row_group_kernel)", 0, c.n_local,
+                               c.lanes.nonbonded);
 }
 
 void apply_bond_order_chain_rule(CudaContext &c) {

@@ -109,17 +109,19 @@ std::string mib(std::size_t bytes) {
                                const QEqSizes &sz, const char *file, int line) {
   cudaGetLastError();
   std::size_t free_b = 0, total_b = 0;
-  std::string mem = "unknown";
+  std::string mem = "(unknown) free memory";
   if (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess)
     mem = mib(free_b) + " free of " + mib(total_b);
   else
     cudaGetLastError();
-  std::string msg = std::string("QEq (CUDA): cannot allocate ") + mib(bytes) +
-                    " of GPU memory for " + what + " (" + std::to_string(sz.n_local) +
-                    " owned atoms, " + std::to_string(sz.n_total) + " with ghosts";
+  // Worded as the force engine's message (throw_out_of_memory in
+  // device_buffer.h), so users and tests see one kind of out-of-memory report.
+  std::string msg = std::string("QEq (CUDA): out of GPU memory allocating ") + mib(bytes) +
+                    " for " + what + " (" + std::to_string(sz.n_local) + " owned atoms, " +
+                    std::to_string(sz.n_total) + " with ghosts";
   if (sz.nnz > 0) msg += ", " + std::to_string(sz.nnz) + " matrix entries";
-  msg += "; GPU memory: " + mem + ") at " + file + ":" + std::to_string(line) + ": " +
-         cudaGetErrorString(err);
+  msg += "; the GPU has " + mem + ") at " + file + ":" + std::to_string(line) + ": " +
+         cudaGetErrorString(err) + ". Use more GPUs / MPI ranks so that each holds fewer atoms.";
   throw RuntimeError(msg);
 }
 
@@ -142,6 +144,9 @@ class QEqDeviceArray {
     const cudaError_t err = cudaMalloc(reinterpret_cast<void **>(&p_), want * sizeof(T));
     if (err != cudaSuccess) {
       p_ = nullptr;
+      // Anything else (a sticky fault from an earlier kernel, ...) is not a
+      // question of size and must not be reported as one.
+      if (err != cudaErrorMemoryAllocation) qeq_cuda_fail(err, "cudaMalloc", __FILE__, __LINE__);
       qeq_cuda_oom(err, what, want * sizeof(T), sz, __FILE__, __LINE__);
     }
     cap_ = want;
@@ -826,7 +831,6 @@ class CudaQEqSolver final : public QEqSolver {
   }
 
  private:
-
   unsigned reduce_blocks() const {
     return static_cast<unsigned>(
         std::min<long long>(kMaxReduceBlocks, std::max<long long>(1, blocks_for(n_rows_))));

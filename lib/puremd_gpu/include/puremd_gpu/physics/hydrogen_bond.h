@@ -61,55 +61,87 @@ PMD_HD PMD_INLINE double hbond_cos_angle(vec3 u, double lu, vec3 w, double lw, v
   return c;
 }
 
-// All hydrogen bonds centred on owned hydrogen h. Gradients of every triple
-// use h as reference atom; dE/dBO goes to the X-H bond entry in h's row.
-PMD_HD PMD_INLINE void hydrogen_bonds_atom(int h, const StepView &v) {
-  if (!v.tally.on(kTermHbond) || v.control.hbond_cut <= 0.0) return;
+// All hydrogen bonds centred on owned hydrogen h, in three parts so that a
+// driver may split h's partner row over several threads: hbond_row, one
+// acceptor entry (all donors bonded to h; acceptor- and donor-side tallies
+// go straight out) and hbond_row_finish (h's sums). Gradients of every
+// triple use h as reference atom; dE/dBO goes to the X-H bond entry in h's row.
+struct HbondRow {
+  bool active = false;  // false: h is not an owned hydrogen with the term on
+  int h = 0, th = 0;
+  int first = 0, last = 0;  // hbond partner entries [first, last)
+};
+
+struct HbondSums {
+  double e;
+  vec3 grad_h;
+};
+
+PMD_HD PMD_INLINE HbondRow hbond_row(int h, const StepView &v) {
+  HbondRow r;
+  if (!v.tally.on(kTermHbond) || v.control.hbond_cut <= 0.0) return r;
   const AtomsView &a = v.atoms;
-  if (h >= a.n_local) return;
-  const int th = a.type[h];
-  if (th < 0 || v.ff.sbp[th].p_hbond != 1) return;
+  if (h >= a.n_local) return r;
+  r.th = a.type[h];
+  if (r.th < 0 || v.ff.sbp[r.th].p_hbond != 1) return r;
+  r.active = true;
+  r.h = h;
+  r.first = v.hbonds.start[h];
+  r.last = v.hbonds.end[h];
+  return r;
+}
 
-  double e_sum = 0.0;
-  vec3 grad_h = make_vec3(0.0, 0.0, 0.0);
-  for (int pz = v.hbonds.start[h]; pz < v.hbonds.end[h]; ++pz) {
-    const int z = v.hbonds.nbr[pz];
-    const int tz = a.type[z];
-    if (tz < 0) continue;
-    const double r_hz = v.hbonds.d[pz];
-    const vec3 w = v.hbonds.dvec[pz];  // x_Z - x_H
-    const long long tag_z = a.tag[z];
+PMD_HD PMD_INLINE void hbond_acceptor(const HbondRow &r, int pz, const StepView &v, HbondSums &s) {
+  const AtomsView &a = v.atoms;
+  const int h = r.h;
+  const int z = v.hbonds.nbr[pz];
+  const int tz = a.type[z];
+  if (tz < 0) return;
+  const double r_hz = v.hbonds.d[pz];
+  const vec3 w = v.hbonds.dvec[pz];  // x_Z - x_H
+  const long long tag_z = a.tag[z];
 
-    for (int pb = v.bonds.start[h]; pb < v.bonds.end[h]; ++pb) {
-      const int x = v.bonds.nbr[pb];
-      const int tx = a.type[x];
-      if (tx < 0 || v.ff.sbp[tx].p_hbond != 2) continue;
-      BondOrder &bo = v.bonds.bo[pb];
-      if (bo.BO < kHbondMinBondOrder) continue;
-      if (a.tag[x] == tag_z) continue;
-      const HbondParams &hp = v.ff.hbond(tx, th, tz);
-      if (hp.r0_hb <= 0.0) continue;
+  for (int pb = v.bonds.start[h]; pb < v.bonds.end[h]; ++pb) {
+    const int x = v.bonds.nbr[pb];
+    const int tx = a.type[x];
+    if (tx < 0 || v.ff.sbp[tx].p_hbond != 2) continue;
+    BondOrder &bo = v.bonds.bo[pb];
+    if (bo.BO < kHbondMinBondOrder) continue;
+    if (a.tag[x] == tag_z) continue;
+    const HbondParams &hp = v.ff.hbond(tx, r.th, tz);
+    if (hp.r0_hb <= 0.0) continue;
 
-      const vec3 u = v.bonds.dvec[pb];  // x_X - x_H
-      vec3 dc_dx, dc_dh, dc_dz;
-      const double c = hbond_cos_angle(u, v.bonds.d[pb], w, r_hz, dc_dx, dc_dh, dc_dz);
-      const HbondTerm t = hbond_energy(hp, bo.BO, c, r_hz);
+    const vec3 u = v.bonds.dvec[pb];  // x_X - x_H
+    vec3 dc_dx, dc_dh, dc_dz;
+    const double c = hbond_cos_angle(u, v.bonds.d[pb], w, r_hz, dc_dx, dc_dh, dc_dz);
+    const HbondTerm t = hbond_energy(hp, bo.BO, c, r_hz);
 
-      e_sum += t.e;
-      const double third = (1.0 / 3.0) * t.e;
-      v.tally.add_eatom(x, third);
-      v.tally.add_eatom(h, third);
-      v.tally.add_eatom(z, third);
+    s.e += t.e;
+    const double third = (1.0 / 3.0) * t.e;
+    v.tally.add_eatom(x, third);
+    v.tally.add_eatom(h, third);
+    v.tally.add_eatom(z, third);
 
-      atomic_add(&bo.Cdbo, t.de_dbo);
-      const vec3 gr = (t.de_dr / r_hz) * w;  // d(r_HZ)-part of dE/dx_Z
-      v.tally.add_grad(x, t.de_dcos * dc_dx, h);
-      v.tally.add_grad(z, t.de_dcos * dc_dz + gr, h);
-      grad_h += t.de_dcos * dc_dh - gr;
-    }
+    atomic_add(&bo.Cdbo, t.de_dbo);
+    const vec3 gr = (t.de_dr / r_hz) * w;  // d(r_HZ)-part of dE/dx_Z
+    v.tally.add_grad(x, t.de_dcos * dc_dx, h);
+    v.tally.add_grad(z, t.de_dcos * dc_dz + gr, h);
+    s.grad_h += t.de_dcos * dc_dh - gr;
   }
-  v.tally.add_grad(h, grad_h, h);
-  v.tally.add_energy(&v.tally.energy->e_hb, e_sum);
+}
+
+PMD_HD PMD_INLINE void hbond_row_finish(const HbondRow &r, const HbondSums &s, const StepView &v) {
+  if (!r.active) return;
+  v.tally.add_grad(r.h, s.grad_h, r.h);
+  v.tally.add_energy(&v.tally.energy->e_hb, s.e);
+}
+
+PMD_HD PMD_INLINE void hydrogen_bonds_atom(int h, const StepView &v) {
+  const HbondRow r = hbond_row(h, v);
+  if (!r.active) return;
+  HbondSums s{0.0, make_vec3(0.0, 0.0, 0.0)};
+  for (int pz = r.first; pz < r.last; ++pz) hbond_acceptor(r, pz, v, s);
+  hbond_row_finish(r, s, v);
 }
 
 }  // namespace puremd

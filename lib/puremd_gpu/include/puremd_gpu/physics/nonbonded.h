@@ -109,76 +109,108 @@ PMD_HD PMD_INLINE bool nonbonded_pair_is_mine(int j, int n_local, long long tag_
   return fabs(d.y) < eps && d.x > eps;
 }
 
-// vdW + Coulomb of owned atom i with the pairs of its far-neighbour row.
+// vdW + Coulomb of owned atom i with the pairs of its far-neighbour row, in
+// three parts so that a driver may split a row over several threads:
+// nonbonded_row (what the row's pairs share), nonbonded_pair (one far entry;
+// partner-side tallies go straight out) and nonbonded_row_finish (atom i's
+// sums, which are plain doubles and may be added up from partial sums).
 // Analytic, or by spline look-up when v.lr is set. Reference atom: i.
-PMD_HD PMD_INLINE void nonbonded_atom(int i, const StepView &v) {
-  const bool do_vdw = v.tally.on(kTermVdw);
-  const bool do_ele = v.tally.on(kTermCoulomb);
-  if (!do_vdw && !do_ele) return;
+struct NonbondedRow {
+  bool active = false;  // false: i has no nonbonded pairs to evaluate
+  bool do_vdw = false, do_ele = false;
+  int i = 0, ti = 0;
+  int first = 0, last = 0;  // far entries [first, last)
+  double qi = 0.0;
+  long long tag_i = 0;
+  Taper taper;
+};
+
+struct NonbondedSums {
+  double e_vdw, e_ele;
+  vec3 grad_i;
+};
+
+PMD_HD PMD_INLINE NonbondedRow nonbonded_row(int i, const StepView &v) {
+  NonbondedRow r;
+  r.do_vdw = v.tally.on(kTermVdw);
+  r.do_ele = v.tally.on(kTermCoulomb);
   const AtomsView &a = v.atoms;
-  if (i >= a.n_local) return;
-  const int ti = a.type[i];
-  if (ti < 0) return;
+  if ((!r.do_vdw && !r.do_ele) || i >= a.n_local) return r;
+  r.ti = a.type[i];
+  if (r.ti < 0) return r;
+  r.active = true;
+  r.i = i;
+  r.first = v.far.start[i];
+  r.last = v.far.end[i];
+  r.qi = a.q[i];
+  r.tag_i = a.tag[i];
+  r.taper = make_taper(v.control.nonb_low, v.control.nonb_cut);
+  return r;
+}
 
-  const Taper taper = make_taper(v.control.nonb_low, v.control.nonb_cut);
-  const int kind = v.ff.vdw_type;
-  const double p_vdw1 = v.ff.gp[28];
-  const double cut = v.control.nonb_cut;
-  const double qi = a.q[i];
-  const long long tag_i = a.tag[i];
-  const int ntypes = v.ff.num_types;
+PMD_HD PMD_INLINE void nonbonded_pair(const NonbondedRow &r, int p, const StepView &v,
+                                      NonbondedSums &s) {
+  const AtomsView &a = v.atoms;
+  const int j = v.far.nbr[p];
+  const int tj = a.type[j];
+  if (tj < 0) return;
+  const double rij = v.far.d[p];
+  if (rij > v.control.nonb_cut) return;
+  const vec3 d = v.far.dvec[p];
+  if (!nonbonded_pair_is_mine(j, a.n_local, r.tag_i, a.tag[j], d)) return;
 
-  double e_vdw_sum = 0.0, e_ele_sum = 0.0;
-  vec3 grad_i = make_vec3(0.0, 0.0, 0.0);
-  for (int p = v.far.start[i]; p < v.far.end[i]; ++p) {
-    const int j = v.far.nbr[p];
-    const int tj = a.type[j];
-    if (tj < 0) continue;
-    const double r = v.far.d[p];
-    if (r > cut) continue;
-    const vec3 d = v.far.dvec[p];
-    if (!nonbonded_pair_is_mine(j, a.n_local, tag_i, a.tag[j], d)) continue;
-
-    double e_vdw = 0.0, ce_vdw = 0.0, e_ele = 0.0, ce_ele = 0.0;
-    if (v.lr) {
-      const LongRangeValues lr = long_range_lookup(v.lr[ti * ntypes + tj], r);
-      if (do_vdw) {
-        e_vdw = lr.e_vdw;
-        ce_vdw = lr.ce_vdw;
-      }
-      if (do_ele) {
-        const double qq = qi * a.q[j];
-        e_ele = lr.e_ele * qq;
-        ce_ele = lr.ce_ele * qq;
-      }
-    } else {
-      double tap, dtap;
-      taper_eval(taper, r, tap, dtap);
-      const TwoBodyParams &tb = v.ff.two(ti, tj);
-      if (do_vdw) {
-        const PairTerm t = vdw_pair(tb, p_vdw1, kind, v.control.lgvdw, r, tap, dtap);
-        e_vdw = t.e;
-        ce_vdw = t.ce;
-      }
-      if (do_ele) {
-        const PairTerm t = coulomb_pair(tb.gamma, qi, a.q[j], r, tap, dtap);
-        e_ele = t.e;
-        ce_ele = t.ce;
-      }
+  double e_vdw = 0.0, ce_vdw = 0.0, e_ele = 0.0, ce_ele = 0.0;
+  if (v.lr) {
+    const LongRangeValues lr = long_range_lookup(v.lr[r.ti * v.ff.num_types + tj], rij);
+    if (r.do_vdw) {
+      e_vdw = lr.e_vdw;
+      ce_vdw = lr.ce_vdw;
     }
-
-    e_vdw_sum += e_vdw;
-    e_ele_sum += e_ele;
-    const double half = 0.5 * (e_vdw + e_ele);
-    v.tally.add_eatom(i, half);
-    v.tally.add_eatom(j, half);
-    const vec3 g = (ce_vdw + ce_ele) * d;  // dE/dx_j
-    grad_i -= g;
-    v.tally.add_grad(j, g, i);
+    if (r.do_ele) {
+      const double qq = r.qi * a.q[j];
+      e_ele = lr.e_ele * qq;
+      ce_ele = lr.ce_ele * qq;
+    }
+  } else {
+    double tap, dtap;
+    taper_eval(r.taper, rij, tap, dtap);
+    const TwoBodyParams &tb = v.ff.two(r.ti, tj);
+    if (r.do_vdw) {
+      const PairTerm t = vdw_pair(tb, v.ff.gp[28], v.ff.vdw_type, v.control.lgvdw, rij, tap, dtap);
+      e_vdw = t.e;
+      ce_vdw = t.ce;
+    }
+    if (r.do_ele) {
+      const PairTerm t = coulomb_pair(tb.gamma, r.qi, a.q[j], rij, tap, dtap);
+      e_ele = t.e;
+      ce_ele = t.ce;
+    }
   }
-  v.tally.add_grad(i, grad_i, i);
-  if (do_vdw) v.tally.add_energy(&v.tally.energy->e_vdW, e_vdw_sum);
-  if (do_ele) v.tally.add_energy(&v.tally.energy->e_ele, e_ele_sum);
+
+  s.e_vdw += e_vdw;
+  s.e_ele += e_ele;
+  const double half = 0.5 * (e_vdw + e_ele);
+  v.tally.add_eatom(r.i, half);
+  v.tally.add_eatom(j, half);
+  const vec3 g = (ce_vdw + ce_ele) * d;  // dE/dx_j
+  s.grad_i -= g;
+  v.tally.add_grad(j, g, r.i);
+}
+
+PMD_HD PMD_INLINE void nonbonded_row_finish(const NonbondedRow &r, const NonbondedSums &s,
+                                            const StepView &v) {
+  if (!r.active) return;
+  v.tally.add_grad(r.i, s.grad_i, r.i);
+  if (r.do_vdw) v.tally.add_energy(&v.tally.energy->e_vdW, s.e_vdw);
+  if (r.do_ele) v.tally.add_energy(&v.tally.energy->e_ele, s.e_ele);
+}
+
+PMD_HD PMD_INLINE void nonbonded_atom(int i, const StepView &v) {
+  const NonbondedRow r = nonbonded_row(i, v);
+  if (!r.active) return;
+  NonbondedSums s{0.0, 0.0, make_vec3(0.0, 0.0, 0.0)};
+  for (int p = r.first; p < r.last; ++p) nonbonded_pair(r, p, v, s);
+  nonbonded_row_finish(r, s, v);
 }
 
 // Polarization (self) energy of one atom with charge q, kcal/mol.

@@ -1,0 +1,37 @@
+// Threads per row for the CUDA stages whose rows are long enough that the
+// paper's "several threads per atom" may pay: the far-neighbour search, the
+// per-step far-list compaction, hydrogen bonds and nonbonded pairs. All other
+// stages run one thread per atom (short rows: bonds, angles, torsions).
+//
+// The defaults are chosen by measurement on the H100 (bench/device_check.sh
+// lanes; ms/step of the stage's phase, HNS 8x8x8 = 155,648 atoms / Water-6540):
+//   neighbour search (fresh list)  1: 19.1  4: 6.01  8: 4.83  16: 4.34  32: 3.95   (HNS)
+//   skin-list compaction           1: 12.2  4: 3.47  8: 2.13  16: 1.47  32: 1.25   (HNS)
+//   hydrogen bonds                 1: 0.40  4: 0.28  8: 0.24  32: 0.23             (HNS)
+//                                  1: 0.64  4: 0.16  8: 0.09  32: 0.08             (water)
+//   nonbonded                      1: 4.91  4: 3.86  8: 3.72  16: 3.69  32: 3.93   (HNS)
+//                                  1: 2.08  4: 0.55  8: 0.31  32: 0.25             (water)
+// Rows there hold tens (hbond partners) to hundreds (far-list candidates) of
+// entries, so several lanes per row win everywhere; one lane per row also
+// leaves Water-6540's few thousand rows too few threads to fill the GPU.
+// REAXFF_GPU_LANES="neighbors=8,compaction=32,hbonds=1,nonbonded=8" overrides
+// any of them (1, 2, 4, 8, 16 or 32), for experiments.
+#pragma once
+
+#include <string>
+
+namespace puremd::cuda {
+
+struct ThreadMapping {
+  int neighbors = 32;   // cell search of the far / skin list (count + fill)
+  int compaction = 32;  // skin list -> far list, every step
+  int hbonds = 32;      // acceptor entries of an owned hydrogen
+  int nonbonded = 16;   // far entries of an owned atom
+
+  // The defaults with REAXFF_GPU_LANES applied; throws RuntimeError on a
+  // malformed value.
+  static ThreadMapping from_environment();
+  std::string describe() const;
+};
+
+}  // namespace puremd::cuda

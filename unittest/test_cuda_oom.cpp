@@ -1,0 +1,349 @@
+// Running out of GPU memory, for real: the test takes nearly all free device
+// memory itself (plain cudaMalloc blocks, about 64 MiB left), then asks the
+// CUDA force engine for one step, and the CUDA QEq solver for one solve, on a
+// system whose lists need far more than that. The error must be a
+// puremd::RuntimeError that says it is out of GPU memory, how many atoms the
+// step had and how much memory the GPU has, since that is what a user needs
+// to pick more GPUs / ranks. The failure must not be sticky: once the memory
+// is back, the object that failed runs the same step and agrees with a
+// reference, and an object destroyed while memory is still short goes quietly.
+//
+// Before taking the memory, a reference object runs the same system once and
+// is destroyed: that loads every kernel the step needs (lazy module loading
+// needs device memory, and CUB picks other kernels for larger inputs) and
+// sizes the runtime's own reservations, so the failure can only come from one
+// of the library's own allocations; its result is the one the recovered object
+// must reproduce. Skipped (with the reason) without a GPU.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <cstddef>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#if defined(PUREMD_WITH_CUDA)
+#include <cuda_runtime.h>
+#endif
+
+#include "puremd_gpu/control.h"
+#include "puremd_gpu/engine.h"
+#include "puremd_gpu/errors.h"
+#include "puremd_gpu/force_field.h"
+#include "puremd_gpu/qeq.h"
+#include "qeq_test_system.h"
+
+using namespace puremd;
+
+namespace {
+
+#define REQUIRE_GPU()                                               \
+  do {                                                              \
+    std::string why_;                                               \
+    if (!cuda_available(&why_)) GTEST_SKIP() << "no GPU: " << why_; \
+  } while (0)
+
+constexpr std::size_t kMiB = std::size_t(1) << 20;
+// Left free while the test holds the rest: room for the runtime's own needs
+// (it still launches kernels and copies) and for the per-atom arrays of the
+// large systems below (~10-20 MiB), but far less than their neighbour list
+// or QEq matrix (hundreds of MiB), so the failure lands on one of those.
+constexpr std::size_t kLeaveFree = 64 * kMiB;
+
+double mib(std::size_t bytes) { return static_cast<double>(bytes) / kMiB; }
+
+// Holds all but about `leave` bytes of the current GPU's free memory until it
+// is destroyed: large blocks first, then halving down to 1 MiB.
+class GpuMemoryHog {
+ public:
+  explicit GpuMemoryHog(std::size_t leave) {
+#if defined(PUREMD_WITH_CUDA)
+    std::size_t chunk = 1024 * kMiB;
+    while (chunk >= kMiB) {
+      const std::size_t free_b = free_bytes();
+      if (free_b <= leave + kMiB) break;
+      if (free_b - leave < chunk) {
+        chunk /= 2;
+        continue;
+      }
+      void *p = nullptr;
+      if (cudaMalloc(&p, chunk) != cudaSuccess) {
+        cudaGetLastError();  // our own failure; nothing later may see it
+        chunk /= 2;
+        continue;
+      }
+      blocks_.push_back(p);
+      held_ += chunk;
+    }
+#else
+    (void)leave;
+#endif
+  }
+  ~GpuMemoryHog() {
+#if defined(PUREMD_WITH_CUDA)
+    for (void *p : blocks_) cudaFree(p);
+#endif
+  }
+  GpuMemoryHog(const GpuMemoryHog &) = delete;
+  GpuMemoryHog &operator=(const GpuMemoryHog &) = delete;
+
+  std::size_t held() const { return held_; }
+
+  static std::size_t free_bytes() {
+    std::size_t free_b = 0;
+#if defined(PUREMD_WITH_CUDA)
+    std::size_t total_b = 0;
+    if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+      cudaGetLastError();
+      return 0;
+    }
+#endif
+    return free_b;
+  }
+
+ private:
+  std::vector<void *> blocks_;
+  std::size_t held_ = 0;
+};
+
+// what() of the RuntimeError that f throws, empty if it returns normally.
+// Any other exception escapes and fails the test as such.
+template <class F>
+std::string runtime_error_of(F &&f) {
+  try {
+    f();
+  } catch (const RuntimeError &e) {
+    return e.what();
+  }
+  return {};
+}
+
+// n appears in msg as a number of its own (not inside a longer one, such as
+// a MiB figure).
+bool mentions_number(const std::string &msg, long long n) {
+  const std::string s = std::to_string(n);
+  auto numeric = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; };
+  for (std::size_t p = msg.find(s); p != std::string::npos; p = msg.find(s, p + 1)) {
+    const bool left = p == 0 || !numeric(msg[p - 1]);
+    const bool right = p + s.size() == msg.size() || !numeric(msg[p + s.size()]);
+    if (left && right) return true;
+  }
+  return false;
+}
+
+void expect_out_of_memory_message(const std::string &msg, long long n_atoms) {
+  EXPECT_NE(msg.find("out of GPU memory"), std::string::npos) << msg;
+  EXPECT_TRUE(mentions_number(msg, n_atoms)) << "no atom count " << n_atoms << " in: " << msg;
+  EXPECT_NE(msg.find("MiB free of"), std::string::npos) << msg;
+}
+
+// ---------------------------------------------------------------------------
+// Force engine: the water example, replicated
+
+struct DataFile {
+  double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+  double xy = 0, xz = 0, yz = 0;
+  std::vector<std::array<double, 5>> atoms;  // type q x y z
+};
+
+DataFile read_data(const std::string &path) {
+  std::ifstream in(path);
+  EXPECT_TRUE(in.good()) << "cannot open " << path;
+  DataFile d;
+  std::string line;
+  bool in_atoms = false;
+  while (std::getline(in, line)) {
+    std::istringstream ls(line);
+    if (!in_atoms) {
+      if (line.find("xlo xhi") != std::string::npos) ls >> d.lo[0] >> d.hi[0];
+      if (line.find("ylo yhi") != std::string::npos) ls >> d.lo[1] >> d.hi[1];
+      if (line.find("zlo zhi") != std::string::npos) ls >> d.lo[2] >> d.hi[2];
+      if (line.find("xy xz yz") != std::string::npos) ls >> d.xy >> d.xz >> d.yz;
+      if (line.rfind("Atoms", 0) == 0) in_atoms = true;
+      continue;
+    }
+    const std::size_t first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos) {
+      if (!d.atoms.empty()) break;
+      continue;
+    }
+    if (std::isalpha(static_cast<unsigned char>(line[first]))) break;
+    long long id;
+    double t, q, x, y, z;
+    ls >> id >> t >> q >> x >> y >> z;
+    d.atoms.push_back({t, q, x, y, z});
+  }
+  return d;
+}
+
+struct Atoms {
+  std::vector<double> x, q;
+  std::vector<int> type;
+  std::vector<long long> tag;
+  int n() const { return static_cast<int>(type.size()); }
+};
+
+// copies^3 images of the (orthogonal) box, all owned, no ghosts: a finite
+// cluster of the periodic crystal, so no two atoms come closer than in it.
+Atoms replicate(const DataFile &d, const ForceField &ff, const std::vector<std::string> &elements,
+                int copies) {
+  Atoms s;
+  const double len[3] = {d.hi[0] - d.lo[0], d.hi[1] - d.lo[1], d.hi[2] - d.lo[2]};
+  for (int a = 0; a < copies; ++a)
+    for (int b = 0; b < copies; ++b)
+      for (int c = 0; c < copies; ++c) {
+        const int shift[3] = {a, b, c};
+        for (const auto &at : d.atoms) {
+          s.type.push_back(ff.find_element(elements.at(static_cast<int>(at[0]) - 1)));
+          s.q.push_back(at[1]);
+          for (int m = 0; m < 3; ++m) s.x.push_back(at[2 + m] + shift[m] * len[m]);
+          s.tag.push_back(static_cast<long long>(s.tag.size()) + 1);
+        }
+      }
+  return s;
+}
+
+struct StepResult {
+  Energies e;
+  std::vector<double> f;
+};
+
+StepResult step(Engine &engine, const Atoms &s) {
+  StepInput in;
+  in.n_local = in.n_total = s.n();
+  in.x = s.x.data();
+  in.type = s.type.data();
+  in.tag = s.tag.data();
+  in.q = s.q.data();
+  StepRequest req;
+  StepResult r;
+  r.f.assign(3 * static_cast<std::size_t>(s.n()), 0.0);
+  StepOutput out;
+  out.f = r.f.data();
+  engine.compute(in, req, out);
+  r.e = out.energy;
+  return r;
+}
+
+void expect_same_step(const StepResult &a, const StepResult &b) {
+  const double *ea = &a.e.e_bond, *eb = &b.e.e_bond;
+  for (int k = 0; k < static_cast<int>(sizeof(Energies) / sizeof(double)); ++k)
+    EXPECT_NEAR(ea[k], eb[k], std::max(1e-9 * std::fabs(eb[k]), 1e-6)) << "energy term " << k;
+  ASSERT_EQ(a.f.size(), b.f.size());
+  double fmax = 0.0, worst = 0.0;
+  for (std::size_t k = 0; k < b.f.size(); ++k) {
+    fmax = std::max(fmax, std::fabs(b.f[k]));
+    worst = std::max(worst, std::fabs(a.f[k] - b.f[k]));
+  }
+  EXPECT_LE(worst, 1e-9 * fmax) << "largest force difference";
+}
+
+TEST(CudaOutOfMemory, EngineStepSaysAtomsAndGpuMemory) {
+  REQUIRE_GPU();
+  const std::string dir = std::string(REAXFF_CUDA_SOURCE_DIR) + "/examples/water/";
+  const ForceField ff = read_force_field(dir + "qeq_ff.water");
+  Control control;
+  control.nonb_low = ff.nonb_low();
+  control.nonb_cut = ff.nonb_cut();
+  control.bo_cut = ff.bo_cut();
+  const DataFile d = read_data(dir + "data.water");
+  ASSERT_EQ(d.xy, 0.0);
+  ASSERT_EQ(d.xz, 0.0);
+  ASSERT_EQ(d.yz, 0.0);
+  // 8 x 3000 atoms at water density: its far-neighbour list alone needs some
+  // hundred MiB, its per-atom arrays about 10.
+  const Atoms large = replicate(d, ff, {"O", "H"}, 2);
+
+  StepResult ref;
+  ASSERT_NO_THROW(ref = step(*make_engine(Driver::Cuda, ff, control), large));
+  std::unique_ptr<Engine> failing = make_engine(Driver::Cuda, ff, control);
+  std::unique_ptr<Engine> dropped = make_engine(Driver::Cuda, ff, control);
+  {
+    GpuMemoryHog hog(kLeaveFree);
+    const std::size_t left = GpuMemoryHog::free_bytes();
+    ASSERT_LE(left, kLeaveFree + 4 * kMiB)
+        << "could not take the GPU's memory down to " << mib(kLeaveFree) << " MiB free (held "
+        << mib(hog.held()) << " MiB)";
+    const std::string msg = runtime_error_of([&] { step(*failing, large); });
+    ASSERT_FALSE(msg.empty()) << "a step of " << large.n() << " atoms with " << mib(left)
+                              << " MiB of GPU memory free did not fail";
+    expect_out_of_memory_message(msg, large.n());
+    // As when LAMMPS unwinds after the error: the engine goes while memory is short.
+    EXPECT_FALSE(runtime_error_of([&] { step(*dropped, large); }).empty());
+    dropped.reset();
+  }
+
+  // Memory is back: the engine that failed runs the step, as the reference did.
+  StepResult again;
+  ASSERT_NO_THROW(again = step(*failing, large)) << "the failure was sticky";
+  expect_same_step(again, ref);
+  failing.reset();
+}
+
+// ---------------------------------------------------------------------------
+// CUDA QEq solver: the shared periodic test system at ~0.1 atoms / A^3
+
+QEqSettings qeq_settings() {
+  QEqSettings s;
+  s.cut_lo = 0.0;
+  s.cut_hi = 10.0;
+  s.tolerance = 1e-10;
+  s.max_iter = 500;
+  return s;
+}
+
+struct Solve {
+  QEqResult res;
+  std::vector<double> q;
+};
+
+Solve solve(QEqSolver &solver, const qeq_test::System &sys) {
+  qeq_test::SingleRankComm comm = qeq_test::make_comm(sys);
+  Solve s;
+  s.q.assign(sys.n_total(), 0.0);
+  s.res = solver.solve(qeq_test::make_input(sys, true), comm, s.q.data());
+  return s;
+}
+
+TEST(CudaOutOfMemory, QEqSolveSaysAtomsAndGpuMemory) {
+  REQUIRE_GPU();
+  // 27^3 owned atoms at the density of test_cuda_qeq.cpp's systems, ~48000
+  // with ghosts, ~400 matrix entries per owned row: the matrix needs some
+  // hundred MiB, the per-atom vectors about 15.
+  const qeq_test::System large = qeq_test::make_periodic_system(19683, 58.0, 10.0, 4711u);
+
+  Solve ref;
+  ASSERT_NO_THROW(ref = solve(*make_cuda_qeq_solver(qeq_settings()), large));
+  std::unique_ptr<QEqSolver> failing = make_cuda_qeq_solver(qeq_settings());
+  std::unique_ptr<QEqSolver> dropped = make_cuda_qeq_solver(qeq_settings());
+  {
+    GpuMemoryHog hog(kLeaveFree);
+    const std::size_t left = GpuMemoryHog::free_bytes();
+    ASSERT_LE(left, kLeaveFree + 4 * kMiB)
+        << "could not take the GPU's memory down to " << mib(kLeaveFree) << " MiB free (held "
+        << mib(hog.held()) << " MiB)";
+    const std::string msg = runtime_error_of([&] { solve(*failing, large); });
+    ASSERT_FALSE(msg.empty()) << "a QEq solve of " << large.n_total() << " atoms with " << mib(left)
+                              << " MiB of GPU memory free did not fail";
+    expect_out_of_memory_message(msg, large.n_total());
+    EXPECT_FALSE(runtime_error_of([&] { solve(*dropped, large); }).empty());
+    dropped.reset();
+  }
+
+  // Memory is back: the solver that failed solves as the reference did (both
+  // start from an empty history, so the results must agree to the last bit).
+  Solve again;
+  ASSERT_NO_THROW(again = solve(*failing, large)) << "the failure was sticky";
+  EXPECT_EQ(again.res.iter_s, ref.res.iter_s);
+  EXPECT_EQ(again.res.iter_t, ref.res.iter_t);
+  for (int i = 0; i < large.n_total(); ++i)
+    ASSERT_NEAR(again.q[i], ref.q[i], 1e-10) << "q of atom " << i;
+  failing.reset();
+}
+
+}  // namespace
