@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <random>
 #include <sstream>
 #include <string>
@@ -25,6 +26,8 @@
 #include "puremd_gpu/control.h"
 #include "puremd_gpu/engine.h"
 #include "puremd_gpu/errors.h"
+#include "puremd_gpu/qeq.h"
+#include "qeq_test_system.h"
 
 using namespace puremd;
 
@@ -456,6 +459,88 @@ TEST(CudaEngine, ThreadMappingsAgreeWithHost) {
     EXPECT_NE(std::string(err.what()).find("nonbonded=3"), std::string::npos) << err.what();
   }
   unsetenv("REAXFF_GPU_LANES");
+}
+
+// As fix qeq/reaxff/gpu does it: the engine builds the step's far list
+// first (prepare_far_list), the CUDA QEq solver assembles its matrix from it
+// and must give the host solver's charges (all atoms, and a sub-group; device
+// and QEqComm ghost refresh); then compute() on the same atoms reuses the
+// list and must give the host driver's results.
+TEST(CudaEngine, QEqMatrixFromTheEngineFarList) {
+  REQUIRE_GPU();
+  const Model st = load("water/qeq_ff.water", nullptr);
+  System s =
+      periodic_system(read_data(example("water/data.water")), st.ff, {"O", "H"}, 12.0, 19, 0.05);
+  const int n = s.n_total(), nl = s.n_local;
+  std::map<long long, int> index_of_tag;
+  for (int i = 0; i < nl; ++i) index_of_tag[s.tag[i]] = i;
+  qeq_test::SingleRankComm comm;
+  comm.n_local = nl;
+  for (int g = nl; g < n; ++g) comm.owner.push_back(index_of_tag.at(s.tag[g]));
+  std::vector<double> chi, eta, gamma;
+  for (int t = 0; t < st.ff.num_types; ++t) {
+    chi.push_back(st.ff.sbp[t].chi);
+    eta.push_back(st.ff.sbp[t].eta);
+    gamma.push_back(st.ff.sbp[t].gamma);
+  }
+  QEqSettings set;
+  set.cut_lo = 0.0;
+  set.cut_hi = st.control.nonb_cut;
+  set.tolerance = 1e-12;
+  set.max_iter = 400;
+
+  Engines e = make_engines(st);
+  StepInput in;
+  in.n_local = nl;
+  in.n_total = n;
+  in.x = s.x.data();
+  in.type = s.type.data();
+  in.tag = s.tag.data();
+  in.q = s.q.data();
+  DeviceFarList far;
+  ASSERT_TRUE(e.gpu->prepare_far_list(in, far));
+  EXPECT_EQ(far.n_local, nl);
+  EXPECT_EQ(far.n_total, n);
+  EXPECT_GE(far.cut_local, set.cut_hi);
+  EXPECT_FALSE(e.host->prepare_far_list(in, far)) << "the host driver has no device list";
+  ASSERT_TRUE(e.gpu->prepare_far_list(in, far));
+
+  std::vector<int> active(n, 1);
+  for (int g = 0; g < n; ++g)
+    if ((g < nl ? g : comm.owner[g - nl]) % 5 == 0) active[g] = 0;
+  for (bool sub_group : {false, true})
+    for (bool device_ghosts : {true, false}) {
+      const std::string where = std::string(sub_group ? "sub-group" : "all atoms") +
+                                (device_ghosts ? ", device ghost refresh" : ", QEqComm");
+      QEqInput qi;
+      qi.n_local = nl;
+      qi.n_total = n;
+      qi.x = s.x.data();
+      qi.tag = s.tag.data();
+      qi.active = sub_group ? active.data() : nullptr;
+      qi.type = s.type.data();
+      qi.num_types = st.ff.num_types;
+      qi.chi = chi.data();
+      qi.eta = eta.data();
+      qi.gamma = gamma.data();
+      qi.ghost_owner = device_ghosts ? comm.owner.data() : nullptr;
+      std::vector<double> q_host = s.q, q_far = s.q;
+      const QEqResult rh = make_host_qeq_solver(set)->solve(qi, comm, q_host.data());
+      qi.far = &far;
+      const QEqResult rf = make_cuda_qeq_solver(set)->solve(qi, comm, q_far.data());
+      EXPECT_NEAR(rf.iter_s, rh.iter_s, 1) << where;
+      EXPECT_NEAR(rf.iter_t, rh.iter_t, 1) << where;
+      double worst = 0.0;
+      for (int i = 0; i < n; ++i) worst = std::max(worst, std::fabs(q_far[i] - q_host[i]));
+      EXPECT_LE(worst, 1e-10) << where << ": charges from the far list vs host";
+      if (!sub_group && device_ghosts) s.q = q_host;
+    }
+
+  // compute() after prepare_far_list on the same atoms (same x array) uses
+  // the lent list; positions and charges as the host sees them.
+  ASSERT_TRUE(e.gpu->prepare_far_list(in, far));
+  compare_step(*e.host, *e.gpu, s, "compute after prepare_far_list");
+  compare_step(*e.host, *e.gpu, s, "compute without prepare_far_list");
 }
 
 TEST(CudaEngine, EdgeCasesEmptyAndGhostsOnly) {

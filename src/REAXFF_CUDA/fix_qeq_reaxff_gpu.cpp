@@ -15,8 +15,8 @@
 #include "group.h"
 #include "modify.h"
 #include "pair.h"
-#include "platform.h"
 #include "pair_reaxff_gpu.h"
+#include "platform.h"
 #include "puremd_gpu/qeq.h"
 #include "respa.h"
 #include "text_file_reader.h"
@@ -434,6 +434,13 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   in.eta = eta.data();
   in.gamma = gamma.data();
   in.ghost_owner = ghost_owners(nlocal, nall);
+  // The CUDA solver builds the matrix from the force engine's far list of
+  // this step (the pair style computes right after us and reuses the list).
+  puremd::DeviceFarList far;
+  if (solver_is_cuda) {
+    auto *pair = dynamic_cast<PairReaxFFGPU *>(force->pair_match("^reaxff/gpu", 0));
+    if (pair && pair->prepare_far_list(far)) in.far = &far;
+  }
 
   puremd::QEqResult res;
   const double t0 = timing ? platform::walltime() : 0.0;

@@ -254,19 +254,17 @@ double PairReaxFFGPU::init_one(int i, int j) {
   return cutmax;
 }
 
-void PairReaxFFGPU::compute(int eflag, int vflag) {
-  ev_init(eflag, vflag);
+bool PairReaxFFGPU::fill_step_input(puremd::StepInput &in) {
   const int nlocal = atom->nlocal;
   const int nall = nlocal + atom->nghost;
-
   element_of_atom.resize(nall);
   tag_buf.resize(nall);
+  bool all_mapped = true;
   for (int i = 0; i < nall; ++i) {
     element_of_atom[i] = map[atom->type[i]];
+    all_mapped &= element_of_atom[i] >= 0;
     tag_buf[i] = atom->tag[i];
   }
-
-  puremd::StepInput in;
   in.n_local = nlocal;
   in.n_total = nall;
   in.x = nall ? &atom->x[0][0] : nullptr;
@@ -274,6 +272,26 @@ void PairReaxFFGPU::compute(int eflag, int vflag) {
   in.tag = tag_buf.data();
   in.q = atom->q;
   in.atoms_reordered = (neighbor->ago == 0);  // re-neighboured: indices / ghosts changed
+  return all_mapped;
+}
+
+bool PairReaxFFGPU::prepare_far_list(puremd::DeviceFarList &far) {
+  if (!engine || engine->driver() != puremd::Driver::Cuda) return false;
+  puremd::StepInput in;
+  if (!fill_step_input(in)) return false;
+  try {
+    return engine->prepare_far_list(in, far);
+  } catch (std::exception &e) {
+    error->one(FLERR, "pair_style reaxff/gpu: {}", e.what());
+  }
+  return false;
+}
+
+void PairReaxFFGPU::compute(int eflag, int vflag) {
+  ev_init(eflag, vflag);
+  const int nall = atom->nlocal + atom->nghost;
+  puremd::StepInput in;
+  fill_step_input(in);
 
   puremd::StepRequest req;
   req.eatom = eflag_atom != 0;

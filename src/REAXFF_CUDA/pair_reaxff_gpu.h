@@ -34,6 +34,11 @@ class PairReaxFFGPU : public PairReaxFF {
   // Which driver runs, for the log and for fix qeq/reaxff/gpu.
   puremd::Driver driver() const { return engine ? engine->driver() : requested_driver; }
   const puremd::Control &control_params() const { return control; }
+  // For fix qeq/reaxff/gpu, which runs before compute() in a step: the CUDA
+  // driver builds this step's far list now and lends it to the QEq solver
+  // (compute() then reuses it). False when there is none to lend (host
+  // driver, or atoms of NULL elements, which the list leaves out).
+  bool prepare_far_list(puremd::DeviceFarList &far);
 
  protected:
   void setup() override {}
@@ -56,6 +61,7 @@ class PairReaxFFGPU : public PairReaxFF {
   class NeighList *own_list = nullptr;
 
   void make_engine();
+  bool fill_step_input(puremd::StepInput &in);  // false: some atom has no ReaxFF element
   void export_analysis_data();
   void update_own_list();
 };

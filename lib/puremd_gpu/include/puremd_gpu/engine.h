@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "puremd_gpu/control.h"
+#include "puremd_gpu/device_far_list.h"
 #include "puremd_gpu/energies.h"
 #include "puremd_gpu/force_field.h"
 
@@ -78,6 +79,12 @@ class Engine {
   // The LAMMPS adapter passes its neighbor skin; 0 builds a list every step.
   // Ignored by the host driver.
   virtual void set_list_skin(double /*skin*/) {}
+
+  // Build this step's far-neighbour list before compute() and lend it out
+  // (valid until the next call of either). The next compute() on the same
+  // atoms (same n_total and x pointer) uses it instead of building its own.
+  // Returns false for drivers without a device list (the host driver).
+  virtual bool prepare_far_list(const StepInput & /*in*/, DeviceFarList & /*out*/) { return false; }
 };
 
 // True if a CUDA device is usable; `why` says what was found (or not).

@@ -10,8 +10,8 @@
 
 namespace puremd {
 
-constexpr int kNumGlobalParams = 39;   // general parameters l[0..38] in ffield order
-constexpr int kMaxThreeBodySets = 5;   // angle parameter sets per (i,j,k) type triple
+constexpr int kNumGlobalParams = 39;  // general parameters l[0..38] in ffield order
+constexpr int kMaxThreeBodySets = 5;  // angle parameter sets per (i,j,k) type triple
 constexpr int kMaxFourBodySets = 5;
 
 struct SingleBodyParams {
@@ -64,10 +64,10 @@ struct ForceFieldView {
   int num_types;
   const double *gp;  // kNumGlobalParams general parameters
   const SingleBodyParams *sbp;
-  const TwoBodyParams *tbp;      // [i * n + j]
-  const ThreeBodySets *thbp;     // [(i * n + j) * n + k]
-  const HbondParams *hbp;        // [(i * n + j) * n + k]
-  const FourBodySets *fbp;       // [((i * n + j) * n + k) * n + l]
+  const TwoBodyParams *tbp;   // [i * n + j]
+  const ThreeBodySets *thbp;  // [(i * n + j) * n + k]
+  const HbondParams *hbp;     // [(i * n + j) * n + k]
+  const FourBodySets *fbp;    // [((i * n + j) * n + k) * n + l]
   // Which van der Waals form the elements ask for: 1 shielded Morse, 2 inner
   // wall without shielding, 3 inner wall + shielding (LAMMPS gp.vdw_type).
   int vdw_type;
@@ -99,14 +99,14 @@ struct ForceField {
   std::vector<std::string> warnings;
 
   // Derived cut-offs carried by the ffield's general parameters.
-  double nonb_low() const { return gp[11]; }   // taper inner radius (swa)
-  double nonb_cut() const { return gp[12]; }   // taper outer radius (swb)
+  double nonb_low() const { return gp[11]; }  // taper inner radius (swa)
+  double nonb_cut() const { return gp[12]; }  // taper outer radius (swb)
   double bo_cut() const { return 0.01 * gp[29]; }
 
   int find_element(const std::string &name) const;  // case-insensitive, -1 if absent
 
   ForceFieldView view() const {
-    return ForceFieldView{num_types, gp.data(), sbp.data(), tbp.data(),
+    return ForceFieldView{num_types,   gp.data(),  sbp.data(), tbp.data(),
                           thbp.data(), hbp.data(), fbp.data(), vdw_type};
   }
 };

@@ -20,9 +20,9 @@ struct AtomsView {
   int n_local = 0;
   int n_total = 0;
   const vec3 *x = nullptr;
-  const int *type = nullptr;         // force-field element, -1 = not a ReaxFF atom
-  const long long *tag = nullptr;    // global atom id (ties across sub-domains)
-  const double *q = nullptr;         // charges (from QEq)
+  const int *type = nullptr;       // force-field element, -1 = not a ReaxFF atom
+  const long long *tag = nullptr;  // global atom id (ties across sub-domains)
+  const double *q = nullptr;       // charges (from QEq)
 };
 
 // Half list of pairs within range: a pair is stored once, in the row of its
@@ -128,7 +128,7 @@ struct CubicCoef {
   double a, b, c, d;  // f(r) = a + b u + c u^2 + d u^3, u = r - r_k
 };
 struct LongRangeTable {
-  int n = 0;             // number of grid points
+  int n = 0;  // number of grid points
   double dx = 0, inv_dx = 0;
   const CubicCoef *vdW = nullptr, *CEvd = nullptr;    // energy, dE/dr / r
   const CubicCoef *ele = nullptr, *CEclmb = nullptr;  // per unit charge product

@@ -13,6 +13,7 @@
 #include <memory>
 #include <vector>
 
+#include "puremd_gpu/device_far_list.h"
 #include "puremd_gpu/physics/qeq_matrix.h"
 
 namespace puremd {
@@ -59,6 +60,11 @@ struct QEqInput {
   // entry is >= 0 (one rank, periodic images), the CUDA solver refreshes
   // ghosts on the device and calls QEqComm only for sums and the final q.
   const int *ghost_owner = nullptr;
+  // Optional (CUDA solver; the host solver finds its own pairs): the force
+  // engine's far list of this step, on the solver's GPU. Matrix pairs are
+  // then taken from it instead of a cell search of the solver's own. Used
+  // when it covers the same atoms and cut_hi <= far->cut_local.
+  const DeviceFarList *far = nullptr;
 };
 
 // Iterations are counted as fix qeq/reaxff counts them (its loop index at

@@ -63,6 +63,7 @@ void StepTimer::end_step(cudaStream_t stream) {
                                 &times_.bond_orders_ms, &times_.bonded_ms,    &times_.hbonds_ms,
                                 &times_.nonbonded_ms,   &times_.chain_rule_ms};
   for (int k = 0; k < used_; ++k) {
+    if (phase_[k] == kNumPhases) continue;  // a pause
     float ms = 0.0f;
     PMD_CUDA_CHECK(cudaEventElapsedTime(&ms, events_[k], events_[k + 1]));
     *bucket[phase_[k]] += ms;
@@ -181,18 +182,56 @@ CudaEngine::~CudaEngine() {
 // ---------------------------------------------------------------------------
 // The step
 
-void CudaEngine::compute(const StepInput &in, const StepRequest &req, StepOutput &out) {
+void CudaEngine::check_counts(const StepInput &in) const {
   if (in.n_total < 0 || in.n_local < 0 || in.n_local > in.n_total)
     throw RuntimeError("CUDA driver: bad atom counts n_local = " + std::to_string(in.n_local) +
                        ", n_total = " + std::to_string(in.n_total));
   if (in.n_total > 0 && (!in.x || !in.type || !in.tag))
     throw RuntimeError("CUDA driver: StepInput needs x, type and tag for every atom");
+}
+
+bool CudaEngine::prepare_far_list(const StepInput &in, DeviceFarList &out) {
+  check_counts(in);
+  PMD_CUDA_CHECK(cudaSetDevice(device_));
+  CudaContext &c = c_;
+  far_prepared_ = false;
+  last_step_complete_ = false;  // the bond tables of the last step are gone from here on
+  timer_.begin_step();
+  timer_.mark(kPhaseTransfer, c.stream);
+  upload(in, StepRequest{});
+  if (c.n_total > 0) {
+    timer_.mark(kPhaseNeighbors, c.stream);
+    update_far_neighbors(c, in.atoms_reordered);
+  }
+  // the borrower (the QEq solver) works on a stream of its own
+  PMD_CUDA_CHECK(cudaStreamSynchronize(c.stream));
+  timer_.pause(c.stream);
+  far_prepared_ = true;
+  prepared_n_total_ = in.n_total;
+  prepared_x_ = in.x;
+  out = DeviceFarList{};
+  out.n_local = c.n_local;
+  out.n_total = c.n_total;
+  out.cut_local = c.control.nonb_cut;
+  out.start = c.far_start.data();
+  out.end = c.far_end.data();
+  out.nbr = c.far_nbr.data();
+  out.d = c.far_d.data();
+  out.dvec = c.far_dvec.data();
+  return true;
+}
+
+void CudaEngine::compute(const StepInput &in, const StepRequest &req, StepOutput &out) {
+  check_counts(in);
   PMD_CUDA_CHECK(cudaSetDevice(device_));
   CudaContext &c = c_;
   cudaStream_t st = c.stream;
+  // LAMMPS computes forces right after the QEq fix, on the same atoms.
+  const bool far_ready = far_prepared_ && in.n_total == prepared_n_total_ && in.x == prepared_x_;
+  far_prepared_ = false;
 
   last_step_complete_ = false;
-  timer_.begin_step();
+  if (!far_ready) timer_.begin_step();  // else the step's timing began in prepare_far_list()
   timer_.mark(kPhaseTransfer, st);
   upload(in, req);  // atoms up; gradients, workspace, energy slots zeroed
   if (c.n_total == 0) {
@@ -204,8 +243,10 @@ void CudaEngine::compute(const StepInput &in, const StepRequest &req, StepOutput
     return;
   }
 
-  timer_.mark(kPhaseNeighbors, st);
-  update_far_neighbors(c, in.atoms_reordered);  // skin-list rebuild (if due) + compaction
+  if (!far_ready) {
+    timer_.mark(kPhaseNeighbors, st);
+    update_far_neighbors(c, in.atoms_reordered);  // skin-list rebuild (if due) + compaction
+  }
 
   timer_.mark(kPhaseLists, st);
   build_bond_and_hbond_lists(c);

@@ -51,7 +51,10 @@ class StepTimer {
   bool enabled() const { return enabled_; }
   void begin_step() { used_ = 0; }
   void mark(Phase phase, cudaStream_t stream);  // the phase starting now
-  void end_step(cudaStream_t stream);           // waits for the step's last event
+  // Nothing of the step runs from now to the next mark (the QEq solve between
+  // prepare_far_list and compute): that interval counts in no phase.
+  void pause(cudaStream_t stream) { mark(kNumPhases, stream); }
+  void end_step(cudaStream_t stream);  // waits for the step's last event
   const PhaseTimes &times() const { return times_; }
 
  private:
@@ -76,6 +79,7 @@ class CudaEngine : public Engine {
   PhaseTimes phase_times() const override { return timer_.times(); }
   size_t device_bytes() const override { return c_.mem.peak; }
   void set_list_skin(double skin) override;
+  bool prepare_far_list(const StepInput &in, DeviceFarList &out) override;
 
  private:
   void copy_force_field(const ForceField &ff);
@@ -84,6 +88,7 @@ class CudaEngine : public Engine {
   void enqueue_download(const StepRequest &req, const StepOutput &out);
   void finish_download(const StepRequest &req, StepOutput &out);
   void require_complete_step(const char *what) const;
+  void check_counts(const StepInput &in) const;
 
   int device_ = 0;
   std::string description_;
@@ -92,6 +97,10 @@ class CudaEngine : public Engine {
   size_t atom_capacity_ = 0;        // rows of the per-atom device arrays
   bool last_step_complete_ = true;  // false while (or after a failed) compute()
   bool skin_from_env_ = false;      // REAXFF_GPU_SKIN set: set_list_skin() is ignored
+  // prepare_far_list() built the far list for the atoms of the next compute()
+  bool far_prepared_ = false;
+  int prepared_n_total_ = -1;
+  const double *prepared_x_ = nullptr;
 
   // pinned staging for the once-per-step copies
   PinnedArray<double> h_x_{"positions (pinned)"};

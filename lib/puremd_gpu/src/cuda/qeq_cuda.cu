@@ -46,6 +46,7 @@
 #include <cub/block/block_reduce.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_sort.cuh>
 #include <memory>
 #include <string>
 #include <vector>
@@ -454,6 +455,95 @@ __global__ void __launch_bounds__(kBlock) k_build_rows(BuildArgs a) {
   }
 }
 
+// --- Rows from the force engine's far list (QEqInput::far) ---
+// The far list is half (pair (i, j), i < j, in row i) and complete for
+// owned rows; every matrix pair has an owned atom, the lower index, so the
+// owned rows hold them all. Each kept pair is an entry of row i and of row j
+// (a ghost row for a ghost j): counted and placed with atomics, then each
+// row sorted by partner index (deterministic sums), then ghost columns
+// mapped to their owners on the device path.
+struct FarArgs {
+  int n_local;
+  DeviceFarList far;
+  const long long *tag;
+  const int *active;  // null: all active
+  const int *type;    // null: per-atom parameters
+  int num_types;
+  const double *shield, *gamma;
+  double cut2;
+  Taper taper;
+  long long *row_count;  // count pass
+  int *bad_type;         // count pass: [0] flag, [1] type
+  long long *cursor;     // fill pass: next free entry of each row
+  int *col;              // fill pass: partner atom index
+  double *val;           // fill pass
+};
+
+// Pair (owned i, j > i) of far entry p: kept for the matrix? d2 = |x_j - x_i|^2.
+__device__ __forceinline__ bool qeq_far_pair(const FarArgs &a, int i, int p, int &j, double &d2) {
+  j = a.far.nbr[p];
+  if (a.active && !a.active[j]) return false;
+  const vec3 d = a.far.dvec[p];
+  d2 = qeq_norm2_exact(d.x, d.y, d.z);
+  if (d2 > a.cut2) return false;
+  return j < a.n_local || qeq_keep_ghost_pair(a.tag[i], a.tag[j], d.x, d.y, d.z);
+}
+
+template <bool kFill>
+__global__ void __launch_bounds__(kBlock) k_far_rows(FarArgs a) {
+  const int i = blockIdx.x * kBlock + threadIdx.x;
+  if (i >= a.n_local || (a.active && !a.active[i])) return;
+  const int type_i = a.type ? a.type[i] : 0;
+  long long own = 0;
+  for (int p = a.far.start[i]; p < a.far.end[i]; ++p) {
+    int j;
+    double d2;
+    if (!qeq_far_pair(a, i, p, j, d2)) continue;
+    if (!kFill) {
+      ++own;
+      atomicAdd(reinterpret_cast<unsigned long long *>(&a.row_count[j]), 1ull);
+      if (a.type && j >= a.n_local) {  // owned types were checked on the host
+        const int t = a.type[j];
+        if ((t < 0 || t >= a.num_types) && atomicCAS(a.bad_type, 0, 1) == 0) a.bad_type[1] = t;
+      }
+      continue;
+    }
+    const int type_j = a.type ? a.type[j] : 0;
+    // (row, column) order as the cell-search rows index the table
+    const double shield_ij =
+        a.type ? a.shield[type_i * a.num_types + type_j] : qeq_shielding(a.gamma[i], a.gamma[j]);
+    const double shield_ji =
+        a.type ? (j < a.n_local ? a.shield[type_j * a.num_types + type_i]
+                                : shield_ij)  // ghost row: (owned, ghost)
+               : (j < a.n_local ? qeq_shielding(a.gamma[j], a.gamma[i]) : shield_ij);
+    const double r = sqrt(d2);
+    const long long e_i = atomicAdd(reinterpret_cast<unsigned long long *>(&a.cursor[i]), 1ull);
+    a.col[e_i] = j;
+    a.val[e_i] = qeq_offdiag(r, shield_ij, a.taper);
+    const long long e_j = atomicAdd(reinterpret_cast<unsigned long long *>(&a.cursor[j]), 1ull);
+    a.col[e_j] = i;
+    a.val[e_j] = qeq_offdiag(r, shield_ji, a.taper);
+  }
+  if (!kFill && own)
+    atomicAdd(reinterpret_cast<unsigned long long *>(&a.row_count[i]),
+              static_cast<unsigned long long>(own));
+}
+
+__global__ void k_count_nonempty(const long long *row_count, int n, int *nonempty) {
+  const int i = blockIdx.x * kBlock + threadIdx.x;
+  const bool has = i < n && row_count[i] > 0;
+  const unsigned b = __ballot_sync(kFullMask, has);
+  if ((threadIdx.x & 31) == 0 && b) atomicAdd(nonempty, __popc(b));
+}
+
+// Ghost columns -> their owners (device ghost refresh).
+__global__ void k_columns_to_owners(int *col, long long nnz, int n_local, const int *owner) {
+  const long long e = static_cast<long long>(blockIdx.x) * kBlock + threadIdx.x;
+  if (e >= nnz) return;
+  const int c = col[e];
+  if (c >= n_local) col[e] = owner[c - n_local];
+}
+
 // Owner -> images map key per ghost: the owner if the ghost row has entries,
 // else n_local (sorted past every owner).
 __global__ void k_image_keys(const int *owner, const long long *row_count, int n_local, int n_ghost,
@@ -821,6 +911,7 @@ class CudaQEqSolver final : public QEqSolver {
     b += key_.bytes() + key_sorted_.bytes() + idx_.bytes() + idx_sorted_.bytes() +
          cell_start_.bytes() + cell_end_.bytes() + cell_atoms_.bytes() + cub_tmp_.bytes();
     b += row_count_.bytes() + row_start_.bytes() + col_.bytes() + val_.bytes() + counters_.bytes();
+    b += cursor_.bytes() + col_alt_.bytes() + val_alt_.bytes();
     b += img_start_.bytes() + img_end_.bytes() + img_idx_.bytes();
     b += x_.bytes() + b_.bytes() + r_.bytes() + d_.bytes() + p_.bytes() + w_.bytes() +
          diag_.bytes() + diag_inv_.bytes() + q_dev_.bytes() + partial_.bytes() + sums_dev_.bytes();
@@ -946,6 +1037,11 @@ class CudaQEqSolver final : public QEqSolver {
       return;
     }
 
+    if (use_far_list(in)) {
+      build_matrix_from_far(in);
+      return;
+    }
+
     // Bounding box -> cell grid.
     const unsigned gb = static_cast<unsigned>(std::min<long long>(kMaxReduceBlocks, blocks_for(n)));
     k_bbox_partial<<<gb, kBlock, 0, stream_>>>(x_dev_.get(), n, partial_.get());
@@ -1003,7 +1099,24 @@ class CudaQEqSolver final : public QEqSolver {
     QEQ_CUDA_LAUNCHED("k_build_rows<count>");
     scan_rows(n);
 
-    // nnz, non-empty rows and the type check come home together.
+    read_matrix_size(n);
+    long long *row_start = row_start_.get();
+    const long long nnz = nnz_;
+
+    col_.ensure(nnz, "the QEq matrix (columns)", sz_, 1.25);
+    val_.ensure(nnz, "the QEq matrix (values)", sz_, 1.25);
+    a.row_start = row_start;
+    a.col = col_.get();
+    a.val = val_.get();
+    k_build_rows<true><<<gw, kBlock, 0, stream_>>>(a);
+    QEQ_CUDA_LAUNCHED("k_build_rows<fill>");
+
+    build_image_map(n, nl);
+  }
+
+  // nnz, non-empty rows and the type check come home together (after the
+  // count pass and scan_rows).
+  void read_matrix_size(int n) {
     long long *row_start = row_start_.get();
     QEQ_CUDA_CHECK(cudaMemcpyAsync(grid_host_.get(), row_start + n, sizeof(long long),
                                    cudaMemcpyDeviceToHost, stream_));
@@ -1019,17 +1132,11 @@ class CudaQEqSolver final : public QEqSolver {
     nnz_ = nnz;
     nonempty_rows_ = counters[0];
     sz_.nnz = nnz;
+  }
 
-    col_.ensure(nnz, "the QEq matrix (columns)", sz_, 1.25);
-    val_.ensure(nnz, "the QEq matrix (values)", sz_, 1.25);
-    a.row_start = row_start;
-    a.col = col_.get();
-    a.val = val_.get();
-    k_build_rows<true><<<gw, kBlock, 0, stream_>>>(a);
-    QEQ_CUDA_LAUNCHED("k_build_rows<fill>");
-
-    // Device reverse comm: for each owner, its images whose rows have entries,
-    // by ascending ghost index (a deterministic sum).
+  // Device reverse comm: for each owner, its images whose rows have entries,
+  // by ascending ghost index (a deterministic sum).
+  void build_image_map(int n, int nl) {
     if (device_comm_) {
       const int n_ghost = n - nl;
       img_start_.ensure(nl, "ghost image map", sz_);
@@ -1050,6 +1157,73 @@ class CudaQEqSolver final : public QEqSolver {
         QEQ_CUDA_LAUNCHED("k_segment_bounds(images)");
       }
     }
+  }
+
+  // The engine's far list serves when it is of these atoms and reaches cut_hi.
+  bool use_far_list(const QEqInput &in) const {
+    const DeviceFarList *f = in.far;
+    return f && f->n_local == in.n_local && f->n_total == in.n_total &&
+           settings_.cut_hi <= f->cut_local && f->start && f->end && f->nbr && f->dvec;
+  }
+
+  // The matrix rows from the force engine's far list (see k_far_rows).
+  void build_matrix_from_far(const QEqInput &in) {
+    const int n = in.n_total, nl = in.n_local;
+    FarArgs a{};
+    a.n_local = nl;
+    a.far = *in.far;
+    a.tag = tag_dev_.get();
+    a.active = in.active ? active_dev_.get() : nullptr;
+    a.type = in.type ? type_dev_.get() : nullptr;
+    a.num_types = in.num_types;
+    a.shield = in.type ? shield_dev_.get() : nullptr;
+    a.gamma = gamma_dev_.get();
+    a.cut2 = settings_.cut_hi * settings_.cut_hi;
+    a.taper = taper_;
+    a.row_count = row_count_.get();
+    a.bad_type = counters_.get() + 2;
+    if (nl > 0) {
+      k_far_rows<false><<<blocks_for(nl), kBlock, 0, stream_>>>(a);
+      QEQ_CUDA_LAUNCHED("k_far_rows<count>");
+    }
+    k_count_nonempty<<<blocks_for(n), kBlock, 0, stream_>>>(row_count_.get(), n, counters_.get());
+    QEQ_CUDA_LAUNCHED("k_count_nonempty");
+    scan_rows(n);
+    read_matrix_size(n);
+
+    long long *row_start = row_start_.get();
+    cursor_.ensure(static_cast<std::size_t>(n) + 1, "matrix rows", sz_);
+    QEQ_CUDA_CHECK(cudaMemcpyAsync(cursor_.get(), row_start, n * sizeof(long long),
+                                   cudaMemcpyDeviceToDevice, stream_));
+    col_alt_.ensure(nnz_, "the QEq matrix (sort buffer)", sz_, 1.25);
+    val_alt_.ensure(nnz_, "the QEq matrix (sort buffer)", sz_, 1.25);
+    a.cursor = cursor_.get();
+    a.col = col_alt_.get();
+    a.val = val_alt_.get();
+    if (nl > 0) {
+      k_far_rows<true><<<blocks_for(nl), kBlock, 0, stream_>>>(a);
+      QEQ_CUDA_LAUNCHED("k_far_rows<fill>");
+    }
+    if (nnz_ > 0) {
+      if (nnz_ > INT32_MAX)
+        throw RuntimeError("QEq (CUDA): " + std::to_string(nnz_) +
+                           " matrix entries exceed the sort's 32-bit range; use more MPI ranks");
+      // rows sorted by partner index: alt -> col_ / val_
+      std::size_t bytes = 0;
+      QEQ_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(
+          nullptr, bytes, col_alt_.get(), col_.get(), val_alt_.get(), val_.get(),
+          static_cast<int>(nnz_), n, row_start, row_start + 1, stream_));
+      cub_tmp_.ensure(bytes, "sort workspace", sz_);
+      QEQ_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(
+          cub_tmp_.get(), bytes, col_alt_.get(), col_.get(), val_alt_.get(), val_.get(),
+          static_cast<int>(nnz_), n, row_start, row_start + 1, stream_));
+      if (device_comm_ && n > nl) {
+        k_columns_to_owners<<<blocks_for(nnz_), kBlock, 0, stream_>>>(col_.get(), nnz_, nl,
+                                                                      owner_dev_.get());
+        QEQ_CUDA_LAUNCHED("k_columns_to_owners");
+      }
+    }
+    build_image_map(n, nl);
   }
 
   // Cells of at least cut_hi / kCellsPerCut, no more of them than about two per atom.
@@ -1194,9 +1368,9 @@ class CudaQEqSolver final : public QEqSolver {
   QEqDeviceArray<int> key_, key_sorted_, idx_, idx_sorted_, cell_start_, cell_end_, counters_;
   QEqDeviceArray<CellAtom> cell_atoms_;
   QEqDeviceArray<unsigned char> cub_tmp_;
-  QEqDeviceArray<long long> row_count_, row_start_;
-  QEqDeviceArray<int> col_;
-  QEqDeviceArray<double> val_;
+  QEqDeviceArray<long long> row_count_, row_start_, cursor_;
+  QEqDeviceArray<int> col_, col_alt_;
+  QEqDeviceArray<double> val_, val_alt_;
   QEqDeviceArray<int> img_start_, img_end_, img_idx_;
   // CG
   QEqDeviceArray<double2> x_, b_, r_, d_, p_, w_;
