@@ -73,6 +73,8 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg)
       solver_is_cuda(false),
       solver_logged(false),
       comm_vec(nullptr) {
+  const char *shared = std::getenv("REAXFF_GPU_QEQ_SHARED_LIST");
+  share_far_list = shared && shared[0] == '1';
   if (narg < 8) error->all(FLERR, "Illegal fix {} command: expected '{}'", style, kUsage);
 
   scalar_flag = 1;
@@ -434,10 +436,14 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   in.eta = eta.data();
   in.gamma = gamma.data();
   in.ghost_owner = ghost_owners(nlocal, nall);
-  // The CUDA solver builds the matrix from the force engine's far list of
-  // this step (the pair style computes right after us and reuses the list).
+  // With REAXFF_GPU_QEQ_SHARED_LIST=1 the CUDA solver builds the matrix from
+  // the force engine's far list of this step (the pair style computes right
+  // after us and reuses the list). Off by default: on the H100 (HNS 8x8x8)
+  // that build, one thread per far row with atomics and a segmented sort,
+  // took the solve from 17.9 to 32.6 ms against the solver's own warp-per-row
+  // cell search (bench/README.md).
   puremd::DeviceFarList far;
-  if (solver_is_cuda) {
+  if (solver_is_cuda && share_far_list) {
     auto *pair = dynamic_cast<PairReaxFFGPU *>(force->pair_match("^reaxff/gpu", 0));
     if (pair && pair->prepare_far_list(far)) in.far = &far;
   }

@@ -1142,6 +1142,10 @@ class CudaQEqSolver final : public QEqSolver {
       img_start_.ensure(nl, "ghost image map", sz_);
       img_end_.ensure(nl, "ghost image map", sz_);
       img_idx_.ensure(n_ghost, "ghost image map", sz_);
+      // sort scratch (the cell search, when it runs, has sized these already)
+      key_.ensure(n_ghost, "ghost image map", sz_);
+      key_sorted_.ensure(n_ghost, "ghost image map", sz_);
+      idx_.ensure(n_ghost, "ghost image map", sz_);
       if (nl > 0) {
         QEQ_CUDA_CHECK(cudaMemsetAsync(img_start_.get(), 0, nl * sizeof(int), stream_));
         QEQ_CUDA_CHECK(cudaMemsetAsync(img_end_.get(), 0, nl * sizeof(int), stream_));
@@ -1195,6 +1199,8 @@ class CudaQEqSolver final : public QEqSolver {
     cursor_.ensure(static_cast<std::size_t>(n) + 1, "matrix rows", sz_);
     QEQ_CUDA_CHECK(cudaMemcpyAsync(cursor_.get(), row_start, n * sizeof(long long),
                                    cudaMemcpyDeviceToDevice, stream_));
+    col_.ensure(nnz_, "the QEq matrix (columns)", sz_, 1.25);
+    val_.ensure(nnz_, "the QEq matrix (values)", sz_, 1.25);
     col_alt_.ensure(nnz_, "the QEq matrix (sort buffer)", sz_, 1.25);
     val_alt_.ensure(nnz_, "the QEq matrix (sort buffer)", sz_, 1.25);
     a.cursor = cursor_.get();
