@@ -29,16 +29,11 @@
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/qeq.h"
 #include "qeq_test_system.h"
+#include "require_gpu.h"
 
 using namespace puremd;
 
 namespace {
-
-#define REQUIRE_GPU()                                               \
-  do {                                                              \
-    std::string why_;                                               \
-    if (!cuda_available(&why_)) GTEST_SKIP() << "no GPU: " << why_; \
-  } while (0)
 
 // ---------------------------------------------------------------------------
 // Input systems

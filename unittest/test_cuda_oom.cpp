@@ -38,16 +38,11 @@
 #include "puremd_gpu/force_field.h"
 #include "puremd_gpu/qeq.h"
 #include "qeq_test_system.h"
+#include "require_gpu.h"
 
 using namespace puremd;
 
 namespace {
-
-#define REQUIRE_GPU()                                               \
-  do {                                                              \
-    std::string why_;                                               \
-    if (!cuda_available(&why_)) GTEST_SKIP() << "no GPU: " << why_; \
-  } while (0)
 
 constexpr std::size_t kMiB = std::size_t(1) << 20;
 // Left free while the test holds the rest: room for the runtime's own needs

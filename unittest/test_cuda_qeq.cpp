@@ -15,17 +15,12 @@
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/qeq.h"
 #include "qeq_test_system.h"
+#include "require_gpu.h"
 
 using namespace puremd;
 using namespace qeq_test;
 
 namespace {
-
-#define SKIP_WITHOUT_GPU()                                        \
-  do {                                                            \
-    std::string why;                                              \
-    if (!cuda_available(&why)) GTEST_SKIP() << "no GPU: " << why; \
-  } while (0)
 
 QEqSettings settings(double lo, double hi, double tol, int max_iter = 200) {
   QEqSettings s;
@@ -75,19 +70,19 @@ void compare_once(const System &sys, const QEqSettings &set, const std::string &
 }  // namespace
 
 TEST(CudaQEq, PeriodicImagesCutAboveHalfBox) {
-  SKIP_WITHOUT_GPU();
+  REQUIRE_GPU();
   const System sys = make_periodic_system(27, 9.0, 6.0, 12345u);
   compare_once(sys, settings(0.0, 6.0, 1e-12, 1000), "27 atoms, cut 6");
 }
 
 TEST(CudaQEq, LargerBoxNonzeroInnerRadius) {
-  SKIP_WITHOUT_GPU();
+  REQUIRE_GPU();
   const System sys = make_periodic_system(40, 11.0, 8.0, 777u);
   compare_once(sys, settings(0.5, 8.0, 1e-12, 1000), "40 atoms, cut 0.5-8");
 }
 
 TEST(CudaQEq, ManyAtomsLongRows) {
-  SKIP_WITHOUT_GPU();
+  REQUIRE_GPU();
   // ~10 A cut-off at condensed-phase density: rows of hundreds of entries,
   // many cells, thousands of ghosts.
   const System sys = make_periodic_system(1000, 21.5, 10.0, 31337u);
@@ -95,7 +90,7 @@ TEST(CudaQEq, ManyAtomsLongRows) {
 }
 
 TEST(CudaQEq, EverySpmvWidth) {
-  SKIP_WITHOUT_GPU();
+  REQUIRE_GPU();
   const System sys = make_periodic_system(216, 13.0, 7.0, 99u);
   for (const char *tpr : {"4", "8", "16", "32"}) {
     setenv("PUREMD_QEQ_THREADS_PER_ROW", tpr, 1);
@@ -105,7 +100,7 @@ TEST(CudaQEq, EverySpmvWidth) {
 }
 
 TEST(CudaQEq, SubGroupOnlyActiveAtoms) {
-  SKIP_WITHOUT_GPU();
+  REQUIRE_GPU();
   System sys = make_periodic_system(27, 9.0, 6.0, 99u);
   for (int i = 0; i < sys.n_local; ++i) sys.active[i] = (i % 4 != 0);
   for (size_t g = 0; g < sys.owner.size(); ++g)
@@ -114,7 +109,7 @@ TEST(CudaQEq, SubGroupOnlyActiveAtoms) {
 }
 
 TEST(CudaQEq, PerAtomParametersAndChiShift) {
-  SKIP_WITHOUT_GPU();
+  REQUIRE_GPU();
   const System sys = make_periodic_system(20, 8.0, 5.0, 4242u);
   std::vector<double> chi, eta, gamma, shift;
   for (int t : sys.type) {
@@ -138,7 +133,7 @@ TEST(CudaQEq, PerAtomParametersAndChiShift) {
 }
 
 TEST(CudaQEq, HistoryOverSeveralSolvesWithMovingAtoms) {
-  SKIP_WITHOUT_GPU();
+  REQUIRE_GPU();
   const int n = 64;
   const double L = 10.0, cut = 6.0;
   std::vector<double> pos;
@@ -188,7 +183,7 @@ TEST(CudaQEq, HistoryOverSeveralSolvesWithMovingAtoms) {
 }
 
 TEST(CudaQEq, CommPattern) {
-  SKIP_WITHOUT_GPU();
+  REQUIRE_GPU();
   const System sys = make_periodic_system(27, 9.0, 6.0, 5u);
   const QEqSettings set = settings(0.0, 6.0, 1e-10);
   {
@@ -218,7 +213,7 @@ TEST(CudaQEq, CommPattern) {
 }
 
 TEST(CudaQEq, SomeGhostOwnersUnknownUsesComm) {
-  SKIP_WITHOUT_GPU();
+  REQUIRE_GPU();
   const System sys = make_periodic_system(27, 9.0, 6.0, 6u);
   std::vector<int> owner = sys.owner;
   owner[0] = -1;  // another rank's atom: the QEqComm path runs
@@ -234,7 +229,7 @@ TEST(CudaQEq, SomeGhostOwnersUnknownUsesComm) {
 }
 
 TEST(CudaQEq, ReportsNonConvergence) {
-  SKIP_WITHOUT_GPU();
+  REQUIRE_GPU();
   const System sys = make_periodic_system(27, 9.0, 6.0, 31u);
   for (bool with_owner : {true, false}) {
     auto host = make_host_qeq_solver(settings(0.0, 6.0, 1e-14, 2));
@@ -253,7 +248,7 @@ TEST(CudaQEq, ReportsNonConvergence) {
 }
 
 TEST(CudaQEq, EmptyGroupAndNoGhosts) {
-  SKIP_WITHOUT_GPU();
+  REQUIRE_GPU();
   // No active atom: nothing to solve, as the host solver (iteration 1).
   System sys = make_periodic_system(8, 8.0, 5.0, 3u);
   std::fill(sys.active.begin(), sys.active.end(), 0);
@@ -269,7 +264,7 @@ TEST(CudaQEq, EmptyGroupAndNoGhosts) {
 }
 
 TEST(CudaQEq, RejectsBadInput) {
-  SKIP_WITHOUT_GPU();
+  REQUIRE_GPU();
   const System sys = make_periodic_system(8, 8.0, 5.0, 1u);
   auto solver = make_cuda_qeq_solver(settings(0.0, 5.0, 1e-6));
   SingleRankComm comm = make_comm(sys);
