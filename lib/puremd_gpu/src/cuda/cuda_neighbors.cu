@@ -186,8 +186,7 @@ __global__ void __launch_bounds__(kAtomBlock)
                      const int *cell_end, const int *cell_atoms, const vec3 *cell_x,
                      const int *cell_type, int *count, unsigned long long *total) {
   const LaneGroup<L> g;
-  const int i =
-      static_cast<int>((static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / L);
+  const int i = static_cast<int>(g.row());
   int n = 0;
   if (i < P.n_total) {
     n = for_each_far_partner(g, i, P, x, type, cell_start, cell_end, cell_atoms, cell_x, cell_type,
@@ -204,8 +203,7 @@ __global__ void __launch_bounds__(kAtomBlock)
                     const int *cell_type, const int *start, int *end, int *nbr, double *d,
                     vec3 *dvec) {
   const LaneGroup<L> g;
-  const int i =
-      static_cast<int>((static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / L);
+  const int i = static_cast<int>(g.row());
   if (i >= P.n_total) return;  // whole groups leave together
   const int w0 = start[i];
   const int n = for_each_far_partner(g, i, P, x, type, cell_start, cell_end, cell_atoms, cell_x,
@@ -232,8 +230,7 @@ __global__ void __launch_bounds__(kAtomBlock)
                         const int *s_end, const int *s_nbr, int *start, int *end, int *nbr,
                         double *d, vec3 *dvec) {
   const LaneGroup<L> g;
-  const int i =
-      static_cast<int>((static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / L);
+  const int i = static_cast<int>(g.row());
   if (i >= P.n_total) return;  // whole groups leave together
   const int w0 = s_start[i];
   int w = 0;

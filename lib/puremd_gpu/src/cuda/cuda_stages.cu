@@ -104,8 +104,7 @@ template <class Family, int L>
 __global__ void __launch_bounds__(kAtomBlock)
     row_group_kernel(const StepView v, int begin, int end) {
   const LaneGroup<L> g;
-  const long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const int i = begin + static_cast<int>(t / L);
+  const int i = begin + static_cast<int>(g.row());
   const StepView w = with_energy_slot(v);
   typename Family::Row row;
   if (i < end) row = Family::row(i, w);

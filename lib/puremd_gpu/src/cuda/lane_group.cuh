@@ -25,6 +25,11 @@ struct LaneGroup {
     mask = L == 32 ? 0xffffffffu : ((1u << L) - 1u) << (warp_lane & ~(L - 1));
   }
 
+  // Which row this group takes: the launch's groups number the rows 0, 1, ...
+  __device__ static long long row() {
+    return (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / L;
+  }
+
   // Sum over the group; the total is valid in lane 0.
   __device__ double sum(double x) const {
     for (int off = L / 2; off > 0; off >>= 1) x += __shfl_down_sync(mask, x, off, L);

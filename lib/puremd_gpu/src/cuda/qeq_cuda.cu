@@ -509,13 +509,14 @@ __global__ void __launch_bounds__(kBlock) k_far_rows(FarArgs a) {
       continue;
     }
     const int type_j = a.type ? a.type[j] : 0;
-    // (row, column) order as the cell-search rows index the table
-    const double shield_ij =
-        a.type ? a.shield[type_i * a.num_types + type_j] : qeq_shielding(a.gamma[i], a.gamma[j]);
-    const double shield_ji =
-        a.type ? (j < a.n_local ? a.shield[type_j * a.num_types + type_i]
-                                : shield_ij)  // ghost row: (owned, ghost)
-               : (j < a.n_local ? qeq_shielding(a.gamma[j], a.gamma[i]) : shield_ij);
+    // (row, column) order as the cell-search rows index the table; a ghost
+    // row takes its owned partner first, as the cell search does
+    auto shield = [&](int row, int type_row, int column, int type_column) {
+      return a.type ? a.shield[type_row * a.num_types + type_column]
+                    : qeq_shielding(a.gamma[row], a.gamma[column]);
+    };
+    const double shield_ij = shield(i, type_i, j, type_j);
+    const double shield_ji = j < a.n_local ? shield(j, type_j, i, type_i) : shield_ij;
     const double r = sqrt(d2);
     const long long e_i = atomicAdd(reinterpret_cast<unsigned long long *>(&a.cursor[i]), 1ull);
     a.col[e_i] = j;
