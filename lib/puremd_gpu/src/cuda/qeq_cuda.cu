@@ -5,7 +5,7 @@
 // Matrix. Rows are atoms (owned and ghosts), stored in full (both (i, j) and
 // (j, i)), so the product is a pure gather:
 //   - owned active row i: every active partner j within cut_hi that the host
-//     solver keeps for i (owned j always, ghost j by qeq_keep_ghost_pair);
+//     solver keeps for i (owned j always, ghost j by ghost_pair_is_mine);
 //   - ghost row g: every owned active partner a whose pair (a, g) is kept.
 // y = H v then gives, on the ghost rows, exactly what the host solver scatters
 // to ghosts (y[j] += H_ij v[i]) before its reverse comm; the ghost rows are
@@ -209,20 +209,6 @@ int pick_threads_per_row(long long nnz, long long nonempty_rows, int forced) {
 // ---------------------------------------------------------------------------
 // Device helpers
 
-// Which copy of a pair (owned o, ghost g) this sub-domain keeps: the rule of
-// keep_pair in src/host/qeq_host.cpp (the two must stay identical). d is
-// x_g - x_o.
-__device__ __forceinline__ bool qeq_keep_ghost_pair(long long tag_o, long long tag_g, double dx,
-                                                    double dy, double dz) {
-  if (tag_o != tag_g) return tag_o < tag_g;
-  constexpr double eps = 1e-4;
-  if (dz > eps) return true;
-  if (fabs(dz) >= eps) return false;
-  if (dy > eps) return true;
-  if (fabs(dy) >= eps) return false;
-  return dx > eps;
-}
-
 // |d|^2 rounded as the host computes it (no fused multiply-add), so that the
 // cut-off test picks the same pairs.
 __device__ __forceinline__ double qeq_norm2_exact(double dx, double dy, double dz) {
@@ -411,11 +397,11 @@ __global__ void __launch_bounds__(kBlock) k_build_rows(BuildArgs a) {
               d2 = qeq_norm2_exact(dx, dy, dz);
               if (d2 <= a.cut2) {
                 if (ghost_row)  // pair (owned b.j, ghost i): d = x_i - x_b
-                  take = qeq_keep_ghost_pair(a.tag[b.j], tag_i, -dx, -dy, -dz);
+                  take = ghost_pair_is_mine(a.tag[b.j], tag_i, make_vec3(-dx, -dy, -dz));
                 else if (b.j < a.n_local)
                   take = true;
                 else  // pair (owned i, ghost b.j): d = x_b - x_i
-                  take = qeq_keep_ghost_pair(tag_i, a.tag[b.j], dx, dy, dz);
+                  take = ghost_pair_is_mine(tag_i, a.tag[b.j], make_vec3(dx, dy, dz));
               }
             }
           }
@@ -486,7 +472,7 @@ __device__ __forceinline__ bool qeq_far_pair(const FarArgs &a, int i, int p, int
   const vec3 d = a.far.dvec[p];
   d2 = qeq_norm2_exact(d.x, d.y, d.z);
   if (d2 > a.cut2) return false;
-  return j < a.n_local || qeq_keep_ghost_pair(a.tag[i], a.tag[j], d.x, d.y, d.z);
+  return j < a.n_local || ghost_pair_is_mine(a.tag[i], a.tag[j], d);
 }
 
 template <bool kFill>

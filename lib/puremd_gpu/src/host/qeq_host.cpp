@@ -58,9 +58,8 @@ void QEqSolver::select_rows(const QEqInput &in, std::vector<int> &rows) {
     if (in.type && (p < 0 || p >= in.num_types))
       throw InputError("QEq: atom type " + std::to_string(p) + " has no QEq parameters");
     if (!(in.eta[p] > 0.0))
-      throw InputError("QEq: " + std::string(in.type ? "atom type " : "atom ") +
-                       std::to_string(p) + " has eta = " + std::to_string(in.eta[p]) +
-                       "; QEq needs eta > 0");
+      throw InputError("QEq: " + std::string(in.type ? "atom type " : "atom ") + std::to_string(p) +
+                       " has eta = " + std::to_string(in.eta[p]) + "; QEq needs eta > 0");
     rows.push_back(i);
   }
 }
@@ -68,22 +67,6 @@ void QEqSolver::select_rows(const QEqInput &in, std::vector<int> &rows) {
 std::size_t QEqSolver::memory_bytes() const { return hist_.capacity() * sizeof(double); }
 
 namespace {
-
-// Which copy of a pair (i owned, j) this sub-domain keeps. Owned-owned pairs
-// appear once in the half list. A pair with a ghost appears twice over all
-// sub-domains (once as i - image of j, once as j - image of i); the copy in
-// the row of the smaller tag is kept, and a pair of an atom with its own
-// periodic image is kept when the image lies "above" (z, then y, then x).
-bool keep_pair(int j, int n_local, long long tag_i, long long tag_j, const vec3 &d) {
-  if (j < n_local) return true;
-  if (tag_i != tag_j) return tag_i < tag_j;
-  constexpr double eps = 1e-4;
-  if (d.z > eps) return true;
-  if (std::fabs(d.z) >= eps) return false;
-  if (d.y > eps) return true;
-  if (std::fabs(d.y) >= eps) return false;
-  return d.x > eps;
-}
 
 class HostQEqSolver final : public QEqSolver {
  public:
@@ -197,7 +180,7 @@ class HostQEqSolver final : public QEqSolver {
     return shield_[static_cast<std::size_t>(ti) * in.num_types + tj];
   }
 
-  // Rows of owned active atoms: partners within cut_hi, ghosts kept per keep_pair.
+  // Rows of owned active atoms: partners within cut_hi, ghosts kept per ghost_pair_is_mine.
   void build_matrix(const QEqInput &in) {
     const int n = in.n_total;
     xv_.resize(n);
@@ -218,7 +201,7 @@ class HostQEqSolver final : public QEqSolver {
       while (next_row <= i) row_start_[next_row++] = static_cast<int>(col_.size());
       for (int p = nl_.start[i]; p < nl_.end[i]; ++p) {
         const int j = nl_.nbr[p];
-        if (!keep_pair(j, in.n_local, in.tag[i], in.tag[j], nl_.dvec[p])) continue;
+        if (j >= in.n_local && !ghost_pair_is_mine(in.tag[i], in.tag[j], nl_.dvec[p])) continue;
         col_.push_back(j);
         val_.push_back(qeq_offdiag(nl_.d[p], shield_of(in, i, j), taper_));
       }

@@ -20,13 +20,13 @@
 #include "puremd_gpu/hd.h"
 #include "puremd_gpu/lists.h"
 #include "puremd_gpu/physics/long_range_table.h"
+#include "puremd_gpu/physics/pair_ownership.h"
 #include "puremd_gpu/physics/taper.h"
 
 namespace puremd {
 
-constexpr double kCoulombCele = 332.06371;         // kcal/mol A / e^2
-constexpr double kPolarizationEvToKcal = 23.02;    // kcal/mol per eV (ReaxFF's value)
-constexpr double kNonbondedTieTolerance = 1.0e-4;  // A, tie-break of the ownership rule
+constexpr double kCoulombCele = 332.06371;       // kcal/mol A / e^2
+constexpr double kPolarizationEvToKcal = 23.02;  // kcal/mol per eV (ReaxFF's value)
 
 // Van der Waals variants (bit 0: shielding, bit 1: inner wall), as LAMMPS's
 // reaxff numbers them; the force field reader stores the one the elements
@@ -100,13 +100,7 @@ PMD_HD PMD_INLINE PairTerm coulomb_pair(double gamma, double qi, double qj, doub
 // Ownership rule for a far pair (i owned, j = any) found in i's row.
 PMD_HD PMD_INLINE bool nonbonded_pair_is_mine(int j, int n_local, long long tag_i, long long tag_j,
                                               vec3 d) {
-  if (j < n_local || tag_i < tag_j) return true;
-  if (tag_i != tag_j) return false;
-  const double eps = kNonbondedTieTolerance;
-  if (d.z > eps) return true;
-  if (fabs(d.z) >= eps) return false;
-  if (d.y > eps) return true;
-  return fabs(d.y) < eps && d.x > eps;
+  return j < n_local || ghost_pair_is_mine(tag_i, tag_j, d);
 }
 
 // vdW + Coulomb of owned atom i with the pairs of its far-neighbour row, in

@@ -6,10 +6,13 @@
 // with k_C = 14.4 eV A / e^2 (Coulomb's constant in the units of the QEq
 // parameters chi and eta, eV) and Tap the 7th-order taper (physics/taper.h)
 // between the QEq inner and outer radii. The same functions run
-// on the host (reference solver) and on the device (CUDA solver).
+// on the host (reference solver) and on the device (CUDA solver); which
+// sub-domain keeps a pair with a ghost is ghost_pair_is_mine
+// (physics/pair_ownership.h).
 #pragma once
 
 #include "puremd_gpu/hd.h"
+#include "puremd_gpu/physics/pair_ownership.h"
 #include "puremd_gpu/physics/taper.h"
 
 namespace puremd {
