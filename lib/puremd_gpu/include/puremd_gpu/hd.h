@@ -40,6 +40,17 @@ PMD_HD PMD_INLINE vec3 &operator-=(vec3 &a, vec3 b) {
 }
 PMD_HD PMD_INLINE double dot(vec3 a, vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 PMD_HD PMD_INLINE double norm2(vec3 a) { return dot(a, a); }
+
+// |a|^2 as ((x*x + y*y) + z*z) with every operation rounded on its own, as
+// the host computes it: on the GPU nvcc would fuse these into FMAs, and then a
+// cut-off test could pick a pair the host does not (neighbour lists, QEq).
+PMD_HD PMD_INLINE double norm2_host_rounding(vec3 a) {
+#if defined(__CUDA_ARCH__)
+  return __dadd_rn(__dadd_rn(__dmul_rn(a.x, a.x), __dmul_rn(a.y, a.y)), __dmul_rn(a.z, a.z));
+#else
+  return (a.x * a.x + a.y * a.y) + a.z * a.z;
+#endif
+}
 PMD_HD PMD_INLINE vec3 cross(vec3 a, vec3 b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }

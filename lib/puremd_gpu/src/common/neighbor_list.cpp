@@ -70,7 +70,7 @@ void build_half_neighbor_list(const vec3 *x, int n_local, int n_total, double cu
             const int j = cell_atoms[p];
             if (j <= i || (skip && skip[j])) continue;
             const vec3 dr = x[j] - x[i];
-            if (norm2(dr) <= rc2) visit(j, dr);
+            if (norm2_host_rounding(dr) <= rc2) visit(j, dr);
           }
         }
   };
@@ -95,7 +95,7 @@ void build_half_neighbor_list(const vec3 *x, int n_local, int n_total, double cu
       const int p = out.end[i]++;
       out.nbr[p] = j;
       out.dvec[p] = dr;
-      out.d[p] = std::sqrt(norm2(dr));
+      out.d[p] = std::sqrt(norm2_host_rounding(dr));
     });
   }
 }

@@ -46,11 +46,6 @@ struct CellGrid {
   int nx, ny, nz;
 };
 
-// |d|^2 rounded exactly as the host computes it: ((x*x + y*y) + z*z).
-__device__ __forceinline__ double norm2_host_rounding(vec3 d) {
-  return __dadd_rn(__dadd_rn(__dmul_rn(d.x, d.x), __dmul_rn(d.y, d.y)), __dmul_rn(d.z, d.z));
-}
-
 __device__ __forceinline__ void cell_coords(const CellGrid &g, vec3 p, int &cx, int &cy, int &cz) {
   cx = min(g.nx - 1, static_cast<int>((p.x - g.lo.x) * g.sx));
   cy = min(g.ny - 1, static_cast<int>((p.y - g.lo.y) * g.sy));

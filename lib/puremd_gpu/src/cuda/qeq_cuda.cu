@@ -209,12 +209,6 @@ int pick_threads_per_row(long long nnz, long long nonempty_rows, int forced) {
 // ---------------------------------------------------------------------------
 // Device helpers
 
-// |d|^2 rounded as the host computes it (no fused multiply-add), so that the
-// cut-off test picks the same pairs.
-__device__ __forceinline__ double qeq_norm2_exact(double dx, double dy, double dz) {
-  return __dadd_rn(__dadd_rn(__dmul_rn(dx, dx), __dmul_rn(dy, dy)), __dmul_rn(dz, dz));
-}
-
 // Block sum of NC values per thread into partial[c * gridDim.x + blockIdx.x].
 template <int NC>
 __device__ __forceinline__ void qeq_block_partials(const double (&v)[NC], double *partial) {
@@ -394,7 +388,7 @@ __global__ void __launch_bounds__(kBlock) k_build_rows(BuildArgs a) {
               dx = b.x - xi;
               dy = b.y - yi;
               dz = b.z - zi;
-              d2 = qeq_norm2_exact(dx, dy, dz);
+              d2 = norm2_host_rounding(make_vec3(dx, dy, dz));
               if (d2 <= a.cut2) {
                 if (ghost_row)  // pair (owned b.j, ghost i): d = x_i - x_b
                   take = ghost_pair_is_mine(a.tag[b.j], tag_i, make_vec3(-dx, -dy, -dz));
@@ -470,7 +464,7 @@ __device__ __forceinline__ bool qeq_far_pair(const FarArgs &a, int i, int p, int
   j = a.far.nbr[p];
   if (a.active && !a.active[j]) return false;
   const vec3 d = a.far.dvec[p];
-  d2 = qeq_norm2_exact(d.x, d.y, d.z);
+  d2 = norm2_host_rounding(d);
   if (d2 > a.cut2) return false;
   return j < a.n_local || ghost_pair_is_mine(a.tag[i], a.tag[j], d);
 }
