@@ -6,8 +6,9 @@
 #   4. benchmarks: HNS replicated 2^3 .. 16^3 and Water-6540, ms/step and phase breakdown.
 # On a machine with the full toolchain it builds first (scripts/configure.sh);
 # with BUNDLE=dir (made by bench/make_device_bundle.sh) it runs prebuilt binaries.
-# Usage: bench/device_check.sh [unit|quick|tests|bench|sanitize|drift|lanes|all]  (default all;
-#        lanes: the threads-per-row sweep behind thread_mapping.h's defaults, not in all)
+# Usage: bench/device_check.sh [unit|quick|tests|bench|sanitize|drift|lanes|qeq|all]  (default all;
+#        lanes: the threads-per-row sweep behind thread_mapping.h's defaults; qeq: the QEq
+#        matrix from the engine's far list vs the solver's own search; neither in all)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -47,16 +48,27 @@ if [ "$what" = all ] || [ "$what" = tests ] || [ "$what" = quick ] || [ "$what" 
   [ $rc -ne 0 ] && grep -B2 -A12 "Failure" "$out/unit.log" | head -80
 fi
 if [ "$what" = all ] || [ "$what" = tests ]; then
-  # Both rank counts at once (16 cores; both share the one GPU). Together they take
-  # more than the lent machine's 10 minutes per command: NP=1 / NP=2 runs one.
+  # Rank counts NP (default "1 2"), each split into SHARDS gtest shards (default 4), all
+  # at once: 16 cores, every process on the one GPU; FILTER picks tests (gtest filter).
+  # The whole suite takes more than the lent machine's 10 minutes per command even
+  # so (the host-driver and reaxff runs of Water-6540 and Silica-6000 dominate): there,
+  # run it in parts, e.g. FILTER='Systems/*/HNS:Systems/*/RDX' or NP=1 alone.
+  shards=${SHARDS:-4}
   for np in ${NP:-1 2}; do
-    mpirun -np $np "$LTESTS" --gtest_brief=1 >"$out/lammps_np$np.log" 2>&1 &
+    for ((k = 0; k < shards; k++)); do
+      GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$k \
+        mpirun -np $np "$LTESTS" --gtest_brief=1 --gtest_filter="${FILTER:-*}" \
+        >"$out/lammps_np${np}_s$k.log" 2>&1 &
+    done
   done
+  wait
   for np in ${NP:-1 2}; do
-    wait -n; done
-  for np in ${NP:-1 2}; do
+    # one log per rank count: the device tool brings back only a few files
+    # (without colour codes, which gtest may add under mpirun)
+    cat "$out"/lammps_np${np}_s*.log | sed 's/\x1b\[[0-9;]*m//g' >"$out/lammps_np$np.log" &&
+      rm -f "$out"/lammps_np${np}_s*.log
     rc=$(grep -qE '^\[  FAILED  \]' "$out/lammps_np$np.log" && echo 1 || echo 0)
-    row "lammps tests np=$np              failed=$rc  $(grep -cE '^\[ (table|cuda  ) \]' "$out/lammps_np$np.log") comparisons"
+    row "lammps tests np=$np              failed=$rc  $(grep -cE '^\[ (table|cuda  ) \]' "$out/lammps_np$np.log") comparisons  $(grep -hE '^\[  PASSED  \]' "$out/lammps_np$np.log" | awk '{n+=$4} END{print n" passed"}')"
     grep -hE '^\[ (table|cuda  ) \]' "$out/lammps_np$np.log"
     [ "$rc" != 0 ] && grep -B2 -A10 "Failure" "$out/lammps_np$np.log" | head -60
   done
@@ -121,6 +133,25 @@ if [ "$what" = all ] || [ "$what" = bench ] || [ "$what" = quick ]; then
   loop=$(grep -m1 "Loop time" "$out/bench_water6540.log"); secs=$(echo "$loop" | awk '{print $4}')
   row "Water-6540 100 steps          $(awk -v s="$secs" 'BEGIN{printf "%.2f", 10*s}') ms/step"
   grep -h "ReaxFF/GPU phase\|QEq" "$out/bench_water6540.log" | tail -4
+  cd "$root"
+fi
+
+if [ "$what" = qeq ]; then
+  # Where the QEq matrix's pairs come from: the force engine's far list (default)
+  # or the solver's own cell search (REAXFF_GPU_QEQ_SHARED_LIST=0).
+  export REAXFF_GPU_TIMING=1
+  for shared in 1 0; do
+    cd "$root/examples/HNS"
+    REAXFF_GPU_QEQ_SHARED_LIST=$shared "$LMP" -in "$(hns_in)" -v x 8 -v y 8 -v z 8 -v t 100 \
+      -log "$out/qeq_hns8_$shared.log" -screen none
+    secs=$(grep -m1 "Loop time" "$out/qeq_hns8_$shared.log" | awk '{print $4}')
+    row "HNS 8^3 shared=$shared  $(awk -v s="$secs" 'BEGIN{printf "%.2f", 10*s}') ms/step  $(grep -h 'QEq' "$out/qeq_hns8_$shared.log" | grep -i 'ms' | tail -1)"
+    cd "$root/examples/water6540"
+    REAXFF_GPU_QEQ_SHARED_LIST=$shared "$LMP" -in in.water6540 -v steps 100 -v driver cuda \
+      -log "$out/qeq_water_$shared.log" -screen none
+    secs=$(grep -m1 "Loop time" "$out/qeq_water_$shared.log" | awk '{print $4}')
+    row "Water-6540 shared=$shared  $(awk -v s="$secs" 'BEGIN{printf "%.2f", 10*s}') ms/step  $(grep -h 'QEq' "$out/qeq_water_$shared.log" | grep -i 'ms' | tail -1)"
+  done
   cd "$root"
 fi
 

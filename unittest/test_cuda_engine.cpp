@@ -466,38 +466,60 @@ TEST(CudaEngine, QEqMatrixFromTheEngineFarList) {
   EXPECT_EQ(far.n_total, n);
   EXPECT_GE(far.cut_local, set.cut_hi);
   EXPECT_FALSE(e.host->prepare_far_list(in, far)) << "the host driver has no device list";
-  ASSERT_TRUE(e.gpu->prepare_far_list(in, far));
 
   std::vector<int> active(n, 1);
   for (int g = 0; g < n; ++g)
     if ((g < nl ? g : comm.owner[g - nl]) % 5 == 0) active[g] = 0;
-  for (bool sub_group : {false, true})
-    for (bool device_ghosts : {true, false}) {
-      const std::string where = std::string(sub_group ? "sub-group" : "all atoms") +
-                                (device_ghosts ? ", device ghost refresh" : ", QEqComm");
-      QEqInput qi;
-      qi.n_local = nl;
-      qi.n_total = n;
-      qi.x = s.x.data();
-      qi.tag = s.tag.data();
-      qi.active = sub_group ? active.data() : nullptr;
-      qi.type = s.type.data();
-      qi.num_types = st.ff.num_types;
-      qi.chi = chi.data();
-      qi.eta = eta.data();
-      qi.gamma = gamma.data();
-      qi.ghost_owner = device_ghosts ? comm.owner.data() : nullptr;
-      std::vector<double> q_host = s.q, q_far = s.q;
-      const QEqResult rh = make_host_qeq_solver(set)->solve(qi, comm, q_host.data());
-      qi.far = &far;
-      const QEqResult rf = make_cuda_qeq_solver(set)->solve(qi, comm, q_far.data());
-      EXPECT_NEAR(rf.iter_s, rh.iter_s, 1) << where;
-      EXPECT_NEAR(rf.iter_t, rh.iter_t, 1) << where;
-      double worst = 0.0;
-      for (int i = 0; i < n; ++i) worst = std::max(worst, std::fabs(q_far[i] - q_host[i]));
-      EXPECT_LE(worst, 1e-10) << where << ": charges from the far list vs host";
-      if (!sub_group && device_ghosts) s.q = q_host;
+  auto charges_equal_host = [&](const std::string &what) {
+    for (bool sub_group : {false, true})
+      for (bool device_ghosts : {true, false}) {
+        const std::string where = what + (sub_group ? ", sub-group" : ", all atoms") +
+                                  (device_ghosts ? ", device ghost refresh" : ", QEqComm");
+        QEqInput qi;
+        qi.n_local = nl;
+        qi.n_total = n;
+        qi.x = s.x.data();
+        qi.tag = s.tag.data();
+        qi.active = sub_group ? active.data() : nullptr;
+        qi.type = s.type.data();
+        qi.num_types = st.ff.num_types;
+        qi.chi = chi.data();
+        qi.eta = eta.data();
+        qi.gamma = gamma.data();
+        qi.ghost_owner = device_ghosts ? comm.owner.data() : nullptr;
+        std::vector<double> q_host = s.q, q_far = s.q;
+        const QEqResult rh = make_host_qeq_solver(set)->solve(qi, comm, q_host.data());
+        qi.far = &far;
+        const QEqResult rf = make_cuda_qeq_solver(set)->solve(qi, comm, q_far.data());
+        EXPECT_NEAR(rf.iter_s, rh.iter_s, 1) << where;
+        EXPECT_NEAR(rf.iter_t, rh.iter_t, 1) << where;
+        double worst = 0.0;
+        for (int i = 0; i < n; ++i) worst = std::max(worst, std::fabs(q_far[i] - q_host[i]));
+        EXPECT_LE(worst, 1e-10) << where << ": charges from the far list vs host";
+        if (!sub_group && device_ghosts) s.q = q_host;
+      }
+  };
+
+  // Without a skin the far list is built each step; with one, the reverse
+  // index comes from the skin list (pairs out to cut + skin, which the
+  // matrix must drop) and, after a move of less than skin / 2, is reused.
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> shake(-0.25, 0.25);
+  for (double skin : {0.0, 2.0}) {
+    e.gpu->set_list_skin(skin);
+    const std::string with = "skin " + std::to_string(skin);
+    ASSERT_TRUE(e.gpu->prepare_far_list(in, far));
+    EXPECT_GT(far.rev_total, 0);
+    charges_equal_host(with);
+    std::vector<double> dx(3 * static_cast<size_t>(nl));
+    for (double &v : dx) v = shake(rng);
+    for (int g = 0; g < n; ++g) {  // images move with their owners
+      const int o = g < nl ? g : comm.owner[g - nl];
+      for (int k = 0; k < 3; ++k) s.x[3 * g + k] += dx[3 * o + k];
     }
+    ASSERT_TRUE(e.gpu->prepare_far_list(in, far));
+    charges_equal_host(with + ", atoms moved");
+  }
 
   // compute() after prepare_far_list on the same atoms (same x array) uses
   // the lent list; positions and charges as the host sees them.

@@ -74,7 +74,7 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg)
       solver_logged(false),
       comm_vec(nullptr) {
   const char *shared = std::getenv("REAXFF_GPU_QEQ_SHARED_LIST");
-  share_far_list = shared && shared[0] == '1';
+  share_far_list = !(shared && shared[0] == '0');
   if (narg < 8) error->all(FLERR, "Illegal fix {} command: expected '{}'", style, kUsage);
 
   scalar_flag = 1;
@@ -436,12 +436,10 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   in.eta = eta.data();
   in.gamma = gamma.data();
   in.ghost_owner = ghost_owners(nlocal, nall);
-  // With REAXFF_GPU_QEQ_SHARED_LIST=1 the CUDA solver builds the matrix from
-  // the force engine's far list of this step (the pair style computes right
-  // after us and reuses the list). Off by default: on the H100 (HNS 8x8x8)
-  // that build, one thread per far row with atomics and a segmented sort,
-  // took the solve from 17.9 to 32.6 ms against the solver's own warp-per-row
-  // cell search (bench/README.md).
+  // The CUDA solver builds the matrix from the force engine's far list of
+  // this step (the pair style computes right after us and reuses the list),
+  // so the step has one neighbour search. REAXFF_GPU_QEQ_SHARED_LIST=0 gives
+  // the solver its own cell search instead (bench/README.md compares them).
   puremd::DeviceFarList far;
   if (solver_is_cuda && share_far_list) {
     auto *pair = dynamic_cast<PairReaxFFGPU *>(force->pair_match("^reaxff/gpu", 0));

@@ -77,9 +77,10 @@ class FixQEqReaxFFGPU : public Fix {
   std::vector<double> chi, eta, gamma;
 
   std::unique_ptr<puremd::QEqSolver> solver;
-  bool solver_is_cuda;          // solver came from make_cuda_qeq_solver
-  bool solver_logged;           // the log line naming the solver was written
-  bool share_far_list = false;  // REAXFF_GPU_QEQ_SHARED_LIST=1: matrix from the engine's far list
+  bool solver_is_cuda;  // solver came from make_cuda_qeq_solver
+  bool solver_logged;   // the log line naming the solver was written
+  bool share_far_list =
+      true;  // matrix from the engine's far list (REAXFF_GPU_QEQ_SHARED_LIST=0: not)
   std::unique_ptr<LammpsComm> qcomm;
   double *comm_vec;  // the vector the current forward/reverse comm moves
 

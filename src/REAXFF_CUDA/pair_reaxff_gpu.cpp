@@ -15,6 +15,7 @@
 #include "puremd_gpu/errors.h"
 #include "reaxff_api.h"
 #include "reaxff_defs.h"
+#include "update.h"
 #include "utils.h"
 
 using namespace LAMMPS_NS;
@@ -257,17 +258,25 @@ double PairReaxFFGPU::init_one(int i, int j) {
 bool PairReaxFFGPU::fill_step_input(puremd::StepInput &in) {
   const int nlocal = atom->nlocal;
   const int nall = nlocal + atom->nghost;
-  element_of_atom.resize(nall);
-  tag_buf.resize(nall);
+  const double *x = nall ? &atom->x[0][0] : nullptr;
+  // Types and tags were converted for prepare_far_list() of this step
+  // already (fix qeq/reaxff/gpu, just before us): the atoms are the same.
+  const bool converted = input_prepared && prepared_step == update->ntimestep &&
+                         prepared_nall == nall && prepared_x == x;
+  input_prepared = false;
   bool all_mapped = true;
-  for (int i = 0; i < nall; ++i) {
-    element_of_atom[i] = map[atom->type[i]];
-    all_mapped &= element_of_atom[i] >= 0;
-    tag_buf[i] = atom->tag[i];
+  if (!converted) {
+    element_of_atom.resize(nall);
+    tag_buf.resize(nall);
+    for (int i = 0; i < nall; ++i) {
+      element_of_atom[i] = map[atom->type[i]];
+      all_mapped &= element_of_atom[i] >= 0;
+      tag_buf[i] = atom->tag[i];
+    }
   }
   in.n_local = nlocal;
   in.n_total = nall;
-  in.x = nall ? &atom->x[0][0] : nullptr;
+  in.x = x;
   in.type = element_of_atom.data();
   in.tag = tag_buf.data();
   in.q = atom->q;
@@ -277,10 +286,17 @@ bool PairReaxFFGPU::fill_step_input(puremd::StepInput &in) {
 
 bool PairReaxFFGPU::prepare_far_list(puremd::DeviceFarList &far) {
   if (!engine || engine->driver() != puremd::Driver::Cuda) return false;
+  // Atoms of a NULL type have no far pairs, but QEq still pairs them (as
+  // fix qeq/reaxff does): the solver then searches on its own.
   puremd::StepInput in;
   if (!fill_step_input(in)) return false;
   try {
-    return engine->prepare_far_list(in, far);
+    if (!engine->prepare_far_list(in, far)) return false;
+    input_prepared = true;
+    prepared_step = update->ntimestep;
+    prepared_nall = in.n_total;
+    prepared_x = in.x;
+    return true;
   } catch (std::exception &e) {
     error->one(FLERR, "pair_style reaxff/gpu: {}", e.what());
   }

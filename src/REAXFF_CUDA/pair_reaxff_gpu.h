@@ -53,6 +53,10 @@ class PairReaxFFGPU : public PairReaxFF {
 
   std::vector<int> element_of_atom;
   std::vector<long long> tag_buf;
+  bool input_prepared = false;  // element_of_atom / tag_buf hold this step's atoms
+  bigint prepared_step = -1;
+  int prepared_nall = -1;
+  const double *prepared_x = nullptr;
 
   // Bond data exported for the analysis styles (see class comment).
   bool export_bonds = false;

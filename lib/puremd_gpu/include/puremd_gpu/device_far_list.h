@@ -7,6 +7,14 @@
 // Half list: row i holds partners j > i in [start[i], end[i]), with the
 // distance d and x_j - x_i. Owned rows (i < n_local) hold every partner of
 // a ReaxFF type within cut_local; ghost rows are shorter and not for QEq.
+//
+// The QEq matrix stores both (i, j) and (j, i), so it also needs, for each
+// atom j, the owned rows that hold j: the reverse index rev_row[rev_start[j]
+// .. rev_start[j + 1]), ascending. It is built when the list it indexes is
+// (the Verlet list behind the far list, so with cut_local + skin: a reader
+// checks the distance at the current positions x). Row i of the far list
+// and the reverse index together fit in [start[i] + rev_start[i], ...):
+// rows of both lie in index order within row_room and rev_total entries.
 #pragma once
 
 #include "puremd_gpu/hd.h"
@@ -19,6 +27,10 @@ struct DeviceFarList {
   const int *start = nullptr, *end = nullptr, *nbr = nullptr;
   const double *d = nullptr;
   const vec3 *dvec = nullptr;
+  long long row_room = 0;   // start[i] + (room of row i) <= start[i + 1]; the last ends here
+  const vec3 *x = nullptr;  // positions of the step (n_total)
+  const int *rev_start = nullptr, *rev_row = nullptr;
+  long long rev_total = 0;
 };
 
 }  // namespace puremd

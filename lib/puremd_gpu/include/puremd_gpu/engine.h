@@ -82,7 +82,8 @@ class Engine {
 
   // Build this step's far-neighbour list before compute() and lend it out
   // (valid until the next call of either). The next compute() on the same
-  // atoms (same n_total and x pointer) uses it instead of building its own.
+  // atoms (same n_total and x pointer; positions, types and tags unchanged,
+  // charges may differ) uses it and the positions already on the device.
   // Returns false for drivers without a device list (the host driver).
   virtual bool prepare_far_list(const StepInput & /*in*/, DeviceFarList & /*out*/) { return false; }
 };

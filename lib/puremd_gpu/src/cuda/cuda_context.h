@@ -34,6 +34,7 @@ enum TotalSlot : int {
   kTotalThb,      // three-body entries
   kListErrors,    // non-zero: a list invariant broke (bit 0: bond without mirror entry)
   kMaxDisp2,      // bits of max |x - x_build|^2 (a non-negative double) since the skin build
+  kTotalReverse,  // entries of the reverse far index (owned rows' pairs)
   kNumTotals
 };
 
@@ -117,6 +118,18 @@ struct CudaContext {
   DeviceArray<vec3> skin_x{"positions at the skin-list build", &mem};
   DeviceArray<int> skin_type{"types at the skin-list build", &mem};
 
+  // --- reverse index of the list behind the far list (the skin list, or the
+  //     far list itself without a skin): for each atom j, the owned rows that
+  //     hold j, ascending. Built on request (the QEq matrix, see
+  //     DeviceFarList) once per build of that list ---
+  long list_builds = 0;     // builds of the list behind the far list
+  long rev_built_for = -1;  // the list_builds the reverse index belongs to
+  size_t rev_total = 0;
+  DeviceArray<int> rev_count{"reverse far-index counts", &mem};      // n+1, then the fill cursors
+  DeviceArray<int> rev_start{"reverse far-index row starts", &mem};  // n+1
+  DeviceArray<int> rev_row{"reverse far index", &mem};
+  DeviceArray<int> rev_unsorted{"reverse far index (before sorting)", &mem};
+
   // --- bonds ---
   DeviceArray<int> bond_count{"bond counts", &mem};  // n+1
   DeviceArray<int> bond_start{"bond row starts", &mem}, bond_end{"bond row ends", &mem};
@@ -183,6 +196,9 @@ void build_far_neighbors(CudaContext &c);  // cells on the GPU, all atoms
 // atoms_reordered, the atom counts changed or an atom moved more than
 // skin / 2), or build_far_neighbors() when c.skin <= 0.
 void update_far_neighbors(CudaContext &c, bool atoms_reordered);
+// The reverse index of the list behind the far list (rev_*), if that list
+// was rebuilt since the last call.
+void update_reverse_far_index(CudaContext &c);
 void build_bond_and_hbond_lists(CudaContext &c);   // uncorrected BO, bonds, hbond partners
 void compute_bond_orders(CudaContext &c);          // all atoms: Deltap, corrected BO, Delta's
 void build_three_body_list(CudaContext &c);        // all atoms: count, scan, fill

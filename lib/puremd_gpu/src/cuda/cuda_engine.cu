@@ -198,10 +198,11 @@ bool CudaEngine::prepare_far_list(const StepInput &in, DeviceFarList &out) {
   last_step_complete_ = false;  // the bond tables of the last step are gone from here on
   timer_.begin_step();
   timer_.mark(kPhaseTransfer, c.stream);
-  upload(in, StepRequest{});
+  upload(in, StepRequest{}, true);
   if (c.n_total > 0) {
     timer_.mark(kPhaseNeighbors, c.stream);
     update_far_neighbors(c, in.atoms_reordered);
+    update_reverse_far_index(c);
   }
   // the borrower (the QEq solver) works on a stream of its own
   PMD_CUDA_CHECK(cudaStreamSynchronize(c.stream));
@@ -218,6 +219,11 @@ bool CudaEngine::prepare_far_list(const StepInput &in, DeviceFarList &out) {
   out.nbr = c.far_nbr.data();
   out.d = c.far_d.data();
   out.dvec = c.far_dvec.data();
+  out.row_room = static_cast<long long>(c.far_total);
+  out.x = c.x.data();
+  out.rev_start = c.rev_start.data();
+  out.rev_row = c.rev_row.data();
+  out.rev_total = static_cast<long long>(c.rev_total);
   return true;
 }
 
@@ -233,7 +239,9 @@ void CudaEngine::compute(const StepInput &in, const StepRequest &req, StepOutput
   last_step_complete_ = false;
   if (!far_ready) timer_.begin_step();  // else the step's timing began in prepare_far_list()
   timer_.mark(kPhaseTransfer, st);
-  upload(in, req);  // atoms up; gradients, workspace, energy slots zeroed
+  // atoms up (positions, types and tags are there already when the far list
+  // was prepared on them); gradients, workspace, energy slots zeroed
+  upload(in, req, !far_ready);
   if (c.n_total == 0) {
     c.skin_valid = false;
     out.energy = Energies{};
@@ -324,7 +332,7 @@ void CudaEngine::reserve_atoms(int n_total, const StepRequest &req) {
   }
 }
 
-void CudaEngine::upload(const StepInput &in, const StepRequest &req) {
+void CudaEngine::upload(const StepInput &in, const StepRequest &req, bool positions) {
   CudaContext &c = c_;
   cudaStream_t st = c.stream;
   const int N = in.n_total;
@@ -338,16 +346,18 @@ void CudaEngine::upload(const StepInput &in, const StepRequest &req) {
 
   const size_t n = static_cast<size_t>(N);
   if (n) {
-    // Pack into pinned buffers (StepInput's x is already vec3 layout).
-    std::memcpy(h_x_.data(), in.x, 3 * n * sizeof(double));
-    std::memcpy(h_type_.data(), in.type, n * sizeof(int));
-    std::memcpy(h_tag_.data(), in.tag, n * sizeof(long long));
-    PMD_CUDA_CHECK(
-        cudaMemcpyAsync(c.x.data(), h_x_.data(), n * sizeof(vec3), cudaMemcpyHostToDevice, st));
-    PMD_CUDA_CHECK(cudaMemcpyAsync(c.type.data(), h_type_.data(), n * sizeof(int),
-                                   cudaMemcpyHostToDevice, st));
-    PMD_CUDA_CHECK(cudaMemcpyAsync(c.tag.data(), h_tag_.data(), n * sizeof(long long),
-                                   cudaMemcpyHostToDevice, st));
+    if (positions) {
+      // Pack into pinned buffers (StepInput's x is already vec3 layout).
+      std::memcpy(h_x_.data(), in.x, 3 * n * sizeof(double));
+      std::memcpy(h_type_.data(), in.type, n * sizeof(int));
+      std::memcpy(h_tag_.data(), in.tag, n * sizeof(long long));
+      PMD_CUDA_CHECK(
+          cudaMemcpyAsync(c.x.data(), h_x_.data(), n * sizeof(vec3), cudaMemcpyHostToDevice, st));
+      PMD_CUDA_CHECK(cudaMemcpyAsync(c.type.data(), h_type_.data(), n * sizeof(int),
+                                     cudaMemcpyHostToDevice, st));
+      PMD_CUDA_CHECK(cudaMemcpyAsync(c.tag.data(), h_tag_.data(), n * sizeof(long long),
+                                     cudaMemcpyHostToDevice, st));
+    }
     if (in.q) {
       std::memcpy(h_q_.data(), in.q, n * sizeof(double));
       PMD_CUDA_CHECK(

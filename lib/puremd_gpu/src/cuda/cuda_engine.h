@@ -84,7 +84,8 @@ class CudaEngine : public Engine {
  private:
   void copy_force_field(const ForceField &ff);
   void reserve_atoms(int n_total, const StepRequest &req);
-  void upload(const StepInput &in, const StepRequest &req);
+  // positions false: x, type and tag are on the device already (prepare_far_list).
+  void upload(const StepInput &in, const StepRequest &req, bool positions);
   void enqueue_download(const StepRequest &req, const StepOutput &out);
   void finish_download(const StepRequest &req, StepOutput &out);
   void require_complete_step(const char *what) const;

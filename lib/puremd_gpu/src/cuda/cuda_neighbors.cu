@@ -483,6 +483,7 @@ void build_far_neighbors(CudaContext &c) {
   c.far_total = build_cell_pairs(c, 0.0, c.far_start, c.far_end, c.far_nbr, &c.far_d, &c.far_dvec,
                                  "far list");
   c.far_flags.reserve(c.far_total, kListHeadroom);
+  ++c.list_builds;
 }
 
 void update_far_neighbors(CudaContext &c, bool atoms_reordered) {
@@ -505,16 +506,17 @@ void update_far_neighbors(CudaContext &c, bool atoms_reordered) {
         c.x.data(), c.type.data(), n, c.skin_x.data(), c.skin_type.data());
     PMD_CUDA_CHECK_LAUNCH("copy_build_atoms_kernel", c.stream);
     // the far list lives in the skin list's rows (entries up to skin_total)
-    c.far_total = c.skin_total;
-    c.far_nbr.reserve(c.far_total, kListHeadroom);
-    c.far_d.reserve(c.far_total, kListHeadroom);
-    c.far_dvec.reserve(c.far_total, kListHeadroom);
-    c.far_flags.reserve(c.far_total, kListHeadroom);
+    c.far_nbr.reserve(c.skin_total, kListHeadroom);
+    c.far_d.reserve(c.skin_total, kListHeadroom);
+    c.far_dvec.reserve(c.skin_total, kListHeadroom);
+    c.far_flags.reserve(c.skin_total, kListHeadroom);
     c.skin_n_local = c.n_local;
     c.skin_n_total = n;
     c.skin_valid = true;
     ++c.skin_builds;
+    ++c.list_builds;
   }
+  c.far_total = c.skin_total;  // far rows lie in the skin rows
   compact_skin_list(c);
 }
 

@@ -10,9 +10,12 @@
 // y = H v then gives, on the ghost rows, exactly what the host solver scatters
 // to ghosts (y[j] += H_ij v[i]) before its reverse comm; the ghost rows are
 // folded into their owners the same way (device gather or QEqComm::reverse).
-// Pairs are found by cell binning on the GPU (cells of cut_hi / kCellsPerCut,
-// atoms sorted by cell with a radix sort), one warp per row; the CSR is built
-// count -> CUB scan -> fill, with capacity headroom, regrown when needed.
+// With pair_style reaxff/gpu, the pairs come from the force engine's far list
+// of the step (QEqInput::far, see k_list_rows): one warp per row, one pass.
+// Without it, they are found by cell binning on the GPU (cells of cut_hi /
+// kCellsPerCut, atoms sorted by cell with a radix sort), one warp per row;
+// that CSR is built count -> CUB scan -> fill. Storage has capacity
+// headroom and is regrown when needed.
 //
 // CG. s and t are solved together: one vector of double2 (s, t) per CG
 // quantity, one SpMV for both right-hand sides (a group of kThreads lanes per
@@ -46,7 +49,6 @@
 #include <cub/block/block_reduce.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
-#include <cub/device/device_segmented_sort.cuh>
 #include <memory>
 #include <string>
 #include <vector>
@@ -436,93 +438,119 @@ __global__ void __launch_bounds__(kBlock) k_build_rows(BuildArgs a) {
 }
 
 // --- Rows from the force engine's far list (QEqInput::far) ---
-// The far list is half (pair (i, j), i < j, in row i) and complete for
-// owned rows; every matrix pair has an owned atom, the lower index, so the
-// owned rows hold them all. Each kept pair is an entry of row i and of row j
-// (a ghost row for a ghost j): counted and placed with atomics, then each
-// row sorted by partner index (deterministic sums), then ghost columns
-// mapped to their owners on the device path.
-struct FarArgs {
-  int n_local;
+// Every matrix pair has an owned atom, its lower index k, so it is in the
+// far list's row k (pairs within cut_local at this step's positions). Row i
+// of the matrix takes
+//   1. its partners k < i: the owned rows that hold i, from the reverse
+//      index (built with the list behind the far list, so within cut_local +
+//      skin: the distance is checked here, at the current positions, with
+//      the same rounding as the far list's own filter), ascending k;
+//   2. for an owned row, its far row: partners j > i, in the far list's order.
+// One warp per row writes straight into room reserved by the two lists
+// (row i at far.start[i] + far.rev_start[i]): no count pass, no sort, and the
+// same order on every run.
+struct ListArgs {
+  int n_local, n_total;
   DeviceFarList far;
   const long long *tag;
   const int *active;  // null: all active
   const int *type;    // null: per-atom parameters
   int num_types;
   const double *shield, *gamma;
+  const int *owner;  // per ghost, device path only (null: keep ghost columns)
   double cut2;
   Taper taper;
-  long long *row_count;  // count pass
-  int *bad_type;         // count pass: [0] flag, [1] type
-  long long *cursor;     // fill pass: next free entry of each row
-  int *col;              // fill pass: partner atom index
-  double *val;           // fill pass
+  long long *row_start, *row_end, *row_count;
+  int *col;
+  double *val;
+  unsigned long long *nnz;
+  int *nonempty_rows;
+  int *bad_type;  // [0] flag, [1] type
 };
 
-// Pair (owned i, j > i) of far entry p: kept for the matrix? d2 = |x_j - x_i|^2.
-__device__ __forceinline__ bool qeq_far_pair(const FarArgs &a, int i, int p, int &j, double &d2) {
-  j = a.far.nbr[p];
-  if (a.active && !a.active[j]) return false;
-  const vec3 d = a.far.dvec[p];
-  d2 = norm2_host_rounding(d);
-  if (d2 > a.cut2) return false;
-  return j < a.n_local || ghost_pair_is_mine(a.tag[i], a.tag[j], d);
-}
-
-template <bool kFill>
-__global__ void __launch_bounds__(kBlock) k_far_rows(FarArgs a) {
-  const int i = blockIdx.x * kBlock + threadIdx.x;
-  if (i >= a.n_local || (a.active && !a.active[i])) return;
-  const int type_i = a.type ? a.type[i] : 0;
-  long long own = 0;
-  for (int p = a.far.start[i]; p < a.far.end[i]; ++p) {
-    int j;
-    double d2;
-    if (!qeq_far_pair(a, i, p, j, d2)) continue;
-    if (!kFill) {
-      ++own;
-      atomicAdd(reinterpret_cast<unsigned long long *>(&a.row_count[j]), 1ull);
-      if (a.type && j >= a.n_local) {  // owned types were checked on the host
-        const int t = a.type[j];
-        if ((t < 0 || t >= a.num_types) && atomicCAS(a.bad_type, 0, 1) == 0) a.bad_type[1] = t;
-      }
-      continue;
-    }
-    const int type_j = a.type ? a.type[j] : 0;
-    // (row, column) order as the cell-search rows index the table; a ghost
-    // row takes its owned partner first, as the cell search does
-    auto shield = [&](int row, int type_row, int column, int type_column) {
-      return a.type ? a.shield[type_row * a.num_types + type_column]
-                    : qeq_shielding(a.gamma[row], a.gamma[column]);
-    };
-    const double shield_ij = shield(i, type_i, j, type_j);
-    const double shield_ji = j < a.n_local ? shield(j, type_j, i, type_i) : shield_ij;
-    const double r = sqrt(d2);
-    const long long e_i = atomicAdd(reinterpret_cast<unsigned long long *>(&a.cursor[i]), 1ull);
-    a.col[e_i] = j;
-    a.val[e_i] = qeq_offdiag(r, shield_ij, a.taper);
-    const long long e_j = atomicAdd(reinterpret_cast<unsigned long long *>(&a.cursor[j]), 1ull);
-    a.col[e_j] = i;
-    a.val[e_j] = qeq_offdiag(r, shield_ji, a.taper);
+// Shielding of the pair (row, column) in the cell-search rows' order (owned
+// atom first for a ghost row); a type without parameters is flagged and
+// gives 0 (the solve is abandoned).
+__device__ __forceinline__ double qeq_list_shield(const ListArgs &a, int row, int column) {
+  if (!a.type) return qeq_shielding(a.gamma[row], a.gamma[column]);
+  const int tr = a.type[row], tc = a.type[column];
+  if (tr < 0 || tr >= a.num_types || tc < 0 || tc >= a.num_types) {
+    if (atomicCAS(a.bad_type, 0, 1) == 0) a.bad_type[1] = (tr < 0 || tr >= a.num_types) ? tr : tc;
+    return 0.0;
   }
-  if (!kFill && own)
-    atomicAdd(reinterpret_cast<unsigned long long *>(&a.row_count[i]),
-              static_cast<unsigned long long>(own));
+  return a.shield[tr * a.num_types + tc];
 }
 
-__global__ void k_count_nonempty(const long long *row_count, int n, int *nonempty) {
-  const int i = blockIdx.x * kBlock + threadIdx.x;
-  const bool has = i < n && row_count[i] > 0;
-  const unsigned b = __ballot_sync(kFullMask, has);
-  if ((threadIdx.x & 31) == 0 && b) atomicAdd(nonempty, __popc(b));
-}
-
-// Ghost columns -> their owners (device ghost refresh).
-__global__ void k_columns_to_owners(int *col, long long nnz, int n_local, const int *owner) {
-  const long long e = static_cast<long long>(blockIdx.x) * kBlock + threadIdx.x;
-  if (e >= nnz) return;
-  const int c = col[e];
-  if (c >= n_local) col[e] = owner[c - n_local];
+__global__ void __launch_bounds__(kBlock) k_list_rows(ListArgs a) {
+  const long long warp = (static_cast<long long>(blockIdx.x) * kBlock + threadIdx.x) >> 5;
+  const int lane = threadIdx.x & 31;
+  if (warp >= a.n_total) return;  // whole warp
+  const int i = static_cast<int>(warp);
+  const DeviceFarList &f = a.far;
+  const long long base = static_cast<long long>(f.start[i]) + f.rev_start[i];
+  const unsigned lanes_below = (1u << lane) - 1u;
+  int count = 0;
+  if (!a.active || a.active[i]) {
+    const bool ghost_row = i >= a.n_local;
+    const vec3 xi = f.x[i];
+    const long long tag_i = a.tag[i];
+    const int r_end = f.rev_start[i + 1];
+    for (int q0 = f.rev_start[i]; q0 < r_end; q0 += 32) {
+      const int q = q0 + lane;
+      int k = -1;
+      double d2 = 0.0;
+      bool take = false;
+      if (q < r_end) {
+        k = f.rev_row[q];  // owned, k < i
+        if (!a.active || a.active[k]) {
+          const vec3 d = xi - f.x[k];  // x_i - x_k, as in far row k
+          d2 = norm2_host_rounding(d);
+          take = d2 <= a.cut2 && (!ghost_row || ghost_pair_is_mine(a.tag[k], tag_i, d));
+        }
+      }
+      const unsigned mask = __ballot_sync(kFullMask, take);
+      if (take) {
+        const long long pos = base + count + __popc(mask & lanes_below);
+        a.col[pos] = k;
+        const double sh = ghost_row ? qeq_list_shield(a, k, i) : qeq_list_shield(a, i, k);
+        a.val[pos] = qeq_offdiag(sqrt(d2), sh, a.taper);
+      }
+      count += __popc(mask);
+    }
+    if (!ghost_row) {
+      const int p_end = f.end[i];
+      for (int p0 = f.start[i]; p0 < p_end; p0 += 32) {
+        const int p = p0 + lane;
+        int j = -1;
+        double d2 = 0.0;
+        bool take = false;
+        if (p < p_end) {
+          j = f.nbr[p];
+          if (!a.active || a.active[j]) {
+            const vec3 d = f.dvec[p];
+            d2 = norm2_host_rounding(d);
+            take = d2 <= a.cut2 && (j < a.n_local || ghost_pair_is_mine(tag_i, a.tag[j], d));
+          }
+        }
+        const unsigned mask = __ballot_sync(kFullMask, take);
+        if (take) {
+          const long long pos = base + count + __popc(mask & lanes_below);
+          a.col[pos] = a.owner && j >= a.n_local ? a.owner[j - a.n_local] : j;
+          a.val[pos] = qeq_offdiag(sqrt(d2), qeq_list_shield(a, i, j), a.taper);
+        }
+        count += __popc(mask);
+      }
+    }
+  }
+  if (lane == 0) {
+    a.row_start[i] = base;
+    a.row_end[i] = base + count;
+    a.row_count[i] = count;
+    if (count > 0) {
+      atomicAdd(a.nonempty_rows, 1);
+      atomicAdd(a.nnz, static_cast<unsigned long long>(count));
+    }
+  }
 }
 
 // Owner -> images map key per ghost: the owner if the ghost row has entries,
@@ -539,15 +567,15 @@ __global__ void k_image_keys(const int *owner, const long long *row_count, int n
 template <int TPR>
 __global__ void __launch_bounds__(kBlock)
     k_spmv(int n_rows, int n_local, const long long *__restrict__ row_start,
-           const int *__restrict__ col, const double *__restrict__ val,
-           const double *__restrict__ diag, const double2 *__restrict__ v,
-           double2 *__restrict__ y) {
+           const long long *__restrict__ row_end, const int *__restrict__ col,
+           const double *__restrict__ val, const double *__restrict__ diag,
+           const double2 *__restrict__ v, double2 *__restrict__ y) {
   const long long t = static_cast<long long>(blockIdx.x) * kBlock + threadIdx.x;
   const long long row = t / TPR;
   const int lane = threadIdx.x % TPR;
   double ys = 0.0, yt = 0.0;
   if (row < n_rows) {
-    const long long end = row_start[row + 1];
+    const long long end = row_end[row];
     for (long long p = row_start[row] + lane; p < end; p += TPR) {
       const double h = val[p];
       const double2 vj = v[col[p]];
@@ -892,7 +920,7 @@ class CudaQEqSolver final : public QEqSolver {
     b += key_.bytes() + key_sorted_.bytes() + idx_.bytes() + idx_sorted_.bytes() +
          cell_start_.bytes() + cell_end_.bytes() + cell_atoms_.bytes() + cub_tmp_.bytes();
     b += row_count_.bytes() + row_start_.bytes() + col_.bytes() + val_.bytes() + counters_.bytes();
-    b += cursor_.bytes() + col_alt_.bytes() + val_alt_.bytes();
+    b += row_end_.bytes() + nnz_total_.bytes();
     b += img_start_.bytes() + img_end_.bytes() + img_idx_.bytes();
     b += x_.bytes() + b_.bytes() + r_.bytes() + d_.bytes() + p_.bytes() + w_.bytes() +
          diag_.bytes() + diag_inv_.bytes() + q_dev_.bytes() + partial_.bytes() + sums_dev_.bytes();
@@ -1015,6 +1043,7 @@ class CudaQEqSolver final : public QEqSolver {
     nonempty_rows_ = 0;
     if (n == 0) {
       QEQ_CUDA_CHECK(cudaMemsetAsync(row_start_.get(), 0, sizeof(long long), stream_));
+      row_end_ptr_ = row_start_.get() + 1;
       return;
     }
 
@@ -1080,8 +1109,9 @@ class CudaQEqSolver final : public QEqSolver {
     QEQ_CUDA_LAUNCHED("k_build_rows<count>");
     scan_rows(n);
 
-    read_matrix_size(n);
     long long *row_start = row_start_.get();
+    read_matrix_size(row_start + n);
+    row_end_ptr_ = row_start + 1;  // CSR
     const long long nnz = nnz_;
 
     col_.ensure(nnz, "the QEq matrix (columns)", sz_, 1.25);
@@ -1095,11 +1125,10 @@ class CudaQEqSolver final : public QEqSolver {
     build_image_map(n, nl);
   }
 
-  // nnz, non-empty rows and the type check come home together (after the
-  // count pass and scan_rows).
-  void read_matrix_size(int n) {
-    long long *row_start = row_start_.get();
-    QEQ_CUDA_CHECK(cudaMemcpyAsync(grid_host_.get(), row_start + n, sizeof(long long),
+  // nnz (at nnz_dev), non-empty rows and the type check come home together
+  // (after the rows are counted).
+  void read_matrix_size(const long long *nnz_dev) {
+    QEQ_CUDA_CHECK(cudaMemcpyAsync(grid_host_.get(), nnz_dev, sizeof(long long),
                                    cudaMemcpyDeviceToHost, stream_));
     QEQ_CUDA_CHECK(cudaMemcpyAsync(reinterpret_cast<char *>(grid_host_.get()) + 8, counters_.get(),
                                    4 * sizeof(int), cudaMemcpyDeviceToHost, stream_));
@@ -1148,68 +1177,45 @@ class CudaQEqSolver final : public QEqSolver {
   bool use_far_list(const QEqInput &in) const {
     const DeviceFarList *f = in.far;
     return f && f->n_local == in.n_local && f->n_total == in.n_total &&
-           settings_.cut_hi <= f->cut_local && f->start && f->end && f->nbr && f->dvec;
+           settings_.cut_hi <= f->cut_local && f->start && f->end && f->nbr && f->dvec && f->x &&
+           f->rev_start && (f->rev_row || f->rev_total == 0);
   }
 
-  // The matrix rows from the force engine's far list (see k_far_rows).
+  // The matrix rows from the force engine's far list (see k_list_rows).
   void build_matrix_from_far(const QEqInput &in) {
     const int n = in.n_total, nl = in.n_local;
-    FarArgs a{};
+    const DeviceFarList &f = *in.far;
+    const long long room = f.row_room + f.rev_total;
+    row_end_.ensure(static_cast<std::size_t>(n) + 1, "matrix rows", sz_);
+    col_.ensure(room, "the QEq matrix (columns)", sz_, 1.25);
+    val_.ensure(room, "the QEq matrix (values)", sz_, 1.25);
+    nnz_total_.ensure(1, "counters", sz_, 1.0);
+    QEQ_CUDA_CHECK(cudaMemsetAsync(nnz_total_.get(), 0, sizeof(long long), stream_));
+    ListArgs a{};
     a.n_local = nl;
-    a.far = *in.far;
+    a.n_total = n;
+    a.far = f;
     a.tag = tag_dev_.get();
     a.active = in.active ? active_dev_.get() : nullptr;
     a.type = in.type ? type_dev_.get() : nullptr;
     a.num_types = in.num_types;
     a.shield = in.type ? shield_dev_.get() : nullptr;
     a.gamma = gamma_dev_.get();
+    a.owner = device_comm_ && n > nl ? owner_dev_.get() : nullptr;
     a.cut2 = settings_.cut_hi * settings_.cut_hi;
     a.taper = taper_;
+    a.row_start = row_start_.get();
+    a.row_end = row_end_.get();
     a.row_count = row_count_.get();
+    a.col = col_.get();
+    a.val = val_.get();
+    a.nnz = reinterpret_cast<unsigned long long *>(nnz_total_.get());
+    a.nonempty_rows = counters_.get();
     a.bad_type = counters_.get() + 2;
-    if (nl > 0) {
-      k_far_rows<false><<<blocks_for(nl), kBlock, 0, stream_>>>(a);
-      QEQ_CUDA_LAUNCHED("k_far_rows<count>");
-    }
-    k_count_nonempty<<<blocks_for(n), kBlock, 0, stream_>>>(row_count_.get(), n, counters_.get());
-    QEQ_CUDA_LAUNCHED("k_count_nonempty");
-    scan_rows(n);
-    read_matrix_size(n);
-
-    long long *row_start = row_start_.get();
-    cursor_.ensure(static_cast<std::size_t>(n) + 1, "matrix rows", sz_);
-    QEQ_CUDA_CHECK(cudaMemcpyAsync(cursor_.get(), row_start, n * sizeof(long long),
-                                   cudaMemcpyDeviceToDevice, stream_));
-    col_.ensure(nnz_, "the QEq matrix (columns)", sz_, 1.25);
-    val_.ensure(nnz_, "the QEq matrix (values)", sz_, 1.25);
-    col_alt_.ensure(nnz_, "the QEq matrix (sort buffer)", sz_, 1.25);
-    val_alt_.ensure(nnz_, "the QEq matrix (sort buffer)", sz_, 1.25);
-    a.cursor = cursor_.get();
-    a.col = col_alt_.get();
-    a.val = val_alt_.get();
-    if (nl > 0) {
-      k_far_rows<true><<<blocks_for(nl), kBlock, 0, stream_>>>(a);
-      QEQ_CUDA_LAUNCHED("k_far_rows<fill>");
-    }
-    if (nnz_ > 0) {
-      if (nnz_ > INT32_MAX)
-        throw RuntimeError("QEq (CUDA): " + std::to_string(nnz_) +
-                           " matrix entries exceed the sort's 32-bit range; use more MPI ranks");
-      // rows sorted by partner index: alt -> col_ / val_
-      std::size_t bytes = 0;
-      QEQ_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(
-          nullptr, bytes, col_alt_.get(), col_.get(), val_alt_.get(), val_.get(),
-          static_cast<int>(nnz_), n, row_start, row_start + 1, stream_));
-      cub_tmp_.ensure(bytes, "sort workspace", sz_);
-      QEQ_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(
-          cub_tmp_.get(), bytes, col_alt_.get(), col_.get(), val_alt_.get(), val_.get(),
-          static_cast<int>(nnz_), n, row_start, row_start + 1, stream_));
-      if (device_comm_ && n > nl) {
-        k_columns_to_owners<<<blocks_for(nnz_), kBlock, 0, stream_>>>(col_.get(), nnz_, nl,
-                                                                      owner_dev_.get());
-        QEQ_CUDA_LAUNCHED("k_columns_to_owners");
-      }
-    }
+    k_list_rows<<<blocks_for(static_cast<long long>(n) * 32), kBlock, 0, stream_>>>(a);
+    QEQ_CUDA_LAUNCHED("k_list_rows");
+    row_end_ptr_ = row_end_.get();
+    read_matrix_size(nnz_total_.get());
     build_image_map(n, nl);
   }
 
@@ -1265,8 +1271,8 @@ class CudaQEqSolver final : public QEqSolver {
   void launch_spmv(const double2 *v, double2 *y) {
     const int n = sz_.n_total;
     const unsigned blocks = blocks_for(static_cast<long long>(n) * TPR);
-    k_spmv<TPR><<<blocks, kBlock, 0, stream_>>>(n, sz_.n_local, row_start_.get(), col_.get(),
-                                                val_.get(), diag_.get(), v, y);
+    k_spmv<TPR><<<blocks, kBlock, 0, stream_>>>(n, sz_.n_local, row_start_.get(), row_end_ptr_,
+                                                col_.get(), val_.get(), diag_.get(), v, y);
     QEQ_CUDA_LAUNCHED("k_spmv");
   }
 
@@ -1355,9 +1361,10 @@ class CudaQEqSolver final : public QEqSolver {
   QEqDeviceArray<int> key_, key_sorted_, idx_, idx_sorted_, cell_start_, cell_end_, counters_;
   QEqDeviceArray<CellAtom> cell_atoms_;
   QEqDeviceArray<unsigned char> cub_tmp_;
-  QEqDeviceArray<long long> row_count_, row_start_, cursor_;
-  QEqDeviceArray<int> col_, col_alt_;
-  QEqDeviceArray<double> val_, val_alt_;
+  QEqDeviceArray<long long> row_count_, row_start_, row_end_, nnz_total_;
+  const long long *row_end_ptr_ = nullptr;  // row_end_, or row_start_ + 1 for a CSR
+  QEqDeviceArray<int> col_;
+  QEqDeviceArray<double> val_;
   QEqDeviceArray<int> img_start_, img_end_, img_idx_;
   // CG
   QEqDeviceArray<double2> x_, b_, r_, d_, p_, w_;
