@@ -62,6 +62,14 @@ void CudaContext::read_totals(int first, int count) {
   PMD_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
+size_t checked_list_total(unsigned long long total, const char *what, int n_atoms) {
+  if (total > static_cast<unsigned long long>(INT32_MAX))
+    throw RuntimeError(std::string("CUDA driver: ") + std::to_string(total) + " " + what +
+                       " entries for " + std::to_string(n_atoms) +
+                       " atoms exceed the 32-bit list index; use more GPUs / MPI ranks");
+  return static_cast<size_t>(total);
+}
+
 void CudaContext::exclusive_scan(const int *in, int *out, size_t n) {
   if (n == 0) return;
   if (n > static_cast<size_t>(INT32_MAX))

@@ -188,6 +188,10 @@ struct CudaContext {
   void exclusive_scan(const int *in, int *out, size_t n);
 };
 
+// A list's entry count read back from `totals`, checked against the 32-bit
+// list index (`what` names the list in the message).
+size_t checked_list_total(unsigned long long total, const char *what, int n_atoms);
+
 // ---------------------------------------------------------------------------
 // Pipeline stages, in step order. Atom ranges are those of the host stages.
 // ---------------------------------------------------------------------------

@@ -202,14 +202,6 @@ __global__ void __launch_bounds__(kAtomBlock) three_body_fill_kernel(const StepV
   if (j < v.atoms.n_total) three_body_fill_atom(j, v);
 }
 
-size_t checked_total(unsigned long long total, const char *what, int n_atoms) {
-  if (total > static_cast<unsigned long long>(INT32_MAX))
-    throw RuntimeError(std::string("CUDA driver: ") + std::to_string(total) + " " + what +
-                       " entries for " + std::to_string(n_atoms) +
-                       " atoms exceed the 32-bit list index; use more GPUs / MPI ranks");
-  return static_cast<size_t>(total);
-}
-
 }  // namespace
 
 void build_bond_and_hbond_lists(CudaContext &c) {
@@ -230,8 +222,8 @@ void build_bond_and_hbond_lists(CudaContext &c) {
   c.exclusive_scan(c.bond_count.data(), c.bond_start.data(), static_cast<size_t>(n) + 1);
   c.exclusive_scan(c.hb_count.data(), c.hb_start.data(), static_cast<size_t>(n) + 1);
   c.read_totals(kTotalBond, 2);
-  c.bond_total = checked_total(c.h_totals[kTotalBond], "bond-list", n);
-  c.hb_total = checked_total(c.h_totals[kTotalHbond], "hydrogen-bond-list", n);
+  c.bond_total = checked_list_total(c.h_totals[kTotalBond], "bond-list", n);
+  c.hb_total = checked_list_total(c.h_totals[kTotalHbond], "hydrogen-bond-list", n);
   const size_t nb = c.bond_total, nh = c.hb_total;
   c.bond_nbr.reserve(nb, kListHeadroom);
   c.bond_sym.reserve(nb, kListHeadroom);
@@ -282,7 +274,7 @@ void build_three_body_list(CudaContext &c) {
     throw RuntimeError(
         "CUDA driver: internal error: a bond has no mirror entry in its partner's row (bond "
         "list inconsistent); rerun with REAXFF_GPU_DEBUG=1 and report it");
-  c.thb_total = checked_total(c.h_totals[kTotalThb], "three-body-list", n);
+  c.thb_total = checked_list_total(c.h_totals[kTotalThb], "three-body-list", n);
   const size_t nt = c.thb_total;
   c.thb_k.reserve(nt, kListHeadroom);
   c.thb_pthb.reserve(nt, kListHeadroom);

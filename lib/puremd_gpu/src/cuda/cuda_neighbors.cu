@@ -416,11 +416,7 @@ size_t build_cell_pairs(CudaContext &c, double skin, DeviceArray<int> &start, De
   end.reserve(static_cast<size_t>(n) + 1, kListHeadroom);
   c.exclusive_scan(c.far_count.data(), start.data(), static_cast<size_t>(n) + 1);
   c.read_totals(kTotalFar, 1);
-  const unsigned long long total = c.h_totals[kTotalFar];
-  if (total > static_cast<unsigned long long>(INT32_MAX))
-    throw RuntimeError("CUDA driver: " + std::to_string(total) + " " + what + " pairs for " +
-                       std::to_string(n) +
-                       " atoms exceed the 32-bit list index; use more GPUs / MPI ranks");
+  const size_t total = checked_list_total(c.h_totals[kTotalFar], what, n);
   nbr.reserve(total, kListHeadroom);
   if (d) d->reserve(total, kListHeadroom);
   if (dvec) dvec->reserve(total, kListHeadroom);
@@ -435,7 +431,7 @@ size_t build_cell_pairs(CudaContext &c, double skin, DeviceArray<int> &start, De
   });
   PMD_CUDA_CHECK_LAUNCH("far_fill_kernel", st);
   if (debug_mode())
-    std::fprintf(stderr, "[reaxff/gpu] %s: %d atoms (%d owned), %d cells, skin %g, %llu pairs\n",
+    std::fprintf(stderr, "[reaxff/gpu] %s: %d atoms (%d owned), %d cells, skin %g, %zu pairs\n",
                  what, n, c.n_local, static_cast<int>(n_cells), skin, total);
   return total;
 }

@@ -74,11 +74,7 @@ void update_reverse_far_index(CudaContext &c) {
   PMD_CUDA_CHECK_LAUNCH("reverse_count_kernel", st);
   c.exclusive_scan(c.rev_count.data(), c.rev_start.data(), static_cast<size_t>(n) + 1);
   c.read_totals(kTotalReverse, 1);
-  const unsigned long long total = c.h_totals[kTotalReverse];
-  if (total > static_cast<unsigned long long>(INT32_MAX))
-    throw RuntimeError("CUDA driver: " + std::to_string(total) +
-                       " reverse far-index entries exceed the 32-bit list index; use more GPUs / "
-                       "MPI ranks");
+  const size_t total = checked_list_total(c.h_totals[kTotalReverse], "reverse far-index", n);
   c.rev_total = total;
   c.rev_row.reserve(total, kListHeadroom);
   c.rev_unsorted.reserve(total, kListHeadroom);

@@ -490,57 +490,54 @@ __global__ void __launch_bounds__(kBlock) k_list_rows(ListArgs a) {
   const long long base = static_cast<long long>(f.start[i]) + f.rev_start[i];
   const unsigned lanes_below = (1u << lane) - 1u;
   int count = 0;
+  // Appends the kept entries p of [begin, end) in order; keep(p, col, d2, row,
+  // column) says whether p is kept, its column, its squared distance and the
+  // (row, column) atoms of its shielding.
+  auto append = [&](int begin, int end, auto &&keep) {
+    for (int p0 = begin; p0 < end; p0 += 32) {
+      const int p = p0 + lane;
+      int col = -1, row = 0, column = 0;
+      double d2 = 0.0;
+      const bool take = p < end && keep(p, col, d2, row, column);
+      const unsigned mask = __ballot_sync(kFullMask, take);
+      if (take) {
+        const long long pos = base + count + __popc(mask & lanes_below);
+        a.col[pos] = col;
+        a.val[pos] = qeq_offdiag(sqrt(d2), qeq_list_shield(a, row, column), a.taper);
+      }
+      count += __popc(mask);
+    }
+  };
   if (!a.active || a.active[i]) {
     const bool ghost_row = i >= a.n_local;
     const vec3 xi = f.x[i];
     const long long tag_i = a.tag[i];
-    const int r_end = f.rev_start[i + 1];
-    for (int q0 = f.rev_start[i]; q0 < r_end; q0 += 32) {
-      const int q = q0 + lane;
-      int k = -1;
-      double d2 = 0.0;
-      bool take = false;
-      if (q < r_end) {
-        k = f.rev_row[q];  // owned, k < i
-        if (!a.active || a.active[k]) {
-          const vec3 d = xi - f.x[k];  // x_i - x_k, as in far row k
-          d2 = norm2_host_rounding(d);
-          take = d2 <= a.cut2 && (!ghost_row || ghost_pair_is_mine(a.tag[k], tag_i, d));
-        }
-      }
-      const unsigned mask = __ballot_sync(kFullMask, take);
-      if (take) {
-        const long long pos = base + count + __popc(mask & lanes_below);
-        a.col[pos] = k;
-        const double sh = ghost_row ? qeq_list_shield(a, k, i) : qeq_list_shield(a, i, k);
-        a.val[pos] = qeq_offdiag(sqrt(d2), sh, a.taper);
-      }
-      count += __popc(mask);
-    }
-    if (!ghost_row) {
-      const int p_end = f.end[i];
-      for (int p0 = f.start[i]; p0 < p_end; p0 += 32) {
-        const int p = p0 + lane;
-        int j = -1;
-        double d2 = 0.0;
-        bool take = false;
-        if (p < p_end) {
-          j = f.nbr[p];
-          if (!a.active || a.active[j]) {
-            const vec3 d = f.dvec[p];
-            d2 = norm2_host_rounding(d);
-            take = d2 <= a.cut2 && (j < a.n_local || ghost_pair_is_mine(tag_i, a.tag[j], d));
-          }
-        }
-        const unsigned mask = __ballot_sync(kFullMask, take);
-        if (take) {
-          const long long pos = base + count + __popc(mask & lanes_below);
-          a.col[pos] = a.owner && j >= a.n_local ? a.owner[j - a.n_local] : j;
-          a.val[pos] = qeq_offdiag(sqrt(d2), qeq_list_shield(a, i, j), a.taper);
-        }
-        count += __popc(mask);
-      }
-    }
+    append(f.rev_start[i], f.rev_start[i + 1],
+           [&](int q, int &col, double &d2, int &row, int &column) {
+             const int k = f.rev_row[q];  // owned, k < i
+             if (a.active && !a.active[k]) return false;
+             const vec3 d = xi - f.x[k];  // x_i - x_k, as in far row k
+             d2 = norm2_host_rounding(d);
+             if (!(d2 <= a.cut2) || (ghost_row && !ghost_pair_is_mine(a.tag[k], tag_i, d)))
+               return false;
+             col = k;
+             row = ghost_row ? k : i;  // a ghost row takes its owned partner first
+             column = ghost_row ? i : k;
+             return true;
+           });
+    if (!ghost_row)
+      append(f.start[i], f.end[i], [&](int p, int &col, double &d2, int &row, int &column) {
+        const int j = f.nbr[p];
+        if (a.active && !a.active[j]) return false;
+        const vec3 d = f.dvec[p];
+        d2 = norm2_host_rounding(d);
+        if (!(d2 <= a.cut2) || (j >= a.n_local && !ghost_pair_is_mine(tag_i, a.tag[j], d)))
+          return false;
+        col = a.owner && j >= a.n_local ? a.owner[j - a.n_local] : j;
+        row = i;
+        column = j;
+        return true;
+      });
   }
   if (lane == 0) {
     a.row_start[i] = base;
@@ -1299,46 +1296,39 @@ class CudaQEqSolver final : public QEqSolver {
   // owners' values through QEqComm::forward.
   void forward_host(double2 *v, int which, QEqComm &comm) {
     const int n = sz_.n_total, nl = sz_.n_local;
-    double2 *st = stage_.get();
-    if (nl > 0) {
-      QEQ_CUDA_CHECK(cudaMemcpyAsync(st, v, nl * sizeof(double2), cudaMemcpyDeviceToHost, stream_));
-      QEQ_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    }
-    double *vs = comm_s_.data(), *vt = comm_t_.data();
-    for (int i = 0; i < nl; ++i) {
-      vs[i] = st[i].x;
-      vt[i] = st[i].y;
-    }
-    if (which & 1) comm.forward(vs);
-    if (which & 2) comm.forward(vt);
-    for (int i = nl; i < n; ++i) st[i] = make_double2(vs[i], vt[i]);
-    if (n > nl) {
-      QEQ_CUDA_CHECK(cudaMemcpyAsync(v + nl, st + nl, (n - nl) * sizeof(double2),
-                                     cudaMemcpyHostToDevice, stream_));
-      QEQ_CUDA_CHECK(cudaStreamSynchronize(stream_));  // the stage is reused right away
-    }
+    through_comm(v, nl, nl, n, which, [&](double *a) { comm.forward(a); });
   }
 
   // Comm path: ghost rows of the systems in `which` are added into their
   // owners through QEqComm::reverse.
   void reverse_host(double2 *y, int which, QEqComm &comm) {
     const int n = sz_.n_total, nl = sz_.n_local;
+    through_comm(y, n, 0, nl, which, [&](double *a) { comm.reverse(a); });
+  }
+
+  // v[0, down) to the host, split into s and t, `move` applied to the systems
+  // in `which`, and v[up_begin, up_end) back to the device.
+  template <class Move>
+  void through_comm(double2 *v, int down, int up_begin, int up_end, int which, Move &&move) {
     double2 *st = stage_.get();
-    if (n > 0) {
-      QEQ_CUDA_CHECK(cudaMemcpyAsync(st, y, n * sizeof(double2), cudaMemcpyDeviceToHost, stream_));
+    if (down > 0) {
+      QEQ_CUDA_CHECK(
+          cudaMemcpyAsync(st, v, down * sizeof(double2), cudaMemcpyDeviceToHost, stream_));
       QEQ_CUDA_CHECK(cudaStreamSynchronize(stream_));
     }
     double *vs = comm_s_.data(), *vt = comm_t_.data();
-    for (int i = 0; i < n; ++i) {
+    for (int i = 0; i < down; ++i) {
       vs[i] = st[i].x;
       vt[i] = st[i].y;
     }
-    if (which & 1) comm.reverse(vs);
-    if (which & 2) comm.reverse(vt);
-    for (int i = 0; i < nl; ++i) st[i] = make_double2(vs[i], vt[i]);
-    if (nl > 0) {
-      QEQ_CUDA_CHECK(cudaMemcpyAsync(y, st, nl * sizeof(double2), cudaMemcpyHostToDevice, stream_));
-      QEQ_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    if (which & 1) move(vs);
+    if (which & 2) move(vt);
+    for (int i = up_begin; i < up_end; ++i) st[i] = make_double2(vs[i], vt[i]);
+    if (up_end > up_begin) {
+      QEQ_CUDA_CHECK(cudaMemcpyAsync(v + up_begin, st + up_begin,
+                                     (up_end - up_begin) * sizeof(double2), cudaMemcpyHostToDevice,
+                                     stream_));
+      QEQ_CUDA_CHECK(cudaStreamSynchronize(stream_));  // the stage is reused right away
     }
   }
 
