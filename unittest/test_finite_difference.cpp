@@ -99,11 +99,16 @@ struct TermCase {
 };
 
 const TermCase kTerms[] = {
-    {kTermBond, "bond"},           {kTermOverUnder, "over/under"},
-    {kTermLonePair, "lone pair"},  {kTermAngle, "valence angle"},
-    {kTermPenalty, "penalty"},     {kTermCoalition, "coalition"},
-    {kTermHbond, "hydrogen bond"}, {kTermTorsion, "torsion"},
-    {kTermConjugation, "conjugation"}, {kTermVdw, "van der Waals"},
+    {kTermBond, "bond"},
+    {kTermOverUnder, "over/under"},
+    {kTermLonePair, "lone pair"},
+    {kTermAngle, "valence angle"},
+    {kTermPenalty, "penalty"},
+    {kTermCoalition, "coalition"},
+    {kTermHbond, "hydrogen bond"},
+    {kTermTorsion, "torsion"},
+    {kTermConjugation, "conjugation"},
+    {kTermVdw, "van der Waals"},
     {kTermCoulomb, "Coulomb"},
 };
 
@@ -114,8 +119,8 @@ struct SystemCase {
   unsigned nonzero;  // terms whose energy must be non-zero here (else the check is vacuous)
 };
 
-constexpr unsigned kCommon = kTermBond | kTermOverUnder | kTermLonePair | kTermAngle |
-                             kTermVdw | kTermCoulomb;
+constexpr unsigned kCommon =
+    kTermBond | kTermOverUnder | kTermLonePair | kTermAngle | kTermVdw | kTermCoulomb;
 
 void check_system(const SystemCase &sc, unsigned seed) {
   const std::string dir = std::string(REAXFF_CUDA_SOURCE_DIR) + "/examples/";
@@ -138,7 +143,8 @@ void check_system(const SystemCase &sc, unsigned seed) {
     SCOPED_TRACE(std::string(sc.name) + " term " + t.name);
     std::vector<double> f(c.x.size(), 0.0);
     const double e0 = energy_of(*engine, c, t.term, &f);
-    if (sc.nonzero & t.term) EXPECT_GT(std::fabs(e0), 1e-6) << "term energy is zero: test is vacuous";
+    if (sc.nonzero & t.term)
+      EXPECT_GT(std::fabs(e0), 1e-6) << "term energy is zero: test is vacuous";
     double fmax = 1.0;
     for (double v : f) fmax = std::max(fmax, std::fabs(v));
     const double h = 1e-5;
@@ -147,7 +153,8 @@ void check_system(const SystemCase &sc, unsigned seed) {
         Cluster cp = c, cm = c;
         cp.x[3 * a + d] += h;
         cm.x[3 * a + d] -= h;
-        const double fd = -(energy_of(*engine, cp, t.term) - energy_of(*engine, cm, t.term)) / (2 * h);
+        const double fd =
+            -(energy_of(*engine, cp, t.term) - energy_of(*engine, cm, t.term)) / (2 * h);
         EXPECT_NEAR(f[3 * a + d], fd, 2e-6 * fmax)
             << "atom " << a << " dim " << d << " analytic " << f[3 * a + d] << " fd " << fd;
       }
@@ -155,20 +162,48 @@ void check_system(const SystemCase &sc, unsigned seed) {
 }
 
 TEST(FiniteDifference, HNSClusterEveryTerm) {
-  check_system({"HNS", "HNS/data.hns-equil", "HNS/ffield.reax.hns", nullptr, {"C", "H", "O", "N"}, 0.15, kCommon | kTermTorsion | kTermConjugation}, 1);
+  check_system({"HNS",
+                "HNS/data.hns-equil",
+                "HNS/ffield.reax.hns",
+                nullptr,
+                {"C", "H", "O", "N"},
+                0.15,
+                kCommon | kTermTorsion | kTermConjugation},
+               1);
 }
 
 TEST(FiniteDifference, StretchedHNSClusterEveryTerm) {
   // Larger random displacements: bonds near the bond-order and angle cut-offs.
-  check_system({"HNS-stretched", "HNS/data.hns-equil", "HNS/ffield.reax.hns", nullptr, {"C", "H", "O", "N"}, 0.45, kCommon | kTermTorsion}, 2);
+  check_system({"HNS-stretched",
+                "HNS/data.hns-equil",
+                "HNS/ffield.reax.hns",
+                nullptr,
+                {"C", "H", "O", "N"},
+                0.45,
+                kCommon | kTermTorsion},
+               2);
 }
 
 TEST(FiniteDifference, WaterClusterEveryTermWithHydrogenBonds) {
-  check_system({"water", "water/data.water", "water/qeq_ff.water", nullptr, {"O", "H"}, 0.1, kCommon | kTermHbond}, 3);
+  check_system({"water",
+                "water/data.water",
+                "water/qeq_ff.water",
+                nullptr,
+                {"O", "H"},
+                0.1,
+                kCommon | kTermHbond},
+               3);
 }
 
 TEST(FiniteDifference, RDXClusterTabulatedLongRange) {
-  check_system({"RDX", "RDX/data.RDX", "RDX/ffield.reax.rdx", "RDX/lmp_control", {"H", "C", "O", "N"}, 0.15, kCommon | kTermTorsion}, 4);
+  check_system({"RDX",
+                "RDX/data.RDX",
+                "RDX/ffield.reax.rdx",
+                "RDX/lmp_control",
+                {"H", "C", "O", "N"},
+                0.15,
+                kCommon | kTermTorsion},
+               4);
 }
 
 }  // namespace

@@ -50,15 +50,15 @@ void LammpsSession::load_plugin() {
 double LammpsSession::thermo(const char *keyword) { return lammps_get_thermo(handle_, keyword); }
 
 std::vector<double> LammpsSession::compute_vector(const char *id, int n) {
-  auto *v = static_cast<double *>(
-      lammps_extract_compute(handle_, id, LMP_STYLE_GLOBAL, LMP_TYPE_VECTOR));
+  auto *v =
+      static_cast<double *>(lammps_extract_compute(handle_, id, LMP_STYLE_GLOBAL, LMP_TYPE_VECTOR));
   if (!v) throw std::runtime_error(std::string("no global vector compute ") + id);
   return std::vector<double>(v, v + n);
 }
 
 double LammpsSession::compute_scalar(const char *id) {
-  auto *v = static_cast<double *>(
-      lammps_extract_compute(handle_, id, LMP_STYLE_GLOBAL, LMP_TYPE_SCALAR));
+  auto *v =
+      static_cast<double *>(lammps_extract_compute(handle_, id, LMP_STYLE_GLOBAL, LMP_TYPE_SCALAR));
   if (!v) throw std::runtime_error(std::string("no global scalar compute ") + id);
   return *v;
 }

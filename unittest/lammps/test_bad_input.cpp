@@ -96,9 +96,8 @@ TEST(BadInput, UnknownPairKeyword) {
 }
 
 TEST(BadInput, QEqFixWithoutReaxFFGPU) {
-  auto err = error_of(
-      "pair_style reaxff NULL\npair_coeff * * " + hns("ffield.reax.hns") +
-      " C H O N\nfix q all qeq/reaxff/gpu 1 0.0 10.0 1e-6 reaxff\nrun 0 post no\n");
+  auto err = error_of("pair_style reaxff NULL\npair_coeff * * " + hns("ffield.reax.hns") +
+                      " C H O N\nfix q all qeq/reaxff/gpu 1 0.0 10.0 1e-6 reaxff\nrun 0 post no\n");
   EXPECT_ERROR_CONTAINS(err, "reaxff/gpu");
 }
 
@@ -140,10 +139,10 @@ TEST(DriverSelection, HostDriverIsLoggedWithoutGPU) {
     LammpsSession lmp(log);
     lmp.load_plugin();
     ASSERT_EQ(lmp.run(kSetup), "");
-    ASSERT_EQ(lmp.run("pair_style reaxff/gpu NULL driver host\npair_coeff * * " +
-                      hns("ffield.reax.hns") +
-                      " C H O N\nfix q all qeq/reaxff/gpu 1 0.0 10.0 1e-6 reaxff\nrun 0 post no\n"),
-              "");
+    ASSERT_EQ(
+        lmp.run("pair_style reaxff/gpu NULL driver host\npair_coeff * * " + hns("ffield.reax.hns") +
+                " C H O N\nfix q all qeq/reaxff/gpu 1 0.0 10.0 1e-6 reaxff\nrun 0 post no\n"),
+        "");
   }
   if (mpi_rank() != 0) return;
   std::ifstream in(log);

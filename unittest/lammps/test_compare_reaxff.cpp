@@ -33,9 +33,10 @@ TEST_P(CompareReaxFF, StepZeroAndAfterDynamics) {
   check_per_atom_sums("step 0", our0);
   check_per_atom_sums("after dynamics", our1);
   if (mpi_rank() == 0)
-    std::printf("[ table ] %-11s ranks %d  worst rel. energy term %.2e  force %.2e x max|F|  "
-                "charge %.2e  pressure %.2e\n",
-                sys.name.c_str(), nprocs, w.term_rel, w.force_rel, w.charge, w.press_rel);
+    std::printf(
+        "[ table ] %-11s ranks %d  worst rel. energy term %.2e  force %.2e x max|F|  "
+        "charge %.2e  pressure %.2e\n",
+        sys.name.c_str(), nprocs, w.term_rel, w.force_rel, w.charge, w.press_rel);
 }
 
 INSTANTIATE_TEST_SUITE_P(Systems, CompareReaxFF, ::testing::ValuesIn(all_systems()),

@@ -32,9 +32,10 @@ TEST_P(CudaVsHost, StepZeroAndAfterDynamics) {
   compare("after " + std::to_string(sys.steps) + " steps", host1, gpu1, kCudaVsHost, w);
   check_per_atom_sums("CUDA step 0", gpu0);
   if (mpi_rank() == 0)
-    std::printf("[ cuda  ] %-11s ranks %d  worst rel. energy term %.2e  force %.2e x max|F|  "
-                "charge %.2e  pressure %.2e\n",
-                sys.name.c_str(), nprocs, w.term_rel, w.force_rel, w.charge, w.press_rel);
+    std::printf(
+        "[ cuda  ] %-11s ranks %d  worst rel. energy term %.2e  force %.2e x max|F|  "
+        "charge %.2e  pressure %.2e\n",
+        sys.name.c_str(), nprocs, w.term_rel, w.force_rel, w.charge, w.press_rel);
 }
 
 INSTANTIATE_TEST_SUITE_P(Systems, CudaVsHost, ::testing::ValuesIn(all_systems()),

@@ -20,7 +20,6 @@ namespace puremd {
 
 namespace {
 
-
 // PuReMD keywords that have no effect under LAMMPS (integration, output and
 // restart settings of the stand-alone code).
 const std::unordered_set<std::string> &inactive_keywords() {

@@ -40,7 +40,6 @@ struct Line {
   std::vector<std::string> tok;
 };
 
-
 // Whole-token numeric conversions with the acceptance rules of LAMMPS's
 // ValueTokenizer (std::stoi / std::stod must consume the full token).
 bool parse_int(const std::string &s, int &out) {

@@ -56,9 +56,8 @@ struct HostContext {
   std::vector<vec3> thb_dcos_di, thb_dcos_dj, thb_dcos_dk;
 
   // per-atom workspace
-  std::vector<double> total_bond_order, Deltap, Deltap_boc, Delta, Delta_lp, Delta_lp_temp,
-      Delta_e, Delta_boc, Delta_val, dDelta_lp, dDelta_lp_temp, nlp, nlp_temp, Clp, vlpex,
-      CdDelta;
+  std::vector<double> total_bond_order, Deltap, Deltap_boc, Delta, Delta_lp, Delta_lp_temp, Delta_e,
+      Delta_boc, Delta_val, dDelta_lp, dDelta_lp_temp, nlp, nlp_temp, Clp, vlpex, CdDelta;
   std::vector<vec3> dDeltap_self;
 
   // outputs
@@ -74,15 +73,15 @@ struct HostContext {
 
 // Pipeline stages of the host driver, in step order. Each takes the context,
 // loops over atoms serially and calls the shared physics in physics/*.h.
-void build_far_neighbors(HostContext &c);   // cell binning over owned + ghost atoms
+void build_far_neighbors(HostContext &c);         // cell binning over owned + ghost atoms
 void build_bond_and_hbond_lists(HostContext &c);  // uncorrected BO, bonds, hbond partners
-void compute_bond_orders(HostContext &c);   // corrections f1-f5, Delta's
+void compute_bond_orders(HostContext &c);         // corrections f1-f5, Delta's
 void compute_bond_energy(HostContext &c);
-void compute_atom_energy(HostContext &c);   // lone pair, over/under-coordination
+void compute_atom_energy(HostContext &c);     // lone pair, over/under-coordination
 void compute_valence_angles(HostContext &c);  // builds the three-body list too
 void compute_torsions(HostContext &c);
 void compute_hydrogen_bonds(HostContext &c);
-void compute_nonbonded(HostContext &c);     // vdW, Coulomb, polarization
+void compute_nonbonded(HostContext &c);            // vdW, Coulomb, polarization
 void apply_bond_order_chain_rule(HostContext &c);  // dE/dBO * dBO/dr, once
 
 }  // namespace puremd::host

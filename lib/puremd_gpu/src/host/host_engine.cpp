@@ -1,9 +1,10 @@
 // The host reference driver: serial, double precision, one pass per stage.
 // It is what CI runs, so it defines "correct" for the CUDA driver.
+#include "host/host_engine.h"
+
 #include <algorithm>
 
 #include "host/host_context.h"
-#include "host/host_engine.h"
 #include "puremd_gpu/long_range_tables.h"
 
 namespace puremd::host {
@@ -92,8 +93,8 @@ void build_far_neighbors(HostContext &c) {
   const AtomsView &a = c.view.atoms;
   std::vector<int> skip(a.n_total);
   for (int i = 0; i < a.n_total; ++i) skip[i] = c.type[i] < 0;
-  build_half_neighbor_list(c.x.data(), a.n_local, a.n_total, c.control.nonb_cut,
-                           c.control.bond_cut, skip.data(), c.far);
+  build_half_neighbor_list(c.x.data(), a.n_local, a.n_total, c.control.nonb_cut, c.control.bond_cut,
+                           skip.data(), c.far);
   c.refresh_view();
 }
 
