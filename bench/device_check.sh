@@ -6,9 +6,10 @@
 #   4. benchmarks: HNS replicated 2^3 .. 16^3 and Water-6540, ms/step and phase breakdown.
 # On a machine with the full toolchain it builds first (scripts/configure.sh);
 # with BUNDLE=dir (made by bench/make_device_bundle.sh) it runs prebuilt binaries.
-# Usage: bench/device_check.sh [unit|quick|tests|bench|sanitize|drift|lanes|qeq|all]  (default all;
-#        lanes: the threads-per-row sweep behind thread_mapping.h's defaults; qeq: the QEq
-#        matrix from the engine's far list vs the solver's own search; neither in all)
+# Usage: bench/device_check.sh [unit|quick|tests|bench|sanitize|drift|lanes|qeq|qeqtol|all]
+#        (default all; lanes: the threads-per-row sweep behind thread_mapping.h's defaults;
+#        qeq: the QEq matrix from the engine's far list vs the solver's own search; qeqtol:
+#        GPU vs host after 100 steps at two CG tolerances; none of these three in all)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -48,28 +49,30 @@ if [ "$what" = all ] || [ "$what" = tests ] || [ "$what" = quick ] || [ "$what" 
   [ $rc -ne 0 ] && grep -B2 -A12 "Failure" "$out/unit.log" | head -80
 fi
 if [ "$what" = all ] || [ "$what" = tests ]; then
-  # Rank counts NP (default "1 2"), each split into SHARDS gtest shards (default 4), all
-  # at once: 16 cores, every process on the one GPU; FILTER picks tests (gtest filter).
-  # The whole suite takes more than the lent machine's 10 minutes per command even
-  # so (the host-driver and reaxff runs of Water-6540 and Silica-6000 dominate): there,
-  # run it in parts, e.g. FILTER='Systems/*/HNS:Systems/*/RDX' or NP=1 alone.
-  shards=${SHARDS:-4}
+  # Rank counts NP (default "1 2") one after the other, each split into SHARDS gtest
+  # shards run at once (default 1); FILTER picks tests (gtest filter). Test processes
+  # sharing the GPU are time-sliced and each slows down by an order of magnitude (they
+  # are latency-bound: small kernels, a read-back per CG iteration), so shard only for
+  # CPU-bound parts. The whole suite takes more than the lent machine's 10 minutes per
+  # command (the host-driver and reaxff runs of Water-6540 and Silica-6000 dominate):
+  # there, run it in parts, e.g. FILTER='Systems/*/HNS:Systems/*/RDX' or NP=1 alone.
+  shards=${SHARDS:-1}
   for np in ${NP:-1 2}; do
     for ((k = 0; k < shards; k++)); do
       GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$k \
         mpirun -np $np "$LTESTS" --gtest_brief=1 --gtest_filter="${FILTER:-*}" \
         >"$out/lammps_np${np}_s$k.log" 2>&1 &
     done
+    wait
   done
-  wait
   for np in ${NP:-1 2}; do
     # one log per rank count: the device tool brings back only a few files
     # (without colour codes, which gtest may add under mpirun)
     cat "$out"/lammps_np${np}_s*.log | sed 's/\x1b\[[0-9;]*m//g' >"$out/lammps_np$np.log" &&
       rm -f "$out"/lammps_np${np}_s*.log
     rc=$(grep -qE '^\[  FAILED  \]' "$out/lammps_np$np.log" && echo 1 || echo 0)
-    row "lammps tests np=$np              failed=$rc  $(grep -cE '^\[ (table|cuda  ) \]' "$out/lammps_np$np.log") comparisons  $(grep -hE '^\[  PASSED  \]' "$out/lammps_np$np.log" | awk '{n+=$4} END{print n" passed"}')"
-    grep -hE '^\[ (table|cuda  ) \]' "$out/lammps_np$np.log"
+    row "lammps tests np=$np              failed=$rc  $(grep -cE '^\[ (table|cuda ) \]' "$out/lammps_np$np.log") comparisons  $(grep -hE '^\[  PASSED  \]' "$out/lammps_np$np.log" | awk '{n+=$4} END{print n" passed"}')"
+    grep -hE '^\[ (table|cuda ) \]' "$out/lammps_np$np.log"
     [ "$rc" != 0 ] && grep -B2 -A10 "Failure" "$out/lammps_np$np.log" | head -60
   done
 fi
@@ -153,6 +156,29 @@ if [ "$what" = qeq ]; then
     row "Water-6540 shared=$shared  $(awk -v s="$secs" 'BEGIN{printf "%.2f", 10*s}') ms/step  $(grep -h 'QEq' "$out/qeq_water_$shared.log" | grep -i 'ms' | tail -1)"
   done
   cd "$root"
+fi
+
+if [ "$what" = qeqtol ]; then
+  # How far the CG tolerance moves the GPU-vs-host comparison after 100 NVE steps: for
+  # RDX and CHO at QEq tolerance 1e-12 and 1e-14, one host run and GPU_RUNS GPU runs
+  # (default 6); the worst relative eqeq difference after 100 steps, and on how many
+  # steps the GPU's iteration counts differ from the host's. Behind the LAMMPS-level
+  # comparisons' tolerance (unittest/lammps/comparison.cpp).
+  for spec in "RDX data.RDX ffield.reax.rdx H_C_O_N" "CHO data.CHO ffield.reax.cho H_C_O"; do
+    set -- $spec
+    for tol in 1e-12 1e-14; do
+      for ((r = 0; r <= ${GPU_RUNS:-6}; r++)); do
+        drv=cuda; [ $r = 0 ] && drv=host
+        "$LMP" -in "$root/bench/in.qeq_tolerance" -v dir "$root/examples/$1" -v data "$2" -v ff "$3" \
+          -v el "${4//_/ }" -v drv $drv -v tol $tol -log "$out/qeqtol.log" -screen none
+        awk '/^ *Step/{f=1;next} /^Loop/{f=0} f{print $2, $3, $4}' "$out/qeqtol.log" >"$out/qeqtol_$r.txt"
+      done
+      row "$(for ((r = 1; r <= ${GPU_RUNS:-6}; r++)); do paste "$out/qeqtol_0.txt" "$out/qeqtol_$r.txt"; done |
+        awk -v n=$1 -v t=$tol -v m=$((${GPU_RUNS:-6} * 101)) '{if ($1 != $4 || $2 != $5) it++}
+          NR % 101 == 0 {d = ($6 - $3) / $3; if (d < 0) d = -d; if (d > w) w = d; if (!lo || d < lo) lo = d}
+          END {printf "%-4s QEq tol %s  eqeq GPU vs host after 100 steps %.1e .. %.1e  iterations differ on %d of %d steps", n, t, lo, w, it, m}')"
+    done
+  done
 fi
 
 if [ "$what" = lanes ]; then

@@ -2,8 +2,10 @@
 // reaxff/atom, fix reaxff/species, fix reaxff/bonds) give with reaxff/gpu
 // what they give with reaxff.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -27,22 +29,29 @@ std::string body_of(const std::string &path) {
 Result run(bool ours) {
   const std::string dir = source_dir() + "/examples/HNS/";
   const std::string pair = ours ? "reaxff/gpu" : "reaxff";
-  const std::string species = std::string("/tmp/reaxff_gpu_test_species_") + (ours ? "gpu" : "ref");
+  // One name per test job (rank 0's pid): ctest may run the 1-, 2- and 4-rank jobs at once.
+  int pid = static_cast<int>(getpid());
+  MPI_Bcast(&pid, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  const std::string species =
+      "/tmp/reaxff_gpu_test_species_" + std::to_string(pid) + (ours ? "_gpu" : "_ref");
   Result r;
   {
     LammpsSession lmp;
     if (ours) lmp.load_plugin();
-    const std::string err = lmp.run(
-        "units real\natom_style charge\natom_modify map array\nread_data " + dir +
-        "data.hns-equil\npair_style " + pair + " NULL\npair_coeff * * " + dir +
-        "ffield.reax.hns C H O N\nfix q all qeq/" + pair +
-        " 1 0.0 10.0 1.0e-12 reaxff\ncompute ra all reaxff/atom bonds yes\n"
-        "fix s all reaxff/species 1 5 5 " + species +
-        "\nfix nve all nve\ntimestep 0.1\nthermo 10\nrun 10 post no\n");
+    const std::string err =
+        lmp.run("units real\natom_style charge\natom_modify map array\nread_data " + dir +
+                "data.hns-equil\npair_style " + pair + " NULL\npair_coeff * * " + dir +
+                "ffield.reax.hns C H O N\nfix q all qeq/" + pair +
+                " 1 0.0 10.0 1.0e-12 reaxff\ncompute ra all reaxff/atom bonds yes\n"
+                "fix s all reaxff/species 1 5 5 " +
+                species + "\nfix nve all nve\ntimestep 0.1\nthermo 10\nrun 10 post no\n");
     EXPECT_EQ(err, "");
     r.atom = lmp.gather_per_atom("c_ra", 3);
   }
-  if (mpi_rank() == 0) r.species = body_of(species);
+  if (mpi_rank() == 0) {
+    r.species = body_of(species);
+    std::remove(species.c_str());
+  }
   return r;
 }
 

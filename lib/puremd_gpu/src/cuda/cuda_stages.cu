@@ -12,8 +12,7 @@
 // fixed order at the end of the step. Within a slot, and for the gradients
 // and bond-order derivatives that several threads add into (atomic_add),
 // the order of the additions is not fixed: results vary from run to run at
-// round-off level (measured on RDX: GPU vs host after 100 NVE steps, worst
-// energy term 2e-13 .. 1.4e-11 over repeated runs).
+// round-off level (doc/design.md, "Reproducibility").
 #include <cub/block/block_reduce.cuh>
 
 #include "cuda/cuda_context.h"
