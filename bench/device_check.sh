@@ -164,17 +164,18 @@ if [ "$what" = qeqtol ]; then
   # (default 6); the worst relative eqeq difference after 100 steps, and on how many
   # steps the GPU's iteration counts differ from the host's. Behind the LAMMPS-level
   # comparisons' tolerance (unittest/lammps/comparison.cpp).
+  runs=${GPU_RUNS:-6}
   for spec in "RDX data.RDX ffield.reax.rdx H_C_O_N" "CHO data.CHO ffield.reax.cho H_C_O"; do
     set -- $spec
     for tol in 1e-12 1e-14; do
-      for ((r = 0; r <= ${GPU_RUNS:-6}; r++)); do
+      for ((r = 0; r <= runs; r++)); do
         drv=cuda; [ $r = 0 ] && drv=host
         "$LMP" -in "$root/bench/in.qeq_tolerance" -v dir "$root/examples/$1" -v data "$2" -v ff "$3" \
           -v el "${4//_/ }" -v drv $drv -v tol $tol -log "$out/qeqtol.log" -screen none
         awk '/^ *Step/{f=1;next} /^Loop/{f=0} f{print $2, $3, $4}' "$out/qeqtol.log" >"$out/qeqtol_$r.txt"
       done
-      row "$(for ((r = 1; r <= ${GPU_RUNS:-6}; r++)); do paste "$out/qeqtol_0.txt" "$out/qeqtol_$r.txt"; done |
-        awk -v n=$1 -v t=$tol -v m=$((${GPU_RUNS:-6} * 101)) '{if ($1 != $4 || $2 != $5) it++}
+      row "$(for ((r = 1; r <= runs; r++)); do paste "$out/qeqtol_0.txt" "$out/qeqtol_$r.txt"; done |
+        awk -v n=$1 -v t=$tol -v m=$((runs * 101)) '{if ($1 != $4 || $2 != $5) it++}
           NR % 101 == 0 {d = ($6 - $3) / $3; if (d < 0) d = -d; if (d > w) w = d; if (!lo || d < lo) lo = d}
           END {printf "%-4s QEq tol %s  eqeq GPU vs host after 100 steps %.1e .. %.1e  iterations differ on %d of %d steps", n, t, lo, w, it, m}')"
     done

@@ -1,5 +1,9 @@
 #include "lammps_session.h"
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 
@@ -13,6 +17,26 @@ int mpi_rank() {
 }
 
 std::string source_dir() { return REAXFF_CUDA_SOURCE_DIR; }
+
+namespace {
+// Names handed out by scratch_path on rank 0, removed at exit (per-job names
+// would otherwise pile up in /tmp); kept empty on the other ranks.
+std::vector<std::string> scratch_files;
+}  // namespace
+
+std::string scratch_path(const std::string &name) {
+  static const int job = [] {
+    int pid = static_cast<int>(getpid());
+    MPI_Bcast(&pid, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    std::atexit([] {
+      for (const std::string &f : scratch_files) std::remove(f.c_str());
+    });
+    return pid;
+  }();
+  std::string path = "/tmp/reaxff_gpu_test_" + std::to_string(job) + "_" + name;
+  if (mpi_rank() == 0) scratch_files.push_back(path);
+  return path;
+}
 
 LammpsSession::LammpsSession(const std::string &logfile) {
   std::vector<std::string> args = {"lammps_tests", "-log", logfile, "-screen", "none", "-nocite"};

@@ -34,3 +34,7 @@ class LammpsSession {
 
 int mpi_rank();
 std::string source_dir();
+// A file name under /tmp, the same on every rank of this test job and distinct
+// from other jobs' (ctest may run the 1-, 2- and 4-rank jobs at once). The
+// first call is collective.
+std::string scratch_path(const std::string &name);

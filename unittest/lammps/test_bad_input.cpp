@@ -21,7 +21,7 @@ std::string hns(const std::string &f) { return source_dir() + "/examples/HNS/" +
 
 // A scratch file visible to every rank (same machine in CI).
 std::string scratch(const std::string &name, const std::string &text) {
-  const std::string path = "/tmp/reaxff_gpu_test_" + name;
+  const std::string path = scratch_path(name);
   if (mpi_rank() == 0) {
     std::ofstream out(path);
     out << text;
@@ -114,7 +114,7 @@ TEST(BadInput, UnknownQEqKeyword) {
 }
 
 TEST(BadInput, QEqNotConvergingWarnsWithIterationCount) {
-  const std::string log = "/tmp/reaxff_gpu_test_qeq_warn.log";
+  const std::string log = scratch_path("qeq_warn.log");
   {
     LammpsSession lmp(log);
     lmp.load_plugin();
@@ -134,7 +134,7 @@ TEST(BadInput, QEqNotConvergingWarnsWithIterationCount) {
 }
 
 TEST(DriverSelection, HostDriverIsLoggedWithoutGPU) {
-  const std::string log = "/tmp/reaxff_gpu_test_driver.log";
+  const std::string log = scratch_path("driver.log");
   {
     LammpsSession lmp(log);
     lmp.load_plugin();

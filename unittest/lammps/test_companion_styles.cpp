@@ -2,10 +2,8 @@
 // reaxff/atom, fix reaxff/species, fix reaxff/bonds) give with reaxff/gpu
 // what they give with reaxff.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cmath>
-#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -29,11 +27,7 @@ std::string body_of(const std::string &path) {
 Result run(bool ours) {
   const std::string dir = source_dir() + "/examples/HNS/";
   const std::string pair = ours ? "reaxff/gpu" : "reaxff";
-  // One name per test job (rank 0's pid): ctest may run the 1-, 2- and 4-rank jobs at once.
-  int pid = static_cast<int>(getpid());
-  MPI_Bcast(&pid, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  const std::string species =
-      "/tmp/reaxff_gpu_test_species_" + std::to_string(pid) + (ours ? "_gpu" : "_ref");
+  const std::string species = scratch_path(ours ? "species_gpu" : "species_ref");
   Result r;
   {
     LammpsSession lmp;
@@ -48,10 +42,7 @@ Result run(bool ours) {
     EXPECT_EQ(err, "");
     r.atom = lmp.gather_per_atom("c_ra", 3);
   }
-  if (mpi_rank() == 0) {
-    r.species = body_of(species);
-    std::remove(species.c_str());
-  }
+  if (mpi_rank() == 0) r.species = body_of(species);
   return r;
 }
 
