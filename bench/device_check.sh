@@ -50,17 +50,17 @@ if [ "$what" = all ] || [ "$what" = tests ] || [ "$what" = quick ] || [ "$what" 
 fi
 if [ "$what" = all ] || [ "$what" = tests ]; then
   # Rank counts NP (default "1 2") one after the other, each split into SHARDS gtest
-  # shards run at once (default 1); FILTER picks tests (gtest filter). Test processes
-  # sharing the GPU are time-sliced and each slows down by an order of magnitude (they
-  # are latency-bound: small kernels, a read-back per CG iteration), so shard only for
-  # CPU-bound parts. The whole suite takes more than the lent machine's 10 minutes per
-  # command (the host-driver and reaxff runs of Water-6540 and Silica-6000 dominate):
-  # there, run it in parts, e.g. FILTER='Systems/*/HNS:Systems/*/RDX' or NP=1 alone.
+  # shards run at once (default 1); FILTER picks tests (gtest filter). --bind-to none:
+  # by default every mpirun of 1 or 2 ranks pins them to cores 0 and 1, and concurrent
+  # shards then share two cores. The whole suite takes more than the lent machine's 10
+  # minutes per command alone (the host-driver and reaxff runs of Water-6540 and
+  # Silica-6000 are CPU-bound, minutes each): there, use SHARDS (e.g. 8) or run it in
+  # parts, e.g. FILTER='Systems/*/HNS:Systems/*/RDX'.
   shards=${SHARDS:-1}
   for np in ${NP:-1 2}; do
     for ((k = 0; k < shards; k++)); do
       GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$k \
-        mpirun -np $np "$LTESTS" --gtest_brief=1 --gtest_filter="${FILTER:-*}" \
+        mpirun --bind-to none -np $np "$LTESTS" --gtest_brief=1 --gtest_filter="${FILTER:-*}" \
         >"$out/lammps_np${np}_s$k.log" 2>&1 &
     done
     wait
