@@ -208,12 +208,14 @@ if [ "$what" = lanes ]; then
   for L in 1 4 8 32; do lane_run "HNS8 hbonds=$L" "${H[@]}" -- REAXFF_GPU_LANES=hbonds=$L; done
   for L in 1 4 8 16 32; do lane_run "HNS8 skin0 neighbors=$L" "${H[@]}" -- REAXFF_GPU_SKIN=0 REAXFF_GPU_LANES=neighbors=$L; done
   for L in 1 4 8 16 32; do lane_run "HNS8 compaction=$L" "${H[@]}" -- REAXFF_GPU_LANES=compaction=$L; done
+  for L in 1 4 8 16 32; do lane_run "HNS8 lists=$L" "${H[@]}" -- REAXFF_GPU_LANES=lists=$L; done
   cd "$root/examples/water6540"
   W=(-in in.water6540 -v steps 50 -v driver cuda)
   lane_run "water defaults" "${W[@]}" -- X=1
   lane_run "water skin 0 (no reuse)" "${W[@]}" -- REAXFF_GPU_SKIN=0
   for L in 1 4 8 32; do lane_run "water hbonds=$L" "${W[@]}" -- REAXFF_GPU_LANES=hbonds=$L; done
   for L in 1 4 8 32; do lane_run "water nonbonded=$L" "${W[@]}" -- REAXFF_GPU_LANES=nonbonded=$L; done
+  for L in 1 4 8 32; do lane_run "water lists=$L" "${W[@]}" -- REAXFF_GPU_LANES=lists=$L; done
   cd "$root"
 fi
 

@@ -394,9 +394,9 @@ TEST(CudaEngine, ThreadMappingsAgreeWithHost) {
                                          {"H", "C", "O", "N"}, 12.0, 17, 0.05);
   const System water_sys =
       periodic_system(read_data(example("water/data.water")), water.ff, {"O", "H"}, 12.0, 13, 0.05);
-  for (const char *lanes : {"neighbors=1,compaction=1,hbonds=1,nonbonded=1",
-                            "neighbors=32,compaction=32,hbonds=32,nonbonded=32",
-                            "neighbors=2,compaction=8,hbonds=4,nonbonded=16"}) {
+  for (const char *lanes : {"neighbors=1,compaction=1,hbonds=1,nonbonded=1,lists=1",
+                            "neighbors=32,compaction=32,hbonds=32,nonbonded=32,lists=32",
+                            "neighbors=2,compaction=8,hbonds=4,nonbonded=16,lists=4"}) {
     for (const auto &[model, start] : {std::pair{&rdx, &rdx_sys}, std::pair{&water, &water_sys}}) {
       SCOPED_TRACE(std::string("REAXFF_GPU_LANES=") + lanes +
                    (model == &rdx ? " on RDX" : " on water"));

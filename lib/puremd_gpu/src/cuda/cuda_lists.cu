@@ -6,7 +6,8 @@
 // pair sits in the row of its lower index but may belong to the row of the
 // higher one (a bond is stored in both rows; an hbond in the row of its
 // hydrogen):
-//   count   one thread per far row: the inclusion rules of the host, the
+//   count   a group of lanes per far row (ThreadMapping::lists): the inclusion rules of the host,
+//   the
 //           decision kept in one flag byte per far pair; per-row counts by
 //           atomics; list totals (64-bit) for the host;
 //   scan    CUB exclusive sums -> row starts; the host reads the totals and
@@ -26,6 +27,7 @@
 
 #include "cuda/cuda_context.h"
 #include "cuda/kernel_utils.cuh"
+#include "cuda/lane_group.cuh"
 #include "puremd_gpu/physics/bond_order.h"
 #include "puremd_gpu/physics/valence_angle.h"
 
@@ -38,65 +40,87 @@ enum PairFlag : unsigned char {
   kFlagHbondNbr = 4,  // hbond partner in the row of the far partner (the hydrogen)
 };
 
+// The per-row facts of the inclusion rules (host_bond_lists.cpp).
+struct PairRow {
+  int i, ti, hi;
+  bool hb_row;  // an owned hydrogen-bond donor hydrogen (1) or acceptor (2)
+};
+
+__device__ __forceinline__ PairRow pair_row(int i, const StepView &v) {
+  const AtomsView &a = v.atoms;
+  PairRow r{i, a.type[i], 0, false};
+  r.hi = r.ti >= 0 ? v.ff.sbp[r.ti].p_hbond : 0;
+  r.hb_row = v.control.hbond_cut > 0 && i < a.n_local && (r.hi == 1 || r.hi == 2);
+  return r;
+}
+
+// Which lists far pair p of row r goes into.
+__device__ __forceinline__ unsigned char pair_flags(const PairRow &r, int p, const StepView &v) {
+  const int j = v.far.nbr[p];
+  const int tj = v.atoms.type[j];
+  if (tj < 0) return 0;
+  unsigned char f = 0;
+  const double d = v.far.d[p];
+  if (d <= v.control.bond_cut) {
+    const double bo_cut = v.control.bo_cut;
+    const BondOrderPrime prime =
+        bond_order_prime(v.ff.sbp[r.ti], v.ff.sbp[tj], v.ff.two(r.ti, tj), d, bo_cut);
+    if (is_bond(prime, bo_cut)) f |= kFlagBond;
+  }
+  if (r.hb_row && d <= v.control.hbond_cut) {
+    const int hj = v.ff.sbp[tj].p_hbond;
+    if (r.hi == 1 && hj == 2)
+      f |= kFlagHbondRow;
+    else if (j < v.atoms.n_local && r.hi == 2 && hj == 1)
+      f |= kFlagHbondNbr;
+  }
+  return f;
+}
+
+// A group of L lanes per far row (ThreadMapping::lists): far rows hold up to
+// hundreds of entries, of which few are bonds.
+template <int L>
 __global__ void __launch_bounds__(kAtomBlock)
     pair_lists_count_kernel(const StepView v, unsigned char *flags, int *bond_count, int *hb_count,
                             unsigned long long *totals) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  const AtomsView &a = v.atoms;
+  const LaneGroup<L> g;
+  const int i = static_cast<int>(g.row());
   unsigned long long n_bond = 0, n_hb = 0;
-  if (i < a.n_total) {
-    const int ti = a.type[i];
-    const double bond_cut = v.control.bond_cut, bo_cut = v.control.bo_cut;
-    const double hbond_cut = v.control.hbond_cut;
-    const int hi = ti >= 0 ? v.ff.sbp[ti].p_hbond : 0;
-    const bool hb_row = hbond_cut > 0 && i < a.n_local && (hi == 1 || hi == 2);
-    int own_bond = 0, own_hb = 0;
-    if (ti >= 0) {
-      for (int p = v.far.start[i]; p < v.far.end[i]; ++p) {
-        const int j = v.far.nbr[p];
-        const int tj = a.type[j];
-        unsigned char f = 0;
-        if (tj >= 0) {
-          const double d = v.far.d[p];
-          if (d <= bond_cut) {
-            const BondOrderPrime prime =
-                bond_order_prime(v.ff.sbp[ti], v.ff.sbp[tj], v.ff.two(ti, tj), d, bo_cut);
-            if (is_bond(prime, bo_cut)) {
-              f |= kFlagBond;
-              ++own_bond;
-              atomicAdd(&bond_count[j], 1);
-            }
-          }
-          if (hb_row && d <= hbond_cut) {
-            const int hj = v.ff.sbp[tj].p_hbond;
-            if (hi == 1 && hj == 2) {
-              f |= kFlagHbondRow;
-              ++own_hb;
-            } else if (j < a.n_local && hi == 2 && hj == 1) {
-              f |= kFlagHbondNbr;
-              atomicAdd(&hb_count[j], 1);
-              ++n_hb;
-            }
-          }
-        }
-        flags[p] = f;
+  int own_bond = 0, own_hb = 0;
+  if (i < v.atoms.n_total) {
+    const PairRow r = pair_row(i, v);
+    for (int p = v.far.start[i] + g.lane; p < v.far.end[i]; p += L) {
+      const unsigned char f = r.ti >= 0 ? pair_flags(r, p, v) : 0;
+      if (f & kFlagBond) {
+        ++own_bond;
+        atomicAdd(&bond_count[v.far.nbr[p]], 1);
       }
+      if (f & kFlagHbondRow) ++own_hb;
+      if (f & kFlagHbondNbr) {
+        atomicAdd(&hb_count[v.far.nbr[p]], 1);
+        ++n_hb;
+      }
+      flags[p] = f;
     }
-    if (own_bond) atomicAdd(&bond_count[i], own_bond);
-    if (own_hb) atomicAdd(&hb_count[i], own_hb);
+    // whole groups take this branch together
+    const int row_bond = g.sum(own_bond), row_hb = g.sum(own_hb);
+    if (g.lane == 0 && row_bond) atomicAdd(&bond_count[i], row_bond);
+    if (g.lane == 0 && row_hb) atomicAdd(&hb_count[i], row_hb);
     n_bond = 2ull * own_bond;
     n_hb += own_hb;
   }
-  warp_add_total(&totals[kTotalBond], n_bond);
+  warp_add_total(&totals[kTotalBond], n_bond);  // every lane of the warp gets here
   warp_add_total(&totals[kTotalHbond], n_hb);
 }
 
+template <int L>
 __global__ void __launch_bounds__(kAtomBlock)
     pair_lists_fill_kernel(const StepView v, const unsigned char *flags, int *bond_src,
                            int *hb_src) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const LaneGroup<L> g;
+  const int i = static_cast<int>(g.row());
   if (i >= v.atoms.n_total) return;
-  for (int p = v.far.start[i]; p < v.far.end[i]; ++p) {
+  for (int p = v.far.start[i] + g.lane; p < v.far.end[i]; p += L) {
     const unsigned char f = flags[p];
     if (!f) continue;
     const int j = v.far.nbr[p];
@@ -214,8 +238,11 @@ void build_bond_and_hbond_lists(CudaContext &c) {
   PMD_CUDA_CHECK(cudaMemsetAsync(c.hb_count.data(), 0, (n + 1) * sizeof(int), st));
   c.clear_totals(kTotalBond, 2);
   c.clear_totals(kListErrors, 1);
-  pair_lists_count_kernel<<<grid, kAtomBlock, 0, st>>>(
-      c.view(), c.far_flags.data(), c.bond_count.data(), c.hb_count.data(), c.totals.data());
+  const unsigned row_grid = blocks_for(static_cast<long long>(n) * c.lanes.lists, kAtomBlock);
+  dispatch_lanes(c.lanes.lists, [&](auto l) {
+    pair_lists_count_kernel<decltype(l)::value><<<row_grid, kAtomBlock, 0, st>>>(
+        c.view(), c.far_flags.data(), c.bond_count.data(), c.hb_count.data(), c.totals.data());
+  });
   PMD_CUDA_CHECK_LAUNCH("pair_lists_count_kernel", st);
 
   // scan, then grow before filling
@@ -246,8 +273,10 @@ void build_bond_and_hbond_lists(CudaContext &c) {
   PMD_CUDA_CHECK(cudaMemcpyAsync(c.hb_end.data(), c.hb_start.data(), n * sizeof(int),
                                  cudaMemcpyDeviceToDevice, st));
   const StepView v = c.view();
-  pair_lists_fill_kernel<<<grid, kAtomBlock, 0, st>>>(v, c.far_flags.data(), c.bond_src.data(),
-                                                      c.hb_src.data());
+  dispatch_lanes(c.lanes.lists, [&](auto l) {
+    pair_lists_fill_kernel<decltype(l)::value><<<row_grid, kAtomBlock, 0, st>>>(
+        v, c.far_flags.data(), c.bond_src.data(), c.hb_src.data());
+  });
   PMD_CUDA_CHECK_LAUNCH("pair_lists_fill_kernel", st);
   pair_lists_sort_kernel<<<grid, kAtomBlock, 0, st>>>(v, c.bond_src.data(), c.hb_src.data());
   PMD_CUDA_CHECK_LAUNCH("pair_lists_sort_kernel", st);

@@ -30,8 +30,9 @@ struct LaneGroup {
     return (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / L;
   }
 
-  // Sum over the group; the total is valid in lane 0.
-  __device__ double sum(double x) const {
+  // Sum over the group (int or double); the total is valid in lane 0.
+  template <class T>
+  __device__ T sum(T x) const {
     for (int off = L / 2; off > 0; off >>= 1) x += __shfl_down_sync(mask, x, off, L);
     return x;
   }

@@ -1,6 +1,7 @@
 // Threads per row for the CUDA stages whose rows are long enough that the
 // paper's "several threads per atom" may pay: the far-neighbour search, the
-// per-step far-list compaction, hydrogen bonds and nonbonded pairs. All other
+// per-step far-list compaction, the scan of far rows for bonds and hbond
+// partners (lists), hydrogen bonds and nonbonded pairs. All other
 // stages run one thread per atom (short rows: bonds, angles, torsions).
 //
 // The defaults are chosen by measurement on the H100 (bench/device_check.sh
@@ -14,7 +15,9 @@
 // Rows there hold tens (hbond partners) to hundreds (far-list candidates) of
 // entries, so several lanes per row win everywhere; one lane per row also
 // leaves Water-6540's few thousand rows too few threads to fill the GPU.
-// REAXFF_GPU_LANES="neighbors=8,compaction=32,hbonds=1,nonbonded=8" overrides
+//   lists                          not measured yet (32 as the compaction, whose
+//                                  rows it scans; one lane per row before)
+// REAXFF_GPU_LANES="neighbors=8,compaction=32,hbonds=1,nonbonded=8,lists=16" overrides
 // any of them (1, 2, 4, 8, 16 or 32), for experiments.
 #pragma once
 
@@ -27,6 +30,7 @@ struct ThreadMapping {
   int compaction = 32;  // skin list -> far list, every step
   int hbonds = 32;      // acceptor entries of an owned hydrogen
   int nonbonded = 16;   // far entries of an owned atom
+  int lists = 32;       // far entries scanned for bonds and hbond partners (count + fill)
 
   // The defaults with REAXFF_GPU_LANES applied; throws RuntimeError on a
   // malformed value.
