@@ -6,14 +6,15 @@
 // pair sits in the row of its lower index but may belong to the row of the
 // higher one (a bond is stored in both rows; an hbond in the row of its
 // hydrogen):
-//   count   a group of lanes per far row (ThreadMapping::lists): the inclusion rules of the host,
-//   the
-//           decision kept in one flag byte per far pair; per-row counts by
-//           atomics; list totals (64-bit) for the host;
+//   count   a group of lanes per far row (ThreadMapping::lists): the
+//           inclusion rules of the host, the decision kept in one flag byte
+//           per far pair; per-row counts by atomics; list totals (64-bit)
+//           for the host;
 //   scan    CUB exclusive sums -> row starts; the host reads the totals and
 //           grows the entry arrays (x1.2) if needed -- before anything is
 //           written, so a step never overflows;
-//   fill    entries placed by atomic cursors (order within a row arbitrary);
+//   fill    the same lanes per far row; entries placed by atomic cursors
+//           (order within a row arbitrary);
 //   sort    each row sorted by partner index: rows then list their partners
 //           in ascending order, exactly as the host's rows do;
 //   finish  distances, vectors, uncorrected bond orders (evaluated for the

@@ -12,11 +12,15 @@
 //                                  1: 0.64  4: 0.16  8: 0.09  32: 0.08             (water)
 //   nonbonded                      1: 4.91  4: 3.86  8: 3.72  16: 3.69  32: 3.93   (HNS)
 //                                  1: 2.08  4: 0.55  8: 0.31  32: 0.25             (water)
-// Rows there hold tens (hbond partners) to hundreds (far-list candidates) of
-// entries, so several lanes per row win everywhere; one lane per row also
-// leaves Water-6540's few thousand rows too few threads to fill the GPU.
-//   lists                          not measured yet (32 as the compaction, whose
-//                                  rows it scans; one lane per row before)
+//   lists (whole step, two runs)   1: 4.19/4.36  4: 3.24/3.47  8: 3.33/3.15
+//                                  16: 3.28/3.29  32: 3.21/3.06            (HNS 2x2x2)
+//                                  1: 39.5/40.4  8: 35.9/38.0  32: 35.5/38.0 (HNS)
+//                                  1: 6.78/6.96  8: 5.84/5.62  32: 5.85/5.33 (water)
+//   (the lists phase alone at 32: HNS 2x2x2 1.84 -> 0.67, HNS 16^3 49.9 -> 32.6)
+// Rows there hold tens (hbond partners) to hundreds (far-list candidates, which
+// the lists stage scans for bonds and hbond partners) of entries, so several
+// lanes per row win everywhere; one lane per row also leaves Water-6540's few
+// thousand rows too few threads to fill the GPU.
 // REAXFF_GPU_LANES="neighbors=8,compaction=32,hbonds=1,nonbonded=8,lists=16" overrides
 // any of them (1, 2, 4, 8, 16 or 32), for experiments.
 #pragma once
