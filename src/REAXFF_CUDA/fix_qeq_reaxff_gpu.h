@@ -79,8 +79,9 @@ class FixQEqReaxFFGPU : public Fix {
   std::unique_ptr<puremd::QEqSolver> solver;
   bool solver_is_cuda;  // solver came from make_cuda_qeq_solver
   bool solver_logged;   // the log line naming the solver was written
-  bool share_far_list =
-      true;  // matrix from the engine's far list (REAXFF_GPU_QEQ_SHARED_LIST=0: not)
+  // matrix from the engine's far list (set in the constructor;
+  // REAXFF_GPU_QEQ_SHARED_LIST=0: the solver's own search)
+  bool share_far_list;
   std::unique_ptr<LammpsComm> qcomm;
   double *comm_vec;  // the vector the current forward/reverse comm moves
 
