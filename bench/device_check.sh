@@ -42,6 +42,7 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | 
 
 declare -a table
 row() { table+=("$1"); }
+ms_per_step() { awk '/^Loop time/ {printf "%.2f", 1000 * $4 / $9; exit}' "$1"; }  # LAMMPS log
 
 if [ "$what" = all ] || [ "$what" = tests ] || [ "$what" = quick ] || [ "$what" = unit ]; then
   "$UNIT" --gtest_brief=1 >"$out/unit.log" 2>&1; rc=$?
@@ -126,15 +127,14 @@ if [ "$what" = all ] || [ "$what" = bench ] || [ "$what" = quick ]; then
     "$LMP" -in "$(hns_in)" -v x $1 -v y $1 -v z $1 -v t $2 -log "$out/bench_hns_$1.log" -screen none
     loop=$(grep -m1 "Loop time" "$out/bench_hns_$1.log")
     atoms=$(echo "$loop" | awk '{print $(NF-1)}'); secs=$(echo "$loop" | awk '{print $4}')
-    ms=$(awk -v s="$secs" -v n=$2 'BEGIN{printf "%.2f", 1000*s/n}')
+    ms=$(ms_per_step "$out/bench_hns_$1.log")
     mat=$(awk -v s="$secs" -v n=$2 -v a="$atoms" 'BEGIN{printf "%.3f", a*n/s/1e6}')
     row "HNS $1^3 atoms=$atoms steps=$2   ${ms} ms/step  ${mat} Matom-step/s  $(grep -h 'ReaxFF/GPU peak' "$out/bench_hns_$1.log" | head -1)"
     grep -h "ReaxFF/GPU phase" "$out/bench_hns_$1.log" | head -3
   done
   cd "$root/examples/water6540"
   "$LMP" -in in.water6540 -v steps 100 -v driver cuda -log "$out/bench_water6540.log" -screen none
-  loop=$(grep -m1 "Loop time" "$out/bench_water6540.log"); secs=$(echo "$loop" | awk '{print $4}')
-  row "Water-6540 100 steps          $(awk -v s="$secs" 'BEGIN{printf "%.2f", 10*s}') ms/step"
+  row "Water-6540 100 steps          $(ms_per_step "$out/bench_water6540.log") ms/step"
   grep -h "ReaxFF/GPU phase\|QEq" "$out/bench_water6540.log" | tail -4
   cd "$root"
 fi
@@ -147,13 +147,11 @@ if [ "$what" = qeq ]; then
     cd "$root/examples/HNS"
     REAXFF_GPU_QEQ_SHARED_LIST=$shared "$LMP" -in "$(hns_in)" -v x 8 -v y 8 -v z 8 -v t 100 \
       -log "$out/qeq_hns8_$shared.log" -screen none
-    secs=$(grep -m1 "Loop time" "$out/qeq_hns8_$shared.log" | awk '{print $4}')
-    row "HNS 8^3 shared=$shared  $(awk -v s="$secs" 'BEGIN{printf "%.2f", 10*s}') ms/step  $(grep -h 'QEq' "$out/qeq_hns8_$shared.log" | grep -i 'ms' | tail -1)"
+    row "HNS 8^3 shared=$shared  $(ms_per_step "$out/qeq_hns8_$shared.log") ms/step  $(grep -h 'QEq' "$out/qeq_hns8_$shared.log" | grep -i 'ms' | tail -1)"
     cd "$root/examples/water6540"
     REAXFF_GPU_QEQ_SHARED_LIST=$shared "$LMP" -in in.water6540 -v steps 100 -v driver cuda \
       -log "$out/qeq_water_$shared.log" -screen none
-    secs=$(grep -m1 "Loop time" "$out/qeq_water_$shared.log" | awk '{print $4}')
-    row "Water-6540 shared=$shared  $(awk -v s="$secs" 'BEGIN{printf "%.2f", 10*s}') ms/step  $(grep -h 'QEq' "$out/qeq_water_$shared.log" | grep -i 'ms' | tail -1)"
+    row "Water-6540 shared=$shared  $(ms_per_step "$out/qeq_water_$shared.log") ms/step  $(grep -h 'QEq' "$out/qeq_water_$shared.log" | grep -i 'ms' | tail -1)"
   done
   cd "$root"
 fi
@@ -194,10 +192,7 @@ if [ "$what" = lanes ]; then
     while [ "$1" != -- ]; do args+=("$1"); shift; done; shift
     envs=("$@")
     env "${envs[@]}" "$LMP" "${args[@]}" -log "$out/lanes.log" -screen none
-    local secs steps
-    secs=$(grep -m1 "Loop time" "$out/lanes.log" | awk '{print $4}')
-    steps=$(grep -m1 "Loop time" "$out/lanes.log" | awk '{print $9}')
-    row "$(printf '%-28s %7.2f ms/step  %s' "$label" "$(awk -v s="$secs" -v n="$steps" 'BEGIN{print 1000*s/n}')" \
+    row "$(printf '%-28s %7s ms/step  %s' "$label" "$(ms_per_step "$out/lanes.log")" \
       "$(grep -h 'ReaxFF/GPU phase' "$out/lanes.log" | sed 's/.*steps: //')")"
   }
   cd "$root/examples/HNS"; hns=$(hns_in)
