@@ -7,9 +7,9 @@
 // higher one (a bond is stored in both rows; an hbond in the row of its
 // hydrogen):
 //   count   a group of lanes per far row (ThreadMapping::lists): the
-//           inclusion rules of the host, the decision kept in one flag byte
-//           per far pair; per-row counts by atomics; list totals (64-bit)
-//           for the host;
+//           inclusion rules (physics/pair_lists.h), the decision kept in one
+//           flag byte per far pair; per-row counts by atomics; list totals
+//           (64-bit) for the host;
 //   scan    CUB exclusive sums -> row starts; the host reads the totals and
 //           grows the entry arrays (x1.2) if needed -- before anything is
 //           written, so a step never overflows;
@@ -30,53 +30,11 @@
 #include "cuda/kernel_utils.cuh"
 #include "cuda/lane_group.cuh"
 #include "puremd_gpu/physics/bond_order.h"
+#include "puremd_gpu/physics/pair_lists.h"
 #include "puremd_gpu/physics/valence_angle.h"
 
 namespace puremd::cuda {
 namespace {
-
-enum PairFlag : unsigned char {
-  kFlagBond = 1,      // bond: an entry in both rows
-  kFlagHbondRow = 2,  // hbond partner in the row of the far row's atom (the hydrogen)
-  kFlagHbondNbr = 4,  // hbond partner in the row of the far partner (the hydrogen)
-};
-
-// The per-row facts of the inclusion rules (host_bond_lists.cpp).
-struct PairRow {
-  int i, ti, hi;
-  bool hb_row;  // an owned hydrogen-bond donor hydrogen (1) or acceptor (2)
-};
-
-__device__ __forceinline__ PairRow pair_row(int i, const StepView &v) {
-  const AtomsView &a = v.atoms;
-  PairRow r{i, a.type[i], 0, false};
-  r.hi = r.ti >= 0 ? v.ff.sbp[r.ti].p_hbond : 0;
-  r.hb_row = v.control.hbond_cut > 0 && i < a.n_local && (r.hi == 1 || r.hi == 2);
-  return r;
-}
-
-// Which lists far pair p of row r goes into.
-__device__ __forceinline__ unsigned char pair_flags(const PairRow &r, int p, const StepView &v) {
-  const int j = v.far.nbr[p];
-  const int tj = v.atoms.type[j];
-  if (tj < 0) return 0;
-  unsigned char f = 0;
-  const double d = v.far.d[p];
-  if (d <= v.control.bond_cut) {
-    const double bo_cut = v.control.bo_cut;
-    const BondOrderPrime prime =
-        bond_order_prime(v.ff.sbp[r.ti], v.ff.sbp[tj], v.ff.two(r.ti, tj), d, bo_cut);
-    if (is_bond(prime, bo_cut)) f |= kFlagBond;
-  }
-  if (r.hb_row && d <= v.control.hbond_cut) {
-    const int hj = v.ff.sbp[tj].p_hbond;
-    if (r.hi == 1 && hj == 2)
-      f |= kFlagHbondRow;
-    else if (j < v.atoms.n_local && r.hi == 2 && hj == 1)
-      f |= kFlagHbondNbr;
-  }
-  return f;
-}
 
 // A group of L lanes per far row (ThreadMapping::lists): far rows hold up to
 // hundreds of entries, of which few are bonds.
@@ -89,15 +47,15 @@ __global__ void __launch_bounds__(kAtomBlock)
   unsigned long long n_bond = 0, n_hb = 0;
   int own_bond = 0, own_hb = 0;
   if (i < v.atoms.n_total) {
-    const PairRow r = pair_row(i, v);
+    const PairListRow r = pair_list_row(i, v);
     for (int p = v.far.start[i] + g.lane; p < v.far.end[i]; p += L) {
-      const unsigned char f = r.ti >= 0 ? pair_flags(r, p, v) : 0;
-      if (f & kFlagBond) {
+      const unsigned char f = pair_list_flags(r, p, v);
+      if (f & kPairBond) {
         ++own_bond;
         atomicAdd(&bond_count[v.far.nbr[p]], 1);
       }
-      if (f & kFlagHbondRow) ++own_hb;
-      if (f & kFlagHbondNbr) {
+      if (f & kPairHbondRow) ++own_hb;
+      if (f & kPairHbondNbr) {
         atomicAdd(&hb_count[v.far.nbr[p]], 1);
         ++n_hb;
       }
@@ -125,7 +83,7 @@ __global__ void __launch_bounds__(kAtomBlock)
     const unsigned char f = flags[p];
     if (!f) continue;
     const int j = v.far.nbr[p];
-    if (f & kFlagBond) {
+    if (f & kPairBond) {
       int e = atomicAdd(&v.bonds.end[i], 1);
       v.bonds.nbr[e] = j;
       bond_src[e] = p;
@@ -133,12 +91,12 @@ __global__ void __launch_bounds__(kAtomBlock)
       v.bonds.nbr[e] = i;
       bond_src[e] = p;
     }
-    if (f & kFlagHbondRow) {
+    if (f & kPairHbondRow) {
       const int e = atomicAdd(&v.hbonds.end[i], 1);
       v.hbonds.nbr[e] = j;
       hb_src[e] = p;
     }
-    if (f & kFlagHbondNbr) {
+    if (f & kPairHbondNbr) {
       const int e = atomicAdd(&v.hbonds.end[j], 1);
       v.hbonds.nbr[e] = i;
       hb_src[e] = p;

@@ -5,6 +5,7 @@
 
 #include "host/host_context.h"
 #include "puremd_gpu/physics/bond_order.h"
+#include "puremd_gpu/physics/pair_lists.h"
 
 namespace puremd::host {
 
@@ -44,14 +45,24 @@ void zero_workspace(HostContext &c, int n) {
   std::fill_n(c.dDeltap_self.begin(), n, vec3{0.0, 0.0, 0.0});
 }
 
-// Bonds: every far pair of typed atoms with d <= bond_cut whose uncorrected
-// bond order reaches bo_cut, stored in the rows of both atoms. Rows are filled
-// in far-list order, each pair appended to both rows as it is met, so a row
+// The PairListFlag bits of every far entry (physics/pair_lists.h).
+std::vector<unsigned char> far_pair_flags(const HostContext &c, int n) {
+  const StepView &v = c.view;
+  std::vector<unsigned char> flags(c.far.nbr.size(), 0);
+  for (int i = 0; i < n; ++i) {
+    const PairListRow r = pair_list_row(i, v);
+    for (int p = c.far.start[i]; p < c.far.end[i]; ++p) flags[p] = pair_list_flags(r, p, v);
+  }
+  return flags;
+}
+
+// Bonds (kPairBond), stored in the rows of both atoms. Rows are filled in
+// far-list order, each pair appended to both rows as it is met, so a row
 // lists first the partners of lower index, then its own far entries.
-void build_bonds(HostContext &c, int n) {
+void build_bonds(HostContext &c, int n, const std::vector<unsigned char> &flags) {
   const HalfNeighborList &far = c.far;
   const ForceField &ff = *c.ff;
-  const double bond_cut = c.control.bond_cut, bo_cut = c.control.bo_cut;
+  const double bo_cut = c.control.bo_cut;
 
   auto prime_of = [&](int i, int j, int p) {
     return bond_order_prime(ff.sbp[c.type[i]], ff.sbp[c.type[j]],
@@ -60,18 +71,12 @@ void build_bonds(HostContext &c, int n) {
 
   CsrStore &rows = c.bond_rows;
   reset_rows(rows, n);
-  std::vector<unsigned char> bonded(far.nbr.size(), 0);
-  for (int i = 0; i < n; ++i) {
-    if (c.type[i] < 0) continue;
-    for (int p = far.start[i]; p < far.end[i]; ++p) {
-      const int j = far.nbr[p];
-      if (c.type[j] < 0 || far.d[p] > bond_cut) continue;
-      if (!is_bond(prime_of(i, j, p), bo_cut)) continue;
-      bonded[p] = 1;
-      ++rows.end[i];
-      ++rows.end[j];
-    }
-  }
+  for (int i = 0; i < n; ++i)
+    for (int p = far.start[i]; p < far.end[i]; ++p)
+      if (flags[p] & kPairBond) {
+        ++rows.end[i];
+        ++rows.end[far.nbr[p]];
+      }
   const size_t total = static_cast<size_t>(layout_rows(rows, n));
   ensure_size(c.bond_nbr, total);
   ensure_size(c.bond_sym, total);
@@ -80,9 +85,8 @@ void build_bonds(HostContext &c, int n) {
   ensure_size(c.bond_bo, total);
 
   for (int i = 0; i < n; ++i) {
-    if (c.type[i] < 0) continue;
     for (int p = far.start[i]; p < far.end[i]; ++p) {
-      if (!bonded[p]) continue;
+      if (!(flags[p] & kPairBond)) continue;
       const int j = far.nbr[p];
       const int pi = rows.end[i]++, pj = rows.end[j]++;
       const TwoBodyParams &t = ff.tbp[c.type[i] * ff.num_types + c.type[j]];
@@ -102,34 +106,24 @@ void build_bonds(HostContext &c, int n) {
   }
 }
 
-// Hydrogen-bond partners: the row of each owned hydrogen (p_hbond == 1)
-// lists the acceptors (p_hbond == 2), owned or ghost, within hbond_cut. Only
-// rows of owned atoms are scanned: an acceptor row adds itself to an owned
-// hydrogen of higher index; a ghost hydrogen gets no row entries.
-void build_hbond_partners(HostContext &c, int n_local, int n) {
+// Hydrogen-bond partners (kPairHbondRow / kPairHbondNbr): the row of each
+// owned hydrogen lists its acceptors, owned or ghost, in far-list order; only
+// owned rows carry the flags.
+void build_hbond_partners(HostContext &c, int n_local, int n,
+                          const std::vector<unsigned char> &flags) {
   const HalfNeighborList &far = c.far;
-  const ForceField &ff = *c.ff;
-  const double hbond_cut = c.control.hbond_cut;
   CsrStore &rows = c.hb_rows;
   reset_rows(rows, n);
-  if (hbond_cut <= 0) return;
 
   // visit(h, a, p, sign): acceptor a goes into the row of hydrogen h.
   auto for_each_pair = [&](auto &&visit) {
-    for (int i = 0; i < n_local; ++i) {
-      if (c.type[i] < 0) continue;
-      const int hi = ff.sbp[c.type[i]].p_hbond;
-      if (hi != 1 && hi != 2) continue;
+    for (int i = 0; i < n_local; ++i)
       for (int p = far.start[i]; p < far.end[i]; ++p) {
-        const int j = far.nbr[p];
-        if (c.type[j] < 0 || far.d[p] > hbond_cut) continue;
-        const int hj = ff.sbp[c.type[j]].p_hbond;
-        if (hi == 1 && hj == 2)
-          visit(i, j, p, 1.0);
-        else if (j < n_local && hi == 2 && hj == 1)
-          visit(j, i, p, -1.0);
+        if (flags[p] & kPairHbondRow)
+          visit(i, far.nbr[p], p, 1.0);
+        else if (flags[p] & kPairHbondNbr)
+          visit(far.nbr[p], i, p, -1.0);
       }
-    }
   };
 
   for_each_pair([&](int h, int, int, double) { ++rows.end[h]; });
@@ -150,8 +144,9 @@ void build_hbond_partners(HostContext &c, int n_local, int n) {
 void build_bond_and_hbond_lists(HostContext &c) {
   const int n_local = c.view.atoms.n_local, n = c.view.atoms.n_total;
   zero_workspace(c, n);
-  build_bonds(c, n);
-  build_hbond_partners(c, n_local, n);
+  const std::vector<unsigned char> flags = far_pair_flags(c, n);
+  build_bonds(c, n, flags);
+  build_hbond_partners(c, n_local, n, flags);
   c.refresh_view();
 }
 

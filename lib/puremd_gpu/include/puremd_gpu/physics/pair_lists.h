@@ -1,0 +1,64 @@
+// Which far pairs go into the bond list and the hydrogen-bond partner list:
+// the inclusion rules of pair_style reaxff, shared by the host stage
+// (host_bond_lists.cpp) and the CUDA count kernel (cuda_lists.cu).
+//
+// A far pair (i, j), j > i, stored in row i, is
+//   a bond          when both atoms are typed, d <= bond_cut and the
+//                   uncorrected bond order reaches bo_cut (stored in both rows);
+//   an hbond entry  of an owned hydrogen (p_hbond 1) for an acceptor (p_hbond 2)
+//                   within hbond_cut: in row i when i is the owned hydrogen
+//                   (kPairHbondRow), in row j when j is an owned hydrogen and i
+//                   an owned acceptor (kPairHbondNbr). Ghost hydrogens get no
+//                   entries.
+#pragma once
+
+#include "puremd_gpu/lists.h"
+#include "puremd_gpu/physics/bond_order.h"
+
+namespace puremd {
+
+enum PairListFlag : unsigned char {
+  kPairBond = 1,
+  kPairHbondRow = 2,  // hbond partner in the row of the far row's atom (the hydrogen)
+  kPairHbondNbr = 4,  // hbond partner in the row of the far partner (the hydrogen)
+};
+
+// The per-row facts of the rules, computed once per far row.
+struct PairListRow {
+  int i, ti, hi;
+  bool hb_row;  // an owned hydrogen-bond donor hydrogen (1) or acceptor (2)
+};
+
+PMD_HD PMD_INLINE PairListRow pair_list_row(int i, const StepView &v) {
+  const AtomsView &a = v.atoms;
+  PairListRow r{i, a.type[i], 0, false};
+  r.hi = r.ti >= 0 ? v.ff.sbp[r.ti].p_hbond : 0;
+  r.hb_row = v.control.hbond_cut > 0 && i < a.n_local && (r.hi == 1 || r.hi == 2);
+  return r;
+}
+
+// The PairListFlag bits of far entry p of row r (0: in neither list).
+PMD_HD PMD_INLINE unsigned char pair_list_flags(const PairListRow &r, int p, const StepView &v) {
+  if (r.ti < 0) return 0;
+  const int j = v.far.nbr[p];
+  const int tj = v.atoms.type[j];
+  if (tj < 0) return 0;
+  unsigned char f = 0;
+  const double d = v.far.d[p];
+  if (d <= v.control.bond_cut) {
+    const double bo_cut = v.control.bo_cut;
+    const BondOrderPrime prime =
+        bond_order_prime(v.ff.sbp[r.ti], v.ff.sbp[tj], v.ff.two(r.ti, tj), d, bo_cut);
+    if (is_bond(prime, bo_cut)) f |= kPairBond;
+  }
+  if (r.hb_row && d <= v.control.hbond_cut) {
+    const int hj = v.ff.sbp[tj].p_hbond;
+    if (r.hi == 1 && hj == 2)
+      f |= kPairHbondRow;
+    else if (j < v.atoms.n_local && r.hi == 2 && hj == 1)
+      f |= kPairHbondNbr;
+  }
+  return f;
+}
+
+}  // namespace puremd
