@@ -467,26 +467,35 @@ TEST(CudaEngine, QEqMatrixFromTheEngineFarList) {
   EXPECT_GE(far.cut_local, set.cut_hi);
   EXPECT_FALSE(e.host->prepare_far_list(in, far)) << "the host driver has no device list";
 
-  std::vector<int> active(n, 1);
+  // The group as LAMMPS's mask holds it: bit 0 (group all) everywhere, the
+  // fix's group bit 0x4 on four atoms of five.
+  std::vector<int> mask(n, 0x5);
   for (int g = 0; g < n; ++g)
-    if ((g < nl ? g : comm.owner[g - nl]) % 5 == 0) active[g] = 0;
+    if ((g < nl ? g : comm.owner[g - nl]) % 5 == 0) mask[g] = 0x1;
+  // LAMMPS's 32-bit ids
+  const std::vector<int> tag32(s.tag.begin(), s.tag.end());
   auto charges_equal_host = [&](const std::string &what) {
     for (bool sub_group : {false, true})
-      for (bool device_ghosts : {true, false}) {
-        const std::string where = what + (sub_group ? ", sub-group" : ", all atoms") +
-                                  (device_ghosts ? ", device ghost refresh" : ", QEqComm");
+      for (int ghosts : {0, 1, 2}) {  // owners given, found by id (images), QEqComm
+        const char *how[] = {", device ghost refresh", ", ghosts found by id", ", QEqComm"};
+        const std::string where = what + (sub_group ? ", sub-group" : ", all atoms") + how[ghosts];
         QEqInput qi;
         qi.n_local = nl;
         qi.n_total = n;
         qi.x = s.x.data();
-        qi.tag = s.tag.data();
-        qi.active = sub_group ? active.data() : nullptr;
+        if (ghosts == 1)
+          qi.tag = tag32.data();
+        else
+          qi.tag = s.tag.data();
+        qi.active = sub_group ? mask.data() : nullptr;
+        qi.active_bits = 0x4;
         qi.type = s.type.data();
         qi.num_types = st.ff.num_types;
         qi.chi = chi.data();
         qi.eta = eta.data();
         qi.gamma = gamma.data();
-        qi.ghost_owner = device_ghosts ? comm.owner.data() : nullptr;
+        qi.ghost_owner = ghosts == 0 ? comm.owner.data() : nullptr;
+        qi.ghosts_are_images = ghosts == 1;
         std::vector<double> q_host = s.q, q_far = s.q;
         const QEqResult rh = make_host_qeq_solver(set)->solve(qi, comm, q_host.data());
         qi.far = &far;
@@ -496,7 +505,7 @@ TEST(CudaEngine, QEqMatrixFromTheEngineFarList) {
         double worst = 0.0;
         for (int i = 0; i < n; ++i) worst = std::max(worst, std::fabs(q_far[i] - q_host[i]));
         EXPECT_LE(worst, 1e-10) << where << ": charges from the far list vs host";
-        if (!sub_group && device_ghosts) s.q = q_host;
+        if (!sub_group && ghosts == 0) s.q = q_host;
       }
   };
 
@@ -576,6 +585,93 @@ TEST(CudaEngine, PhaseTimesWhenRequested) {
   for (double ms : {t.neighbors_ms, t.lists_ms, t.bond_orders_ms, t.bonded_ms, t.hbonds_ms,
                     t.nonbonded_ms, t.chain_rule_ms, t.transfer_ms})
     EXPECT_GE(ms, 0.0);
+}
+
+// ---------------------------------------------------------------------------
+// LAMMPS's own arrays (StepInput's type map and 32-bit ids, StepOutput's
+// overwrite) give the step of elements and 64-bit ids.
+
+struct LammpsArrays {
+  std::vector<int> type, map;  // types 1..ntypes; map[type]: element, or -1 (NULL)
+  std::vector<int> tag;
+};
+
+// Types numbered against the element order, plus a NULL type (the atom of
+// skipped_tag and its images, which are marked -1 in s as well), as
+// pair_coeff * * ffield ... NULL would map them.
+LammpsArrays lammps_arrays(System &s, int num_elements, long long skipped_tag) {
+  LammpsArrays a;
+  const int null_type = num_elements + 1;
+  a.map.assign(num_elements + 2, -1);
+  for (int e = 0; e < num_elements; ++e) a.map[num_elements - e] = e;
+  for (int i = 0; i < s.n_total(); ++i) {
+    if (s.tag[i] == skipped_tag) s.type[i] = -1;
+    a.type.push_back(s.type[i] < 0 ? null_type : num_elements - s.type[i]);
+    a.tag.push_back(static_cast<int>(s.tag[i]));
+  }
+  return a;
+}
+
+// One step from LAMMPS-style input, written over NaNs (overwrite) or added
+// to `prefill` (whose values are then taken off again).
+Result run_lammps(Engine &engine, const System &s, const LammpsArrays &a, bool overwrite,
+                  const Result *prefill) {
+  StepInput in;
+  in.n_local = s.n_local;
+  in.n_total = s.n_total();
+  in.x = s.x.data();
+  in.type = a.type.data();
+  in.type_map = a.map.data();
+  in.num_mapped = static_cast<int>(a.map.size());
+  in.tag = a.tag.data();
+  in.q = s.q.data();
+  StepRequest req;
+  req.eatom = req.vatom = true;
+  const size_t n = s.type.size();
+  const double nan = std::nan("");
+  Result r;
+  r.f = prefill ? prefill->f : std::vector<double>(3 * n, nan);
+  r.eatom = prefill ? prefill->eatom : std::vector<double>(n, nan);
+  r.vatom = prefill ? prefill->vatom : std::vector<double>(6 * n, nan);
+  StepOutput out;
+  out.overwrite = overwrite;
+  out.f = r.f.data();
+  out.eatom = r.eatom.data();
+  out.vatom = r.vatom.data();
+  engine.compute(in, req, out);
+  if (prefill) {
+    for (size_t k = 0; k < r.f.size(); ++k) r.f[k] -= prefill->f[k];
+    for (size_t k = 0; k < r.eatom.size(); ++k) r.eatom[k] -= prefill->eatom[k];
+    for (size_t k = 0; k < r.vatom.size(); ++k) r.vatom[k] -= prefill->vatom[k];
+  }
+  r.e = out.energy;
+  for (int k = 0; k < 6; ++k) r.virial[k] = out.virial[k];
+  engine.bond_table(r.row_start, r.bonds);
+  engine.atom_table(r.total_bo, r.nlp);
+  return r;
+}
+
+void expect_lammps_arrays_as_given(Driver driver) {
+  const Model st = load("water/qeq_ff.water", nullptr);
+  System s =
+      periodic_system(read_data(example("water/data.water")), st.ff, {"O", "H"}, 12.0, 23, 0.05);
+  const LammpsArrays a = lammps_arrays(s, st.ff.num_types, 29);
+  auto engine = make_engine(driver, st.ff, st.control);
+  const Result ref = run(*engine, s);
+  EXPECT_GT(std::fabs(ref.e.e_hb), 1.0) << "no hydrogen-bond energy: test is vacuous";
+  expect_same(ref, run_lammps(*engine, s, a, true, nullptr), "LAMMPS arrays, written over NaN");
+  Result prefill;
+  for (size_t k = 0; k < 3 * s.type.size(); ++k) prefill.f.push_back(100.0 * std::sin(0.3 * k));
+  for (size_t k = 0; k < s.type.size(); ++k) prefill.eatom.push_back(std::cos(0.7 * k));
+  for (size_t k = 0; k < 6 * s.type.size(); ++k) prefill.vatom.push_back(std::sin(1.1 * k));
+  expect_same(ref, run_lammps(*engine, s, a, false, &prefill), "LAMMPS arrays, added to");
+}
+
+TEST(EngineInput, LammpsArraysAsGivenHost) { expect_lammps_arrays_as_given(Driver::Host); }
+
+TEST(CudaEngine, LammpsArraysAsGiven) {
+  REQUIRE_GPU();
+  expect_lammps_arrays_as_given(Driver::Cuda);
 }
 
 }  // namespace

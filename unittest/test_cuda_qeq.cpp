@@ -65,6 +65,12 @@ void compare_once(const System &sys, const QEqSettings &set, const std::string &
     expect_same_solve(*host, *cuda, make_input(sys, with_owner), sys,
                       what + (with_owner ? " (device ghost refresh)" : " (QEqComm ghost refresh)"));
   }
+  // ghost owners found on the GPU by id, as fix qeq/reaxff/gpu asks on one rank
+  QEqInput in = make_input(sys, false);
+  in.ghosts_are_images = true;
+  auto host = make_host_qeq_solver(set);
+  auto cuda = make_cuda_qeq_solver(set);
+  expect_same_solve(*host, *cuda, in, sys, what + " (ghost owners found by id)");
 }
 
 }  // namespace
@@ -199,17 +205,91 @@ TEST(CudaQEq, CommPattern) {
     for (size_t g = 0; g < sys.owner.size(); ++g) EXPECT_EQ(q[sys.n_local + g], q[sys.owner[g]]);
   }
   {
-    // Device path: only the sums and the final forward of q.
-    auto cuda = make_cuda_qeq_solver(set);
-    SingleRankComm comm = make_comm(sys);
-    std::vector<double> q(sys.n_total());
-    const QEqResult res = cuda->solve(make_input(sys, true), comm, q.data());
-    const int iters = res.iter_s - 1 + res.iter_t - 1;
-    EXPECT_EQ(comm.n_forward, 1);
-    EXPECT_EQ(comm.n_reverse, 0);
-    EXPECT_EQ(comm.n_sum, 2 * iters + 4 + 2);
-    for (size_t g = 0; g < sys.owner.size(); ++g) EXPECT_EQ(q[sys.n_local + g], q[sys.owner[g]]);
+    // Device paths (owners given, or found by id): only the sums; the
+    // ghosts' final charges are set on the device too.
+    for (bool images : {false, true}) {
+      auto cuda = make_cuda_qeq_solver(set);
+      SingleRankComm comm = make_comm(sys);
+      std::vector<double> q(sys.n_total(), -7.0);
+      QEqInput in = make_input(sys, !images);
+      in.ghosts_are_images = images;
+      const QEqResult res = cuda->solve(in, comm, q.data());
+      const int iters = res.iter_s - 1 + res.iter_t - 1;
+      EXPECT_EQ(comm.n_forward, 0) << (images ? "owners by id" : "owners given");
+      EXPECT_EQ(comm.n_reverse, 0);
+      EXPECT_EQ(comm.n_sum, 2 * iters + 4 + 2);
+      for (size_t g = 0; g < sys.owner.size(); ++g) {
+        EXPECT_EQ(q[sys.n_local + g], q[sys.owner[g]]);
+        EXPECT_NE(q[sys.n_local + g], -7.0);
+      }
+    }
   }
+}
+
+TEST(CudaQEq, GhostOwnersFoundByIdKeptUntilReordered) {
+  REQUIRE_GPU();
+  // 32-bit ids, as LAMMPS stores them by default
+  System sys = make_periodic_system(64, 10.0, 6.0, 8u);
+  const std::vector<int> tag32(sys.tag.begin(), sys.tag.end());
+  auto host = make_host_qeq_solver(settings(0.0, 6.0, 1e-12));
+  auto cuda = make_cuda_qeq_solver(settings(0.0, 6.0, 1e-12));
+  QEqInput in = make_input(sys, false);
+  in.tag = tag32.data();
+  in.ghosts_are_images = true;
+  expect_same_solve(*host, *cuda, in, sys, "first solve");
+  in.atoms_reordered = false;
+  expect_same_solve(*host, *cuda, in, sys, "owners kept");
+  // A ghost whose id no owned atom has (another rank's atom): QEqComm path,
+  // found again because the atoms were reordered.
+  System other = sys;
+  other.tag[sys.n_local] = 100000;
+  const std::vector<int> other32(other.tag.begin(), other.tag.end());
+  in.tag = other32.data();
+  in.atoms_reordered = true;
+  SingleRankComm comm = make_comm(sys);
+  std::vector<double> q(sys.n_total());
+  cuda->solve(in, comm, q.data());
+  EXPECT_GT(comm.n_forward, 0) << "a ghost without an owner must go through QEqComm";
+}
+
+TEST(CudaQEq, HistoryStaysOnTheGpuBetweenSolves) {
+  REQUIRE_GPU();
+  // Several solves with moving atoms and no history access in between (as
+  // between LAMMPS's neighbour builds), then an atom swap through the
+  // history API (as LAMMPS's sort), then more solves: same as the host.
+  const int n = 64;
+  const double L = 10.0, cut = 6.0;
+  std::vector<double> pos;
+  std::vector<int> type;
+  random_atoms(n, L, 1234u, pos, type);
+  std::vector<int> active(n, 1);
+  std::mt19937 rng(9u);
+  std::normal_distribution<double> kick(0.0, 0.05);
+  auto host = make_host_qeq_solver(settings(0.0, cut, 1e-12));
+  auto cuda = make_cuda_qeq_solver(settings(0.0, cut, 1e-12));
+  for (int step = 0; step < 8; ++step) {
+    const System sys = periodic_from_positions(pos, type, active, L, cut);
+    QEqInput in = make_input(sys, true);
+    SingleRankComm ch = make_comm(sys), cc = make_comm(sys);
+    std::vector<double> qh(sys.n_total()), qc(sys.n_total());
+    host->solve(in, ch, qh.data());
+    cuda->solve(in, cc, qc.data());
+    for (int i = 0; i < sys.n_total(); ++i)
+      ASSERT_NEAR(qc[i], qh[i], 1e-10) << "step " << step << ": q of atom " << i;
+    for (double &v : pos) v += kick(rng);
+    if (step == 3) {  // the first call of the history API brings it home
+      std::vector<double> h(QEqSolver::kHistoryPerAtom);
+      for (QEqSolver *s : {host.get(), cuda.get()}) {
+        s->pack_history(5, h.data());
+        s->copy_history(40, 5);
+        s->unpack_history(40, h.data());
+      }
+      expect_same_history(*host, *cuda, n, "after the swap");
+      for (int k = 0; k < 3; ++k) std::swap(pos[15 + k], pos[120 + k]);
+      std::swap(type[5], type[40]);
+    }
+  }
+  expect_same_history(*host, *cuda, n, "after 8 solves");
 }
 
 TEST(CudaQEq, SomeGhostOwnersUnknownUsesComm) {

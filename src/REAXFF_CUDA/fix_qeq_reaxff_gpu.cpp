@@ -14,6 +14,7 @@
 #include "force.h"
 #include "group.h"
 #include "modify.h"
+#include "neighbor.h"
 #include "pair.h"
 #include "pair_reaxff_gpu.h"
 #include "platform.h"
@@ -221,35 +222,6 @@ void FixQEqReaxFFGPU::select_solver() {
 }
 
 /* ----------------------------------------------------------------------
-   one rank: the owned atom each ghost is an image of (atom map, or a tag
-   table when LAMMPS keeps no map); null when that is not known, and the
-   solver then refreshes ghosts through forward/reverse comm
-------------------------------------------------------------------------- */
-
-const int *FixQEqReaxFFGPU::ghost_owners(int nlocal, int nall) {
-  if (!solver_is_cuda || comm->nprocs != 1 || nall == nlocal) return nullptr;
-  const tagint *tag = atom->tag;
-  owner_buf.resize(nall - nlocal);
-
-  if (atom->map_style != Atom::MAP_NONE) {
-    for (int i = nlocal; i < nall; ++i) {
-      const int m = atom->map(tag[i]);
-      owner_buf[i - nlocal] = (m >= 0 && m < nlocal) ? m : -1;
-    }
-    return owner_buf.data();
-  }
-
-  tagint maxtag = 0;
-  for (int i = 0; i < nlocal; ++i) maxtag = std::max(maxtag, tag[i]);
-  if (maxtag > 4 * static_cast<tagint>(nall) + 1024) return nullptr;  // too sparse for a table
-  tag_to_local.assign(static_cast<std::size_t>(maxtag) + 1, -1);
-  for (int i = 0; i < nlocal; ++i) tag_to_local[tag[i]] = i;
-  for (int i = nlocal; i < nall; ++i)
-    owner_buf[i - nlocal] = (tag[i] >= 0 && tag[i] <= maxtag) ? tag_to_local[tag[i]] : -1;
-  return owner_buf.data();
-}
-
-/* ----------------------------------------------------------------------
    chi, eta, gamma per atom type: from pair_style reaxff/gpu or a file
 ------------------------------------------------------------------------- */
 
@@ -417,25 +389,27 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
 
   const int nlocal = atom->nlocal;
   const int nall = nlocal + atom->nghost;
-  tag_buf.resize(nall);
-  active_buf.resize(nall);
-  for (int i = 0; i < nall; ++i) {
-    tag_buf[i] = atom->tag[i];
-    active_buf[i] = (atom->mask[i] & groupbit) ? 1 : 0;
-  }
 
+  // LAMMPS's arrays as they are: the solver reads the group from the mask
+  // and widens the ids itself (on the GPU for the CUDA solver).
   puremd::QEqInput in;
   in.n_local = nlocal;
   in.n_total = nall;
   in.x = nall > 0 ? atom->x[0] : nullptr;
-  in.tag = tag_buf.data();
-  in.active = active_buf.data();
+  in.tag = atom->tag;
+  in.active = atom->mask;
+  in.active_bits = groupbit;
   in.type = atom->type;
   in.num_types = atom->ntypes + 1;
   in.chi = chi.data();
   in.eta = eta.data();
   in.gamma = gamma.data();
-  in.ghost_owner = ghost_owners(nlocal, nall);
+  // One rank: every ghost is a periodic image of an owned atom, so the CUDA
+  // solver finds the owners itself (once per neighbour build) and keeps the
+  // ghosts up to date on the GPU.
+  in.ghosts_are_images = comm->nprocs == 1;
+  in.atoms_reordered = neighbor->ncalls != solved_after_build;
+  solved_after_build = neighbor->ncalls;
   // The CUDA solver builds the matrix from the force engine's far list of
   // this step (the pair style computes right after us and reuses the list),
   // so the step has one neighbour search. REAXFF_GPU_QEQ_SHARED_LIST=0 gives
@@ -526,10 +500,4 @@ int FixQEqReaxFFGPU::unpack_exchange(int nlocal, double *buf) {
   return solver->unpack_history(nlocal, buf);
 }
 
-double FixQEqReaxFFGPU::memory_usage() {
-  return static_cast<double>(solver->memory_bytes()) +
-         static_cast<double>(
-             tag_buf.capacity() * sizeof(long long) +
-             (active_buf.capacity() + owner_buf.capacity() + tag_to_local.capacity()) *
-                 sizeof(int));
-}
+double FixQEqReaxFFGPU::memory_usage() { return static_cast<double>(solver->memory_bytes()); }

@@ -85,10 +85,8 @@ class FixQEqReaxFFGPU : public Fix {
   std::unique_ptr<LammpsComm> qcomm;
   double *comm_vec;  // the vector the current forward/reverse comm moves
 
-  std::vector<long long> tag_buf;
-  std::vector<int> active_buf;
-  std::vector<int> owner_buf;     // per ghost: owning local atom (one rank, CUDA solver)
-  std::vector<int> tag_to_local;  // tag -> local index when LAMMPS keeps no atom map
+  // neighbor->ncalls at the last solve: the atoms were reordered since when it differs
+  bigint solved_after_build = -1;
 
   void pertype_parameters(const char *);
   void extract_pair_parameters();
@@ -96,7 +94,6 @@ class FixQEqReaxFFGPU : public Fix {
   void check_taper();
   puremd::QEqSettings qeq_settings() const;
   void select_solver();
-  const int *ghost_owners(int nlocal, int nall);
 };
 
 }  // namespace LAMMPS_NS

@@ -255,48 +255,32 @@ double PairReaxFFGPU::init_one(int i, int j) {
   return cutmax;
 }
 
-bool PairReaxFFGPU::fill_step_input(puremd::StepInput &in) {
+// LAMMPS's own arrays, as they are: the library maps types to elements
+// through `map` and widens the ids itself (on the GPU for the CUDA driver).
+void PairReaxFFGPU::fill_step_input(puremd::StepInput &in) {
   const int nlocal = atom->nlocal;
   const int nall = nlocal + atom->nghost;
-  const double *x = nall ? &atom->x[0][0] : nullptr;
-  // Types and tags were converted for prepare_far_list() of this step
-  // already (fix qeq/reaxff/gpu, just before us): the atoms are the same.
-  const bool converted = input_prepared && prepared_step == update->ntimestep &&
-                         prepared_nall == nall && prepared_x == x;
-  input_prepared = false;
-  bool all_mapped = true;
-  if (!converted) {
-    element_of_atom.resize(nall);
-    tag_buf.resize(nall);
-    for (int i = 0; i < nall; ++i) {
-      element_of_atom[i] = map[atom->type[i]];
-      all_mapped &= element_of_atom[i] >= 0;
-      tag_buf[i] = atom->tag[i];
-    }
-  }
   in.n_local = nlocal;
   in.n_total = nall;
-  in.x = x;
-  in.type = element_of_atom.data();
-  in.tag = tag_buf.data();
+  in.x = nall ? &atom->x[0][0] : nullptr;
+  in.type = atom->type;
+  in.type_map = map;
+  in.num_mapped = atom->ntypes + 1;
+  in.tag = atom->tag;
   in.q = atom->q;
   in.atoms_reordered = (neighbor->ago == 0);  // re-neighboured: indices / ghosts changed
-  return all_mapped;
 }
 
 bool PairReaxFFGPU::prepare_far_list(puremd::DeviceFarList &far) {
   if (!engine || engine->driver() != puremd::Driver::Cuda) return false;
   // Atoms of a NULL type have no far pairs, but QEq still pairs them (as
   // fix qeq/reaxff does): the solver then searches on its own.
+  for (int t = 1; t <= atom->ntypes; ++t)
+    if (map[t] < 0) return false;
   puremd::StepInput in;
-  if (!fill_step_input(in)) return false;
+  fill_step_input(in);
   try {
-    if (!engine->prepare_far_list(in, far)) return false;
-    input_prepared = true;
-    prepared_step = update->ntimestep;
-    prepared_nall = in.n_total;
-    prepared_x = in.x;
-    return true;
+    return engine->prepare_far_list(in, far);
   } catch (std::exception &e) {
     error->one(FLERR, "pair_style reaxff/gpu: {}", e.what());
   }
@@ -314,6 +298,11 @@ void PairReaxFFGPU::compute(int eflag, int vflag) {
   req.vatom = vflag_atom != 0;
 
   puremd::StepOutput out;
+  // Verlet, minimizers and rerun clear f just before the pair style
+  // computes (and pair eatom / vatom are cleared by ev_init): when this is
+  // the only pair style, the library writes its results over them. Under
+  // pair hybrid or r-RESPA other terms may be in f already, so it adds.
+  out.overwrite = force->pair == this && !utils::strmatch(update->integrate_style, "^respa");
   out.f = nall ? &atom->f[0][0] : nullptr;
   out.eatom = eflag_atom ? eatom : nullptr;
   out.vatom = vflag_atom ? &vatom[0][0] : nullptr;
@@ -438,6 +427,5 @@ void PairReaxFFGPU::finish() {
 }
 
 double PairReaxFFGPU::memory_usage() {
-  return static_cast<double>(element_of_atom.capacity() * sizeof(int) +
-                             tag_buf.capacity() * sizeof(long long));
+  return static_cast<double>((export_total_bo.capacity() + export_nlp.capacity()) * sizeof(double));
 }

@@ -51,13 +51,6 @@ class PairReaxFFGPU : public PairReaxFF {
   std::unique_ptr<puremd::Engine> engine;
   bool engine_stale = true;
 
-  std::vector<int> element_of_atom;
-  std::vector<long long> tag_buf;
-  bool input_prepared = false;  // element_of_atom / tag_buf hold this step's atoms
-  bigint prepared_step = -1;
-  int prepared_nall = -1;
-  const double *prepared_x = nullptr;
-
   // Bond data exported for the analysis styles (see class comment).
   bool export_bonds = false;
   bool bond_list_made = false;
@@ -65,7 +58,7 @@ class PairReaxFFGPU : public PairReaxFF {
   class NeighList *own_list = nullptr;
 
   void make_engine();
-  bool fill_step_input(puremd::StepInput &in);  // false: some atom has no ReaxFF element
+  void fill_step_input(puremd::StepInput &in);
   void export_analysis_data();
   void update_own_list();
 };

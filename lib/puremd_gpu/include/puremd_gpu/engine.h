@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "puremd_gpu/atom_input.h"
 #include "puremd_gpu/control.h"
 #include "puremd_gpu/device_far_list.h"
 #include "puremd_gpu/energies.h"
@@ -16,13 +17,20 @@ namespace puremd {
 
 enum class Driver { Auto, Host, Cuda };
 
+// The atoms as LAMMPS holds them: the arrays are read as they are (the CUDA
+// driver copies them to the GPU and maps types and widens ids there).
 struct StepInput {
-  int n_local = 0;                 // owned atoms
-  int n_total = 0;                 // owned + ghosts
-  const double *x = nullptr;       // 3 * n_total positions (LAMMPS layout)
-  const int *type = nullptr;       // n_total force-field elements (-1: skip atom)
-  const long long *tag = nullptr;  // n_total global ids
-  const double *q = nullptr;       // n_total charges
+  int n_local = 0;            // owned atoms
+  int n_total = 0;            // owned + ghosts
+  const double *x = nullptr;  // 3 * n_total positions (LAMMPS layout)
+  // n_total atom types; atom i is of force-field element
+  // mapped_element(type_map, num_mapped, type[i]) (atom_input.h): with no
+  // map, type[i] is the element itself; -1 means the atom takes no part.
+  const int *type = nullptr;
+  const int *type_map = nullptr;
+  int num_mapped = 0;
+  TagArray tag;                 // n_total global ids
+  const double *q = nullptr;    // n_total charges
   bool atoms_reordered = true;  // LAMMPS re-neighboured since the last call: indices/ghosts changed
 };
 
@@ -33,7 +41,10 @@ struct StepRequest {
 };
 
 struct StepOutput {
-  double *f = nullptr;                    // 3 * n_total: forces are ADDED here
+  // overwrite: f, eatom and vatom are written, not added to (the caller had
+  // them zeroed, as LAMMPS has when this is the only pair style).
+  bool overwrite = false;
+  double *f = nullptr;                    // 3 * n_total: forces are added here
   double *eatom = nullptr;                // n_total, added to (if requested)
   double *vatom = nullptr;                // 6 * n_total, added to (if requested)
   Energies energy;                        // this rank's share of each term

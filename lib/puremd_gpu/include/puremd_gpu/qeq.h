@@ -13,6 +13,7 @@
 #include <memory>
 #include <vector>
 
+#include "puremd_gpu/atom_input.h"
 #include "puremd_gpu/device_far_list.h"
 #include "puremd_gpu/physics/qeq_matrix.h"
 
@@ -46,9 +47,13 @@ struct QEqSettings {
 struct QEqInput {
   int n_local = 0;
   int n_total = 0;
-  const double *x = nullptr;       // 3 * n_total positions (LAMMPS layout)
-  const long long *tag = nullptr;  // n_total global ids: decide which rank keeps a pair
-  const int *active = nullptr;     // n_total, nonzero: atom is in the QEq group; null: all
+  const double *x = nullptr;  // 3 * n_total positions (LAMMPS layout)
+  TagArray tag;               // n_total global ids: decide which rank keeps a pair
+  // n_total group flags: atom i is in the QEq group when active[i] &
+  // active_bits is nonzero (LAMMPS: atom->mask and the fix's groupbit, as
+  // they are); null: every atom is.
+  const int *active = nullptr;
+  int active_bits = ~0;
   const int *type = nullptr;
   int num_types = 0;
   const double *chi = nullptr;        // electronegativity (eV)
@@ -58,8 +63,16 @@ struct QEqInput {
   // Optional, n_total - n_local entries: the owned index (0..n_local-1) of the
   // atom each ghost is an image of, or -1 if another rank owns it. When every
   // entry is >= 0 (one rank, periodic images), the CUDA solver refreshes
-  // ghosts on the device and calls QEqComm only for sums and the final q.
+  // ghosts on the device and calls QEqComm only for sums.
   const int *ghost_owner = nullptr;
+  // Instead of ghost_owner: this sub-domain holds every atom (one rank), so
+  // each ghost is a periodic image of the owned atom with its id. The CUDA
+  // solver finds the owners on the GPU (again when atoms_reordered) and
+  // refreshes ghosts there; the host solver ignores it.
+  bool ghosts_are_images = false;
+  // Indices or ghosts changed since the last solve (LAMMPS re-neighboured
+  // or sorted); false lets the CUDA solver keep the ghost owners it found.
+  bool atoms_reordered = true;
   // Optional (CUDA solver; the host solver finds its own pairs): the force
   // engine's far list of this step, on the solver's GPU. Matrix pairs are
   // then taken from it instead of a cell search of the solver's own. Used
@@ -96,7 +109,9 @@ class QEqSolver {
   const Taper &taper() const { return taper_; }
 
   // Solve, write q[i] for every owned active atom and forward q to the ghosts
-  // (q has n_total entries; other entries are left alone). Shifts the history.
+  // (q has n_total entries; other entries are left alone; the CUDA solver
+  // sets the ghosts itself when it refreshes them on the device, else
+  // through QEqComm::forward). Shifts the history.
   // Throws InputError for an active atom with eta <= 0 or a type out of range.
   virtual QEqResult solve(const QEqInput &in, QEqComm &comm, double *q) = 0;
 
@@ -107,13 +122,15 @@ class QEqSolver {
   void copy_history(int from, int to);
   int pack_history(int i, double *buf) const;    // returns kHistoryPerAtom
   int unpack_history(int i, const double *buf);  // returns kHistoryPerAtom
-  double s_history(int i, int k) const { return hist_[i * kHistoryPerAtom + k]; }
-  double t_history(int i, int k) const { return hist_[i * kHistoryPerAtom + kHistoryDepth + k]; }
+  double s_history(int i, int k) const;
+  double t_history(int i, int k) const;
 
   virtual std::size_t memory_bytes() const;
 
  protected:
-  static bool is_active(const QEqInput &in, int i) { return !in.active || in.active[i] != 0; }
+  static bool is_active(const QEqInput &in, int i) {
+    return !in.active || (in.active[i] & in.active_bits) != 0;
+  }
   static int param_index(const QEqInput &in, int i) { return in.type ? in.type[i] : i; }
   // The owned atoms of the group, in index order: the rows of H. Throws
   // InputError for an atom without QEq parameters or with eta <= 0.
@@ -122,18 +139,24 @@ class QEqSolver {
   double *history_block(int i) {
     return hist_.data() + static_cast<std::size_t>(i) * kHistoryPerAtom;
   }
+  // Called before the history API reads or changes hist_: a solver that
+  // keeps the history elsewhere between solves (the CUDA solver, on the
+  // GPU) brings it home here. Growing needs no fetch (entries keep their
+  // index).
+  virtual void fetch_history() const {}
 
   QEqSettings settings_;
   Taper taper_;
-  std::vector<double> hist_;
+  mutable std::vector<double> hist_;  // see fetch_history()
 };
 
 // The host reference solver (serial within a sub-domain).
 std::unique_ptr<QEqSolver> make_host_qeq_solver(const QEqSettings &settings);
 
 // The CUDA solver (matrix and CG on the current GPU), same results as the host
-// solver to round-off. The history API above works as for the host solver: the
-// history is uploaded at the start of each solve and downloaded at its end.
+// solver to round-off. The history API above works as for the host solver;
+// between solves the history stays on the GPU and comes home only when that
+// API touches it (LAMMPS exchanging or sorting atoms).
 // Throws RuntimeError if the library was built without CUDA or no GPU is usable.
 std::unique_ptr<QEqSolver> make_cuda_qeq_solver(const QEqSettings &settings);
 

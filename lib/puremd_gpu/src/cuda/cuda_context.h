@@ -81,9 +81,17 @@ struct CudaContext {
 
   // --- atoms (n_total rows) ---
   DeviceArray<vec3> x{"positions", &mem};
-  DeviceArray<int> type{"types", &mem};
+  DeviceArray<int> type{"types", &mem};  // force-field elements (-1: not a ReaxFF atom)
   DeviceArray<long long> tag{"tags", &mem};
   DeviceArray<double> q{"charges", &mem};
+  // the caller's types and ids as given (StepInput), mapped / widened into
+  // type and tag on the device; ids of 4 or 8 bytes, so 8 bytes a row
+  DeviceArray<int> type_in{"atom types as given", &mem};
+  DeviceArray<long long> tag_in{"atom ids as given", &mem};
+  DeviceArray<int> type_map{"type -> element map", &mem};
+  int num_mapped = 0;  // entries of type_map; 0: types are elements
+  // the caller's f / eatom / vatom, when the outputs are added to them
+  DeviceArray<double> out_in{"caller's outputs", &mem};
 
   // --- cell binning scratch ---
   DeviceArray<Box> box_partials{"bounding-box partials", &mem};

@@ -20,6 +20,24 @@ namespace {
 
 __global__ void architecture_probe_kernel() {}
 
+// The caller's atom types and ids into the driver's: force-field elements
+// (mapped_element) and 64-bit ids.
+__global__ void map_atoms_kernel(int n, const int *type_in, const int *map, int num_mapped,
+                                 const void *tag_in, bool wide, int *type, long long *tag) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  type[i] = mapped_element(map, num_mapped, type_in[i]);
+  tag[i] = wide ? static_cast<const long long *>(tag_in)[i] : static_cast<const int *>(tag_in)[i];
+}
+
+// v = sign * v, plus the caller's old values when they are kept (old != null):
+// the gradient becomes forces, energies and virials stay as they are.
+__global__ void to_caller_kernel(double *v, const double *old, double sign, long long count) {
+  const long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (k >= count) return;
+  v[k] = old ? old[k] + sign * v[k] : sign * v[k];
+}
+
 template <class T>
 void copy_to_device(DeviceArray<T> &dst, const std::vector<T> &src, size_t expected,
                     const char *what) {
@@ -95,6 +113,11 @@ CudaEngine::CudaEngine(const ForceField &ff, const Control &control) {
   {
     cudaFuncAttributes attr{};
     const cudaError_t e = cudaFuncGetAttributes(&attr, architecture_probe_kernel);
+    if (e != cudaSuccess && e != cudaErrorInvalidDeviceFunction &&
+        e != cudaErrorNoKernelImageForDevice) {
+      cudaGetLastError();  // e.g. a fault earlier in this process, which stays with the context
+      throw RuntimeError(description_ + ": the GPU is unusable: " + cudaGetErrorString(e));
+    }
     if (e != cudaSuccess) {
       cudaGetLastError();
       throw RuntimeError(description_ + ": this build has no GPU code for sm_" +
@@ -284,7 +307,7 @@ void CudaEngine::compute(const StepInput &in, const StepRequest &req, StepOutput
   reduce_outputs(c);  // energies + virial on the device
   enqueue_download(req, out);
   timer_.end_step(st);
-  finish_download(req, out);  // waits; adds forces, eatom, vatom
+  finish_download(out);  // waits for the step's results
   last_step_complete_ = true;
 }
 
@@ -312,24 +335,15 @@ void CudaEngine::reserve_atoms(int n_total, const StepRequest &req) {
     // workspace: 16 double arrays + dDeltap_self (3 doubles per atom)
     c.ws_block.reserve((CudaContext::kWorkspaceDoubles + 3) * cap);
     c.ws_stride = cap;
-    h_x_.reserve(3 * cap);
-    h_type_.reserve(cap);
-    h_tag_.reserve(cap);
-    h_q_.reserve(cap);
-    h_grad_.reserve(3 * cap);
+    c.type_in.reserve(cap);
+    c.tag_in.reserve(cap);
     atom_capacity_ = cap;
     // eatom / vatom follow below, on request
     c.eatom.release();
     c.vatom.release();
   }
-  if (req.eatom) {
-    c.eatom.reserve(atom_capacity_);
-    h_eatom_.reserve(atom_capacity_);
-  }
-  if (req.vatom) {
-    c.vatom.reserve(6 * atom_capacity_);
-    h_vatom_.reserve(6 * atom_capacity_);
-  }
+  if (req.eatom) c.eatom.reserve(atom_capacity_);
+  if (req.vatom) c.vatom.reserve(6 * atom_capacity_);
 }
 
 void CudaEngine::upload(const StepInput &in, const StepRequest &req, bool positions) {
@@ -346,22 +360,24 @@ void CudaEngine::upload(const StepInput &in, const StepRequest &req, bool positi
 
   const size_t n = static_cast<size_t>(N);
   if (n) {
+    // Straight from the caller's (pageable) arrays: the copy engine's staging
+    // replaces a copy of ours into pinned buffers.
     if (positions) {
-      // Pack into pinned buffers (StepInput's x is already vec3 layout).
-      std::memcpy(h_x_.data(), in.x, 3 * n * sizeof(double));
-      std::memcpy(h_type_.data(), in.type, n * sizeof(int));
-      std::memcpy(h_tag_.data(), in.tag, n * sizeof(long long));
+      upload_type_map(in);
       PMD_CUDA_CHECK(
-          cudaMemcpyAsync(c.x.data(), h_x_.data(), n * sizeof(vec3), cudaMemcpyHostToDevice, st));
-      PMD_CUDA_CHECK(cudaMemcpyAsync(c.type.data(), h_type_.data(), n * sizeof(int),
+          cudaMemcpyAsync(c.x.data(), in.x, n * sizeof(vec3), cudaMemcpyHostToDevice, st));
+      PMD_CUDA_CHECK(
+          cudaMemcpyAsync(c.type_in.data(), in.type, n * sizeof(int), cudaMemcpyHostToDevice, st));
+      PMD_CUDA_CHECK(cudaMemcpyAsync(c.tag_in.data(), in.tag.data(), n * in.tag.bytes_per_id(),
                                      cudaMemcpyHostToDevice, st));
-      PMD_CUDA_CHECK(cudaMemcpyAsync(c.tag.data(), h_tag_.data(), n * sizeof(long long),
-                                     cudaMemcpyHostToDevice, st));
+      map_atoms_kernel<<<blocks_for(N, kAtomBlock), kAtomBlock, 0, st>>>(
+          N, c.type_in.data(), c.num_mapped ? c.type_map.data() : nullptr, c.num_mapped,
+          c.tag_in.data(), in.tag.wide(), c.type.data(), c.tag.data());
+      PMD_CUDA_CHECK_LAUNCH("map_atoms_kernel", st);
     }
     if (in.q) {
-      std::memcpy(h_q_.data(), in.q, n * sizeof(double));
       PMD_CUDA_CHECK(
-          cudaMemcpyAsync(c.q.data(), h_q_.data(), n * sizeof(double), cudaMemcpyHostToDevice, st));
+          cudaMemcpyAsync(c.q.data(), in.q, n * sizeof(double), cudaMemcpyHostToDevice, st));
     } else {
       PMD_CUDA_CHECK(cudaMemsetAsync(c.q.data(), 0, n * sizeof(double), st));
     }
@@ -376,35 +392,54 @@ void CudaEngine::upload(const StepInput &in, const StepRequest &req, bool positi
                                  sizeof(double) * kEnergySlots * kEnergySlotStride, st));
 }
 
+void CudaEngine::upload_type_map(const StepInput &in) {
+  CudaContext &c = c_;
+  const int nm = in.type_map ? std::max(in.num_mapped, 0) : 0;
+  const bool same = have_type_map_ && static_cast<int>(type_map_.size()) == nm &&
+                    std::equal(type_map_.begin(), type_map_.end(), in.type_map);
+  if (same) return;
+  type_map_.assign(in.type_map, in.type_map + nm);
+  have_type_map_ = true;
+  c.num_mapped = nm;
+  if (nm == 0) return;
+  c.type_map.reserve(static_cast<size_t>(nm));
+  PMD_CUDA_CHECK(cudaMemcpyAsync(c.type_map.data(), type_map_.data(), nm * sizeof(int),
+                                 cudaMemcpyHostToDevice, c.stream));
+}
+
 void CudaEngine::enqueue_download(const StepRequest &req, const StepOutput &out) {
   CudaContext &c = c_;
   cudaStream_t st = c.stream;
   const size_t n = static_cast<size_t>(c.n_total);
   PMD_CUDA_CHECK(cudaMemcpyAsync(h_scalars_.data(), c.scalars.data(), sizeof(StepScalars),
                                  cudaMemcpyDeviceToHost, st));
+  // One array at a time: finished on the device (the caller's old values
+  // added unless overwrite), then copied into the caller's array.
+  auto deliver = [&](double *dev, double *caller, size_t count, double sign, const char *what) {
+    if (count == 0) return;
+    const double *old = nullptr;
+    if (!out.overwrite) {
+      c.out_in.reserve(6 * atom_capacity_);
+      PMD_CUDA_CHECK(cudaMemcpyAsync(c.out_in.data(), caller, count * sizeof(double),
+                                     cudaMemcpyHostToDevice, st));
+      old = c.out_in.data();
+    }
+    to_caller_kernel<<<blocks_for(static_cast<long long>(count), kAtomBlock), kAtomBlock, 0, st>>>(
+        dev, old, sign, static_cast<long long>(count));
+    PMD_CUDA_CHECK_LAUNCH(what, st);
+    PMD_CUDA_CHECK(
+        cudaMemcpyAsync(caller, dev, count * sizeof(double), cudaMemcpyDeviceToHost, st));
+  };
   if (out.f)
-    PMD_CUDA_CHECK(cudaMemcpyAsync(h_grad_.data(), c.grad.data(), n * sizeof(vec3),
-                                   cudaMemcpyDeviceToHost, st));
-  if (req.eatom && out.eatom)
-    PMD_CUDA_CHECK(cudaMemcpyAsync(h_eatom_.data(), c.eatom.data(), n * sizeof(double),
-                                   cudaMemcpyDeviceToHost, st));
+    deliver(reinterpret_cast<double *>(c.grad.data()), out.f, 3 * n, -1.0,
+            "to_caller_kernel(forces)");
+  if (req.eatom && out.eatom) deliver(c.eatom.data(), out.eatom, n, 1.0, "to_caller_kernel(eatom)");
   if (req.vatom && out.vatom)
-    PMD_CUDA_CHECK(cudaMemcpyAsync(h_vatom_.data(), c.vatom.data(), 6 * n * sizeof(double),
-                                   cudaMemcpyDeviceToHost, st));
+    deliver(c.vatom.data(), out.vatom, 6 * n, 1.0, "to_caller_kernel(vatom)");
 }
 
-void CudaEngine::finish_download(const StepRequest &req, StepOutput &out) {
-  CudaContext &c = c_;
-  PMD_CUDA_CHECK(cudaStreamSynchronize(c.stream));
-  const size_t n = static_cast<size_t>(c.n_total);
-  if (out.f) {
-    const double *g = h_grad_.data();
-    for (size_t k = 0; k < 3 * n; ++k) out.f[k] -= g[k];
-  }
-  if (req.eatom && out.eatom)
-    for (size_t i = 0; i < n; ++i) out.eatom[i] += h_eatom_[i];
-  if (req.vatom && out.vatom)
-    for (size_t k = 0; k < 6 * n; ++k) out.vatom[k] += h_vatom_[k];
+void CudaEngine::finish_download(StepOutput &out) {
+  PMD_CUDA_CHECK(cudaStreamSynchronize(c_.stream));
   const StepScalars &s = h_scalars_[0];
   std::memcpy(static_cast<void *>(&out.energy), s.energy, sizeof(Energies));
   for (int k = 0; k < 6; ++k) out.virial[k] = s.virial[k];

@@ -86,8 +86,10 @@ class CudaEngine : public Engine {
   void reserve_atoms(int n_total, const StepRequest &req);
   // positions false: x, type and tag are on the device already (prepare_far_list).
   void upload(const StepInput &in, const StepRequest &req, bool positions);
+  void upload_type_map(const StepInput &in);
+  // Results into the caller's arrays, straight from the device.
   void enqueue_download(const StepRequest &req, const StepOutput &out);
-  void finish_download(const StepRequest &req, StepOutput &out);
+  void finish_download(StepOutput &out);
   void require_complete_step(const char *what) const;
   void check_counts(const StepInput &in) const;
 
@@ -103,14 +105,9 @@ class CudaEngine : public Engine {
   int prepared_n_total_ = -1;
   const double *prepared_x_ = nullptr;
 
-  // pinned staging for the once-per-step copies
-  PinnedArray<double> h_x_{"positions (pinned)"};
-  PinnedArray<int> h_type_{"types (pinned)"};
-  PinnedArray<long long> h_tag_{"tags (pinned)"};
-  PinnedArray<double> h_q_{"charges (pinned)"};
-  PinnedArray<double> h_grad_{"gradients (pinned)"};
-  PinnedArray<double> h_eatom_{"per-atom energies (pinned)"};
-  PinnedArray<double> h_vatom_{"per-atom virials (pinned)"};
+  // the type map of the last upload (copied to the device when it changes)
+  std::vector<int> type_map_;
+  bool have_type_map_ = false;
   PinnedArray<StepScalars> h_scalars_{"step scalars (pinned)"};
 };
 

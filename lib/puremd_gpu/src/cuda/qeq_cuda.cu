@@ -25,19 +25,26 @@
 // those of two separate CG runs.
 //
 // Ghost refresh per iteration:
-//   - device path (QEqInput::ghost_owner given, all >= 0): matrix columns that
+//   - device path (every ghost's owner known: QEqInput::ghost_owner all >= 0,
+//     or found by ghosts_are_images): matrix columns that
 //     are ghosts are stored as their owner (the forward comm is a gather done
 //     by the SpMV itself) and the ghost rows are added into their owners by a
 //     deterministic gather over an owner -> images map (sorted by ghost index)
 //     fused into the following reduction kernel. No host round trip; QEqComm
-//     is called only for sums and for the final q;
+//     is called only for sums (the final q of ghosts is set on the device too);
 //   - comm path (otherwise): the vector is downloaded, moved with
 //     QEqComm::forward / reverse on the host and uploaded (forward: owned part
 //     down, ghost part up; reverse: all down, owned part up).
 //
-// History: the base class's host array stays authoritative between solves
-// (so grow/copy/pack/unpack work unchanged); each solve uploads the owned
-// atoms' blocks, extrapolates and shifts on the GPU, and downloads them back.
+// Input: the caller's arrays go up as they are (ids of 4 or 8 bytes, LAMMPS's
+// mask with the group bit); ids are widened, the group flags and rows of H
+// (cub::DeviceSelect) found, and the input checked on the GPU. With
+// QEqInput::ghosts_are_images the ghost owners are found by id on the GPU,
+// once per reordering of the atoms. Charges go straight into the caller's q.
+//
+// History: extrapolated and shifted on the GPU, where it stays between
+// solves. The base class's host array is brought up to date (fetch_history)
+// only when its API is used: LAMMPS sorting or exchanging atoms.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -49,6 +56,7 @@
 #include <cub/block/block_reduce.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
 #include <memory>
 #include <string>
 #include <vector>
@@ -748,6 +756,99 @@ __global__ void k_charges(int n_rows, const int *rows, double mu, const double2 
   ht[0] = xi.y;
 }
 
+// --- Per-solve preparation of the caller's arrays (no host loop over atoms) ---
+
+// Slots of the int array `checks`, read back with the matrix size.
+enum CheckSlot : int {
+  kCheckRows = 0,  // rows selected (cub::DeviceSelect's count)
+  kCheckBadType,   // lowest owned atom of the group whose type has no parameters
+  kCheckBadEta,    // lowest owned atom of the group with eta <= 0
+  kCheckBadOwner,  // lowest ghost whose given owner is neither owned nor -1
+  kCheckNoOwner,   // ghosts whose owner is not known (-1)
+  kNumChecks
+};
+constexpr int kNoAtom = 0x7f7f7f7f;  // what a byte-wise memset of 0x7f writes: "none"
+
+struct PrepArgs {
+  int n_local, n_total;
+  const void *tag_in;  // the caller's ids, 4 or 8 bytes each
+  bool wide;
+  long long *tag;
+  const int *active_in;  // the caller's flags (null: all in the group)
+  int active_bits;
+  int *active;      // 0/1, for the kernels (when active_in)
+  const int *type;  // null: per-atom parameters
+  int num_types;
+  const double *eta;
+  int *row_flag, *iota;  // n_local: owned atom is a row of H; its index
+  int *checks;
+};
+
+// 64-bit ids, 0/1 group flags, and which owned atoms are rows of H (the
+// group's, each checked as the host solver checks them).
+__global__ void k_prepare_atoms(PrepArgs a) {
+  const int i = blockIdx.x * kBlock + threadIdx.x;
+  if (i >= a.n_total) return;
+  a.tag[i] =
+      a.wide ? static_cast<const long long *>(a.tag_in)[i] : static_cast<const int *>(a.tag_in)[i];
+  const bool in_group = !a.active_in || (a.active_in[i] & a.active_bits) != 0;
+  if (a.active_in) a.active[i] = in_group ? 1 : 0;
+  if (i >= a.n_local) return;
+  a.iota[i] = i;
+  bool row = in_group;
+  if (row) {
+    const int p = a.type ? a.type[i] : i;
+    if (a.type && (p < 0 || p >= a.num_types)) {
+      atomicMin(a.checks + kCheckBadType, i);
+      row = false;
+    } else if (!(a.eta[p] > 0.0)) {
+      atomicMin(a.checks + kCheckBadEta, i);
+      row = false;
+    }
+  }
+  a.row_flag[i] = row ? 1 : 0;
+}
+
+__global__ void k_iota(int n, int *v) {
+  const int i = blockIdx.x * kBlock + threadIdx.x;
+  if (i < n) v[i] = i;
+}
+
+// Each ghost's owner: the owned atom with its id (ids of the owned atoms
+// sorted, with their indices), or -1, counted.
+__global__ void k_find_owners(const long long *sorted_tag, const int *sorted_idx, int n_local,
+                              const long long *tag, int n_ghost, int *owner, int *checks) {
+  const int g = blockIdx.x * kBlock + threadIdx.x;
+  if (g >= n_ghost) return;
+  const long long want = tag[n_local + g];
+  int lo = 0, hi = n_local;
+  while (lo < hi) {
+    const int mid = lo + (hi - lo) / 2;
+    if (sorted_tag[mid] < want)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  const int o = (lo < n_local && sorted_tag[lo] == want) ? sorted_idx[lo] : -1;
+  owner[g] = o;
+  if (o < 0) atomicAdd(checks + kCheckNoOwner, 1);
+}
+
+// Owners given by the caller: each one owned or -1.
+__global__ void k_check_owners(const int *owner, int n_local, int n_ghost, int *checks) {
+  const int g = blockIdx.x * kBlock + threadIdx.x;
+  if (g >= n_ghost) return;
+  const int o = owner[g];
+  if (o < -1 || o >= n_local) atomicMin(checks + kCheckBadOwner, g);
+  if (o == -1) atomicAdd(checks + kCheckNoOwner, 1);
+}
+
+// Ghost charges from their owners (device ghost refresh).
+__global__ void k_ghost_charges(const int *owner, int n_local, int n_ghost, double *q) {
+  const int g = blockIdx.x * kBlock + threadIdx.x;
+  if (g < n_ghost) q[n_local + g] = q[owner[g]];
+}
+
 unsigned blocks_for(long long n) {
   return static_cast<unsigned>(std::max<long long>(1, (n + kBlock - 1) / kBlock));
 }
@@ -779,6 +880,7 @@ class CudaQEqSolver final : public QEqSolver {
     partial_.ensure(static_cast<std::size_t>(6) * kMaxReduceBlocks, "reduction partials", sz_, 1.0);
     sums_host_.ensure(8);
     grid_host_.ensure(8);
+    checks_host_.ensure(kNumChecks);
     // last: nothing after it can throw, so the destructor always runs for it
     QEQ_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
   }
@@ -890,30 +992,37 @@ class CudaQEqSolver final : public QEqSolver {
     const double s_sum = comm.sum(st[0]);
     const double t_sum = comm.sum(st[1]);
     const double mu = s_sum / t_sum;
+    // Charges straight into the caller's q: the owned atoms outside the rows
+    // keep theirs (uploaded first), ghosts get their owners' on the device
+    // path, else through QEqComm::forward.
     if (nr > 0) {
+      if (nr < nl)
+        QEQ_CUDA_CHECK(
+            cudaMemcpyAsync(q_dev_.get(), q, nl * sizeof(double), cudaMemcpyHostToDevice, stream_));
       k_charges<<<blocks_for(nr), kBlock, 0, stream_>>>(nr, rows_dev_.get(), mu, x, q_dev_.get(),
                                                         hist_dev_.get());
       QEQ_CUDA_LAUNCHED("k_charges");
-      q_host_.ensure(nl);
-      QEQ_CUDA_CHECK(cudaMemcpyAsync(q_host_.get(), q_dev_.get(), nl * sizeof(double),
+      const int n_down = device_comm_ ? n : nl;
+      if (device_comm_ && n > nl) {
+        k_ghost_charges<<<blocks_for(n - nl), kBlock, 0, stream_>>>(owner_dev_.get(), nl, n - nl,
+                                                                    q_dev_.get());
+        QEQ_CUDA_LAUNCHED("k_ghost_charges");
+      }
+      QEQ_CUDA_CHECK(cudaMemcpyAsync(q, q_dev_.get(), n_down * sizeof(double),
                                      cudaMemcpyDeviceToHost, stream_));
-      QEQ_CUDA_CHECK(
-          cudaMemcpyAsync(hist_.data(), hist_dev_.get(),
-                          static_cast<std::size_t>(nl) * kHistoryPerAtom * sizeof(double),
-                          cudaMemcpyDeviceToHost, stream_));
       QEQ_CUDA_CHECK(cudaStreamSynchronize(stream_));
-      const double *qh = q_host_.get();
-      for (int i : rows_) q[i] = qh[i];
     }
-    comm.forward(q);
+    if (nr == 0 || !device_comm_) comm.forward(q);
     return res;
   }
 
   std::size_t memory_bytes() const override {
     std::size_t b = QEqSolver::memory_bytes();
-    b += x_dev_.bytes() + tag_dev_.bytes() + active_dev_.bytes() + type_dev_.bytes() +
-         chi_dev_.bytes() + eta_dev_.bytes() + gamma_dev_.bytes() + shield_dev_.bytes() +
-         shift_dev_.bytes() + owner_dev_.bytes() + rows_dev_.bytes() + hist_dev_.bytes();
+    b += x_dev_.bytes() + tag_in_.bytes() + tag_dev_.bytes() + tag_sorted_.bytes() +
+         active_in_.bytes() + active_dev_.bytes() + type_dev_.bytes() + chi_dev_.bytes() +
+         eta_dev_.bytes() + gamma_dev_.bytes() + shield_dev_.bytes() + shift_dev_.bytes() +
+         owner_dev_.bytes() + hist_dev_.bytes();
+    b += row_flag_.bytes() + iota_.bytes() + rows_dev_.bytes() + checks_.bytes();
     b += key_.bytes() + key_sorted_.bytes() + idx_.bytes() + idx_sorted_.bytes() +
          cell_start_.bytes() + cell_end_.bytes() + cell_atoms_.bytes() + cub_tmp_.bytes();
     b += row_count_.bytes() + row_start_.bytes() + col_.bytes() + val_.bytes() + counters_.bytes();
@@ -921,9 +1030,8 @@ class CudaQEqSolver final : public QEqSolver {
     b += img_start_.bytes() + img_end_.bytes() + img_idx_.bytes();
     b += x_.bytes() + b_.bytes() + r_.bytes() + d_.bytes() + p_.bytes() + w_.bytes() +
          diag_.bytes() + diag_inv_.bytes() + q_dev_.bytes() + partial_.bytes() + sums_dev_.bytes();
-    b += stage_.bytes() + q_host_.bytes() + sums_host_.bytes() + grid_host_.bytes();
-    b += (rows_.capacity() + 0) * sizeof(int) +
-         (shield_.capacity() + comm_s_.capacity() + comm_t_.capacity()) * sizeof(double);
+    b += stage_.bytes() + sums_host_.bytes() + grid_host_.bytes() + checks_host_.bytes();
+    b += (shield_.capacity() + comm_s_.capacity() + comm_t_.capacity()) * sizeof(double);
     return b;
   }
 
@@ -952,8 +1060,9 @@ class CudaQEqSolver final : public QEqSolver {
           cudaMemcpyAsync(dst.get(), src, n * sizeof(T), cudaMemcpyHostToDevice, stream_));
   }
 
-  // Checks the input as the host solver does, lists the owned active atoms,
-  // uploads the input and the history, sizes the work vectors.
+  // Checks the input as the host solver does (on the GPU; the verdict comes
+  // home with the matrix size), uploads the caller's arrays as they are,
+  // selects the rows, finds the ghost owners, sizes the work vectors.
   void setup(const QEqInput &in) {
     if (in.n_local < 0 || in.n_total < in.n_local) throw RuntimeError("QEq: invalid atom counts");
     if (in.n_total > 0 && (!in.x || !in.tag || !in.chi || !in.eta || !in.gamma))
@@ -962,27 +1071,19 @@ class CudaQEqSolver final : public QEqSolver {
     sz_.n_local = in.n_local;
     sz_.n_total = in.n_total;
     sz_.nnz = 0;
-
-    select_rows(in, rows_);
-    n_rows_ = static_cast<int>(rows_.size());
-
-    // Device ghost refresh when every ghost's owner is known here.
-    const int n_ghost = in.n_total - in.n_local;
-    device_comm_ = in.ghost_owner != nullptr || n_ghost == 0;
-    if (in.ghost_owner) {
-      for (int k = 0; k < n_ghost; ++k) {
-        const int o = in.ghost_owner[k];
-        if (o < -1 || o >= in.n_local)
-          throw RuntimeError("QEq: ghost_owner[" + std::to_string(k) + "] = " + std::to_string(o) +
-                             " is neither an owned atom nor -1");
-        if (o < 0) device_comm_ = false;
-      }
-    }
+    n_rows_ = 0;
 
     const int n = in.n_total, nl = in.n_local;
     upload(x_dev_, in.x, 3 * static_cast<std::size_t>(n), "positions");
-    upload(tag_dev_, in.tag, n, "atom tags");
-    if (in.active) upload(active_dev_, in.active, n, "the QEq group");
+    tag_in_.ensure(n, "atom tags", sz_);
+    if (n > 0)
+      QEQ_CUDA_CHECK(cudaMemcpyAsync(tag_in_.get(), in.tag.data(), n * in.tag.bytes_per_id(),
+                                     cudaMemcpyHostToDevice, stream_));
+    tag_dev_.ensure(n, "atom tags", sz_);
+    if (in.active) {
+      upload(active_in_, in.active, n, "the QEq group");
+      active_dev_.ensure(n, "the QEq group", sz_);
+    }
     if (in.type) {
       const int nt = std::max(in.num_types, 0);
       upload(type_dev_, in.type, n, "atom types");
@@ -1000,14 +1101,50 @@ class CudaQEqSolver final : public QEqSolver {
       upload(gamma_dev_, in.gamma, n, "QEq parameters");
     }
     if (in.chi_shift) upload(shift_dev_, in.chi_shift, nl, "chi shifts");
-    if (device_comm_ && n_ghost > 0) upload(owner_dev_, in.ghost_owner, n_ghost, "ghost owners");
-    upload(rows_dev_, rows_.data(), rows_.size(), "QEq rows");
-    upload(hist_dev_, hist_.data(), static_cast<std::size_t>(nl) * kHistoryPerAtom, "history");
-
     params_.type = in.type ? type_dev_.get() : nullptr;
     params_.chi = chi_dev_.get();
     params_.eta = eta_dev_.get();
     params_.chi_shift = in.chi_shift ? shift_dev_.get() : nullptr;
+
+    // ids widened, group flags, rows flagged and listed in index order
+    checks_.ensure(kNumChecks, "counters", sz_, 1.0);
+    QEQ_CUDA_CHECK(cudaMemsetAsync(checks_.get(), 0, kNumChecks * sizeof(int), stream_));
+    QEQ_CUDA_CHECK(cudaMemsetAsync(checks_.get() + kCheckBadType, 0x7f,
+                                   (kCheckNoOwner - kCheckBadType) * sizeof(int), stream_));
+    row_flag_.ensure(nl, "QEq rows", sz_);
+    iota_.ensure(nl, "QEq rows", sz_);
+    rows_dev_.ensure(nl, "QEq rows", sz_);
+    if (n > 0) {
+      PrepArgs a{};
+      a.n_local = nl;
+      a.n_total = n;
+      a.tag_in = tag_in_.get();
+      a.wide = in.tag.wide();
+      a.tag = tag_dev_.get();
+      a.active_in = in.active ? active_in_.get() : nullptr;
+      a.active_bits = in.active_bits;
+      a.active = in.active ? active_dev_.get() : nullptr;
+      a.type = in.type ? type_dev_.get() : nullptr;
+      a.num_types = in.num_types;
+      a.eta = eta_dev_.get();
+      a.row_flag = row_flag_.get();
+      a.iota = iota_.get();
+      a.checks = checks_.get();
+      k_prepare_atoms<<<blocks_for(n), kBlock, 0, stream_>>>(a);
+      QEQ_CUDA_LAUNCHED("k_prepare_atoms");
+    }
+    if (nl > 0) {
+      std::size_t bytes = 0;
+      QEQ_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, bytes, iota_.get(), row_flag_.get(),
+                                                rows_dev_.get(), checks_.get() + kCheckRows, nl,
+                                                stream_));
+      cub_tmp_.ensure(bytes, "row selection workspace", sz_);
+      QEQ_CUDA_CHECK(cub::DeviceSelect::Flagged(cub_tmp_.get(), bytes, iota_.get(), row_flag_.get(),
+                                                rows_dev_.get(), checks_.get() + kCheckRows, nl,
+                                                stream_));
+    }
+    find_ghost_owners(in);
+    history_to_device(nl);
 
     x_.ensure(n, "CG vectors", sz_);
     d_.ensure(n, "CG vectors", sz_);
@@ -1017,12 +1154,105 @@ class CudaQEqSolver final : public QEqSolver {
     p_.ensure(nl, "CG vectors", sz_);
     diag_.ensure(nl, "CG vectors", sz_);
     diag_inv_.ensure(nl, "CG vectors", sz_);
-    q_dev_.ensure(nl, "charges", sz_);
+    q_dev_.ensure(n, "charges", sz_);
     if (!device_comm_) {
       stage_.ensure(n);
       comm_s_.resize(n);
       comm_t_.resize(n);
     }
+  }
+
+  // Whether ghosts are refreshed on the device (device_comm_), with owner_dev_:
+  // the caller's owners (checked), or, for ghosts_are_images, found by id on
+  // the GPU once per reordering of the atoms.
+  void find_ghost_owners(const QEqInput &in) {
+    const int n = in.n_total, nl = in.n_local, n_ghost = n - nl;
+    if (n_ghost == 0 || (!in.ghost_owner && !in.ghosts_are_images)) {
+      device_comm_ = n_ghost == 0;
+      owners_of_ = -1;
+      return;
+    }
+    if (in.ghost_owner) {
+      owners_of_ = -1;
+      upload(owner_dev_, in.ghost_owner, n_ghost, "ghost owners");
+      k_check_owners<<<blocks_for(n_ghost), kBlock, 0, stream_>>>(owner_dev_.get(), nl, n_ghost,
+                                                                  checks_.get());
+      QEQ_CUDA_LAUNCHED("k_check_owners");
+    } else {
+      if (!in.atoms_reordered && owners_of_ == n && owners_nl_ == nl) {
+        device_comm_ = owners_known_;
+        return;
+      }
+      owners_of_ = -1;
+      owner_dev_.ensure(n_ghost, "ghost owners", sz_);
+      tag_sorted_.ensure(nl, "ghost owners", sz_);
+      idx_.ensure(nl, "ghost owners", sz_);
+      idx_sorted_.ensure(nl, "ghost owners", sz_);
+      if (nl > 0) {
+        k_iota<<<blocks_for(nl), kBlock, 0, stream_>>>(nl, idx_.get());
+        QEQ_CUDA_LAUNCHED("k_iota");
+        std::size_t bytes = 0;
+        QEQ_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, tag_dev_.get(),
+                                                       tag_sorted_.get(), idx_.get(),
+                                                       idx_sorted_.get(), nl, 0, 64, stream_));
+        cub_tmp_.ensure(bytes, "sort workspace", sz_);
+        QEQ_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(cub_tmp_.get(), bytes, tag_dev_.get(),
+                                                       tag_sorted_.get(), idx_.get(),
+                                                       idx_sorted_.get(), nl, 0, 64, stream_));
+      }
+      k_find_owners<<<blocks_for(n_ghost), kBlock, 0, stream_>>>(
+          tag_sorted_.get(), idx_sorted_.get(), nl, tag_dev_.get(), n_ghost, owner_dev_.get(),
+          checks_.get());
+      QEQ_CUDA_LAUNCHED("k_find_owners");
+    }
+    int c[kNumChecks];
+    read_checks(c);
+    if (c[kCheckBadOwner] != kNoAtom) {
+      const int k = c[kCheckBadOwner];
+      throw RuntimeError("QEq: ghost_owner[" + std::to_string(k) + "] = " +
+                         std::to_string(in.ghost_owner[k]) + " is neither an owned atom nor -1");
+    }
+    device_comm_ = c[kCheckNoOwner] == 0;
+    if (!in.ghost_owner) {
+      owners_of_ = n;
+      owners_nl_ = nl;
+      owners_known_ = device_comm_;
+    }
+  }
+
+  void read_checks(int *out) {
+    QEQ_CUDA_CHECK(cudaMemcpyAsync(checks_host_.get(), checks_.get(), kNumChecks * sizeof(int),
+                                   cudaMemcpyDeviceToHost, stream_));
+    QEQ_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    std::copy_n(checks_host_.get(), kNumChecks, out);
+  }
+
+  // The history of the owned atoms on the GPU: uploaded when the host copy
+  // is the current one (first solve, or the history API was used since),
+  // else kept; atoms new since the last solve start with none (zeros).
+  void history_to_device(int nl) {
+    const std::size_t block = kHistoryPerAtom;
+    if (hist_on_device_ && hist_dev_.bytes() < nl * block * sizeof(double)) fetch_history();
+    if (!hist_on_device_) {
+      upload(hist_dev_, hist_.data(), static_cast<std::size_t>(nl) * block, "history");
+      hist_dev_rows_ = nl;
+      hist_on_device_ = true;
+    } else if (nl > hist_dev_rows_) {
+      QEQ_CUDA_CHECK(cudaMemsetAsync(hist_dev_.get() + hist_dev_rows_ * block, 0,
+                                     (nl - hist_dev_rows_) * block * sizeof(double), stream_));
+      hist_dev_rows_ = nl;
+    }
+  }
+
+  void fetch_history() const override {
+    if (!hist_on_device_) return;
+    const std::size_t count = static_cast<std::size_t>(hist_dev_rows_) * kHistoryPerAtom;
+    if (count > 0) {
+      QEQ_CUDA_CHECK(cudaMemcpyAsync(hist_.data(), hist_dev_.get(), count * sizeof(double),
+                                     cudaMemcpyDeviceToHost, stream_));
+      QEQ_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    }
+    hist_on_device_ = false;
   }
 
   // Cell binning, then the rows (count -> scan -> fill), then for the device
@@ -1107,7 +1337,7 @@ class CudaQEqSolver final : public QEqSolver {
     scan_rows(n);
 
     long long *row_start = row_start_.get();
-    read_matrix_size(row_start + n);
+    read_matrix_size(in, row_start + n);
     row_end_ptr_ = row_start + 1;  // CSR
     const long long nnz = nnz_;
 
@@ -1122,22 +1352,33 @@ class CudaQEqSolver final : public QEqSolver {
     build_image_map(n, nl);
   }
 
-  // nnz (at nnz_dev), non-empty rows and the type check come home together
-  // (after the rows are counted).
-  void read_matrix_size(const long long *nnz_dev) {
+  // nnz (at nnz_dev), non-empty rows, the type checks and the number of rows
+  // come home together (after the rows are counted).
+  void read_matrix_size(const QEqInput &in, const long long *nnz_dev) {
     QEQ_CUDA_CHECK(cudaMemcpyAsync(grid_host_.get(), nnz_dev, sizeof(long long),
                                    cudaMemcpyDeviceToHost, stream_));
     QEQ_CUDA_CHECK(cudaMemcpyAsync(reinterpret_cast<char *>(grid_host_.get()) + 8, counters_.get(),
                                    4 * sizeof(int), cudaMemcpyDeviceToHost, stream_));
-    QEQ_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    int checks[kNumChecks];
+    read_checks(checks);  // waits for both
     long long nnz = 0;
     int counters[4];
     std::memcpy(&nnz, grid_host_.get(), sizeof nnz);
     std::memcpy(counters, reinterpret_cast<const char *>(grid_host_.get()) + 8, sizeof counters);
+    // the first bad owned atom, as the host solver's row selection reports it
+    const int bad = std::min(checks[kCheckBadType], checks[kCheckBadEta]);
+    if (bad != kNoAtom) {
+      const int p = param_index(in, bad);
+      if (bad == checks[kCheckBadType])
+        throw InputError("QEq: atom type " + std::to_string(p) + " has no QEq parameters");
+      throw InputError("QEq: " + std::string(in.type ? "atom type " : "atom ") + std::to_string(p) +
+                       " has eta = " + std::to_string(in.eta[p]) + "; QEq needs eta > 0");
+    }
     if (counters[2])
       throw InputError("QEq: atom type " + std::to_string(counters[3]) + " has no QEq parameters");
     nnz_ = nnz;
     nonempty_rows_ = counters[0];
+    n_rows_ = checks[kCheckRows];
     sz_.nnz = nnz;
   }
 
@@ -1212,7 +1453,7 @@ class CudaQEqSolver final : public QEqSolver {
     k_list_rows<<<blocks_for(static_cast<long long>(n) * 32), kBlock, 0, stream_>>>(a);
     QEQ_CUDA_LAUNCHED("k_list_rows");
     row_end_ptr_ = row_end_.get();
-    read_matrix_size(nnz_total_.get());
+    read_matrix_size(in, nnz_total_.get());
     build_image_map(n, nl);
   }
 
@@ -1336,17 +1577,25 @@ class CudaQEqSolver final : public QEqSolver {
   int forced_tpr_ = 0;
   QEqSizes sz_;
   bool device_comm_ = false;
+  // ghost owners found by id (ghosts_are_images), kept until the atoms are
+  // reordered: for n_total owners_of_ (-1: none kept) and n_local owners_nl_
+  int owners_of_ = -1, owners_nl_ = 0;
+  bool owners_known_ = false;  // every ghost's owner was found
+  // the history lives on the GPU between solves (see fetch_history)
+  mutable bool hist_on_device_ = false;
+  int hist_dev_rows_ = 0;
   int n_rows_ = 0;
   long long nnz_ = 0, nonempty_rows_ = 0;
   ParamArgs params_{};
 
-  std::vector<int> rows_;
   std::vector<double> shield_, comm_s_, comm_t_;
 
-  // input
+  // input (the caller's ids and group flags as given, then as the kernels read them)
   QEqDeviceArray<double> x_dev_, chi_dev_, eta_dev_, gamma_dev_, shield_dev_, shift_dev_, hist_dev_;
-  QEqDeviceArray<long long> tag_dev_;
-  QEqDeviceArray<int> active_dev_, type_dev_, owner_dev_, rows_dev_;
+  QEqDeviceArray<long long> tag_in_, tag_dev_, tag_sorted_;
+  QEqDeviceArray<int> active_in_, active_dev_, type_dev_, owner_dev_;
+  // rows of H and the checks of the input
+  QEqDeviceArray<int> row_flag_, iota_, rows_dev_, checks_;
   // binning and matrix
   QEqDeviceArray<int> key_, key_sorted_, idx_, idx_sorted_, cell_start_, cell_end_, counters_;
   QEqDeviceArray<CellAtom> cell_atoms_;
@@ -1361,7 +1610,8 @@ class CudaQEqSolver final : public QEqSolver {
   QEqDeviceArray<double> diag_, diag_inv_, q_dev_, partial_, sums_dev_;
   // host staging
   QEqPinnedArray<double2> stage_;
-  QEqPinnedArray<double> q_host_, sums_host_, grid_host_;
+  QEqPinnedArray<double> sums_host_, grid_host_;
+  QEqPinnedArray<int> checks_host_;
 };
 
 }  // namespace

@@ -21,10 +21,14 @@ void HostEngine::compute(const StepInput &in, const StepRequest &req, StepOutput
   HostContext &c = c_;
   const int N = in.n_total;
   c.x.resize(N);
-  c.type.assign(in.type, in.type + N);
-  c.tag.assign(in.tag, in.tag + N);
+  c.type.resize(N);
+  c.tag.resize(N);
   c.q.assign(in.q, in.q + N);
-  for (int i = 0; i < N; ++i) c.x[i] = vec3{in.x[3 * i], in.x[3 * i + 1], in.x[3 * i + 2]};
+  for (int i = 0; i < N; ++i) {
+    c.x[i] = vec3{in.x[3 * i], in.x[3 * i + 1], in.x[3 * i + 2]};
+    c.type[i] = mapped_element(in.type_map, in.num_mapped, in.type[i]);
+    c.tag[i] = in.tag[i];
+  }
 
   c.energy = Energies{};
   c.grad.assign(N, vec3{0, 0, 0});
@@ -59,15 +63,18 @@ void HostEngine::compute(const StepInput &in, const StepRequest &req, StepOutput
     virial_of(c.x[i], c.grad[i], w);
     for (int k = 0; k < 6; ++k) out.virial[k] += w[k];
   }
+  // Added to the caller's arrays, or written over them (their contents may
+  // then be anything, NaN included).
+  auto put = [&](double &dst, double v) { dst = out.overwrite ? v : dst + v; };
   for (int i = 0; i < N; ++i) {
-    out.f[3 * i] -= c.grad[i].x;
-    out.f[3 * i + 1] -= c.grad[i].y;
-    out.f[3 * i + 2] -= c.grad[i].z;
+    put(out.f[3 * i], -c.grad[i].x);
+    put(out.f[3 * i + 1], -c.grad[i].y);
+    put(out.f[3 * i + 2], -c.grad[i].z);
   }
   if (req.eatom && out.eatom)
-    for (int i = 0; i < N; ++i) out.eatom[i] += c.eatom[i];
+    for (int i = 0; i < N; ++i) put(out.eatom[i], c.eatom[i]);
   if (req.vatom && out.vatom)
-    for (int i = 0; i < 6 * N; ++i) out.vatom[i] += c.vatom[i];
+    for (int i = 0; i < 6 * N; ++i) put(out.vatom[i], c.vatom[i]);
   out.energy = c.energy;
 }
 

@@ -32,22 +32,38 @@ void QEqSolver::grow_history(int n) {
   if (hist_.size() < want) hist_.resize(want, 0.0);
 }
 
-void QEqSolver::clear_history() { std::fill(hist_.begin(), hist_.end(), 0.0); }
+void QEqSolver::clear_history() {
+  fetch_history();
+  std::fill(hist_.begin(), hist_.end(), 0.0);
+}
 
 void QEqSolver::copy_history(int from, int to) {
   if (from == to) return;
+  fetch_history();
   std::copy_n(history_block(from), kHistoryPerAtom, history_block(to));
 }
 
 int QEqSolver::pack_history(int i, double *buf) const {
+  fetch_history();
   std::copy_n(hist_.data() + static_cast<std::size_t>(i) * kHistoryPerAtom, kHistoryPerAtom, buf);
   return kHistoryPerAtom;
 }
 
 int QEqSolver::unpack_history(int i, const double *buf) {
+  fetch_history();
   grow_history(i + 1);
   std::copy_n(buf, kHistoryPerAtom, history_block(i));
   return kHistoryPerAtom;
+}
+
+double QEqSolver::s_history(int i, int k) const {
+  fetch_history();
+  return hist_[static_cast<std::size_t>(i) * kHistoryPerAtom + k];
+}
+
+double QEqSolver::t_history(int i, int k) const {
+  fetch_history();
+  return hist_[static_cast<std::size_t>(i) * kHistoryPerAtom + kHistoryDepth + k];
 }
 
 void QEqSolver::select_rows(const QEqInput &in, std::vector<int> &rows) {
@@ -188,7 +204,7 @@ class HostQEqSolver final : public QEqSolver {
     const int *skip = nullptr;
     if (in.active) {
       skip_.resize(n);
-      for (int i = 0; i < n; ++i) skip_[i] = in.active[i] ? 0 : 1;
+      for (int i = 0; i < n; ++i) skip_[i] = is_active(in, i) ? 0 : 1;
       skip = skip_.data();
     }
     build_half_neighbor_list(xv_.data(), in.n_local, n, settings_.cut_hi, 0.0, skip, nl_);

@@ -1,0 +1,46 @@
+// Per-atom input in the caller's own representation, so that the caller has
+// no per-atom conversion to do on every step: the CUDA driver uploads the
+// arrays as they are and converts on the GPU, the host driver while copying.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "puremd_gpu/hd.h"
+
+namespace puremd {
+
+// Force-field element of an atom of (LAMMPS) type t, from a map of
+// num_mapped entries; -1 (the atom takes no part) for a type the map does
+// not cover. Without a map, the type is the element.
+PMD_HD PMD_INLINE int mapped_element(const int *map, int num_mapped, int t) {
+  if (!map) return t;
+  return (t >= 0 && t < num_mapped) ? map[t] : -1;
+}
+
+// Global atom ids as the caller stores them. LAMMPS's tagint is a 32-bit int
+// by default and a 64-bit integer with -DLAMMPS_BIGBIG; either is taken.
+class TagArray {
+ public:
+  TagArray() = default;
+  TagArray(std::nullptr_t) {}
+  TagArray(const int *p) : p_(p), wide_(false) {}
+  TagArray(const long *p) : p_(p), wide_(sizeof(long) == 8) {}
+  TagArray(const long long *p) : p_(p), wide_(true) {}
+
+  explicit operator bool() const { return p_ != nullptr; }
+  bool wide() const { return wide_; }  // 8 bytes per id, else 4
+  std::size_t bytes_per_id() const { return wide_ ? 8 : 4; }
+  const void *data() const { return p_; }
+  long long operator[](std::size_t i) const {
+    return wide_ ? static_cast<const std::int64_t *>(p_)[i]
+                 : static_cast<const std::int32_t *>(p_)[i];
+  }
+
+ private:
+  static_assert(sizeof(int) == 4 && sizeof(long long) == 8, "ids are 4 or 8 bytes");
+  const void *p_ = nullptr;
+  bool wide_ = true;
+};
+
+}  // namespace puremd
