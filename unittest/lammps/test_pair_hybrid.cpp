@@ -1,0 +1,56 @@
+// reaxff/gpu under pair_style hybrid/overlay, where f already holds another
+// style's forces when ReaxFF computes (the library then adds its forces
+// instead of writing them over f): the same energies, forces and pressure as
+// LAMMPS's own reaxff under the same hybrid/overlay.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "lammps_session.h"
+
+namespace {
+
+struct Result {
+  double pe = 0, press = 0, evdwl = 0;
+  std::vector<double> f;
+};
+
+Result run(bool ours) {
+  const std::string dir = source_dir() + "/examples/HNS/";
+  const std::string pair = ours ? "reaxff/gpu" : "reaxff";
+  LammpsSession lmp;
+  if (ours) lmp.load_plugin();
+  // A soft lj/cut on every pair, applied first (it comes first in the
+  // hybrid list), so its forces are in f when ReaxFF computes.
+  const std::string err =
+      lmp.run("units real\natom_style charge\natom_modify map array\nread_data " + dir +
+              "data.hns-equil\npair_style hybrid/overlay lj/cut 3.0 " + pair +
+              " NULL\npair_coeff * * lj/cut 0.05 1.0\npair_coeff * * " + pair + " " + dir +
+              "ffield.reax.hns C H O N\nfix q all qeq/" + pair +
+              " 1 0.0 10.0 1.0e-12 reaxff\nvelocity all create 300 4928459 loop geom\n"
+              "fix nve all nve\ntimestep 0.1\nthermo_style custom step pe press evdwl\n"
+              "run 10 post no\n");
+  EXPECT_EQ(err, "");
+  Result r;
+  r.pe = lmp.thermo("pe");
+  r.press = lmp.thermo("press");
+  r.evdwl = lmp.thermo("evdwl");
+  r.f = lmp.gather("f", 3);
+  return r;
+}
+
+TEST(PairHybrid, OverlayWithLjMatchesReaxff) {
+  const Result ref = run(false), ours = run(true);
+  ASSERT_EQ(ref.f.size(), ours.f.size());
+  ASSERT_FALSE(ref.f.empty());
+  EXPECT_NEAR(ours.pe, ref.pe, 1e-9 * std::fabs(ref.pe));
+  EXPECT_NEAR(ours.evdwl, ref.evdwl, 1e-9 * std::fabs(ref.evdwl));
+  EXPECT_NEAR(ours.press, ref.press, 1e-7 * std::max(1.0, std::fabs(ref.press)));
+  double fmax = 0;
+  for (double v : ref.f) fmax = std::max(fmax, std::fabs(v));
+  for (size_t k = 0; k < ref.f.size(); ++k)
+    ASSERT_NEAR(ours.f[k], ref.f[k], 1e-8 * fmax) << "force component " << k;
+}
+
+}  // namespace
