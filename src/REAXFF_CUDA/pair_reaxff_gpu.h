@@ -37,7 +37,7 @@ class PairReaxFFGPU : public PairReaxFF {
   // For fix qeq/reaxff/gpu, which runs before compute() in a step: the CUDA
   // driver builds this step's far list now and lends it to the QEq solver
   // (compute() then reuses it). False when there is none to lend (host
-  // driver, or atoms of NULL elements, which the list leaves out).
+  // driver, or an atom type mapped to NULL, whose atoms the list leaves out).
   bool prepare_far_list(puremd::DeviceFarList &far);
 
  protected:
