@@ -18,6 +18,12 @@ PMD_HD PMD_INLINE int mapped_element(const int *map, int num_mapped, int t) {
   return (t >= 0 && t < num_mapped) ? map[t] : -1;
 }
 
+// Id i of an array of 8-byte (wide) or 4-byte ids.
+PMD_HD PMD_INLINE long long id_at(const void *ids, bool wide, std::size_t i) {
+  return wide ? static_cast<const std::int64_t *>(ids)[i]
+              : static_cast<const std::int32_t *>(ids)[i];
+}
+
 // Global atom ids as the caller stores them. LAMMPS's tagint is a 32-bit int
 // by default and a 64-bit integer with -DLAMMPS_BIGBIG; either is taken.
 class TagArray {
@@ -32,10 +38,7 @@ class TagArray {
   bool wide() const { return wide_; }  // 8 bytes per id, else 4
   std::size_t bytes_per_id() const { return wide_ ? 8 : 4; }
   const void *data() const { return p_; }
-  long long operator[](std::size_t i) const {
-    return wide_ ? static_cast<const std::int64_t *>(p_)[i]
-                 : static_cast<const std::int32_t *>(p_)[i];
-  }
+  long long operator[](std::size_t i) const { return id_at(p_, wide_, i); }
 
  private:
   static_assert(sizeof(int) == 4 && sizeof(long long) == 8, "ids are 4 or 8 bytes");

@@ -129,12 +129,14 @@ class QEqSolver {
 
  protected:
   static bool is_active(const QEqInput &in, int i) {
-    return !in.active || (in.active[i] & in.active_bits) != 0;
+    return qeq_in_group(in.active, in.active_bits, i);
   }
   static int param_index(const QEqInput &in, int i) { return in.type ? in.type[i] : i; }
   // The owned atoms of the group, in index order: the rows of H. Throws
   // InputError for an atom without QEq parameters or with eta <= 0.
   static void select_rows(const QEqInput &in, std::vector<int> &rows);
+  // The InputError for atom i of the group, which qeq_row_parameters_ok rejects.
+  [[noreturn]] static void reject_row(const QEqInput &in, int i);
 
   double *history_block(int i) {
     return hist_.data() + static_cast<std::size_t>(i) * kHistoryPerAtom;

@@ -27,7 +27,7 @@ __global__ void map_atoms_kernel(int n, const int *type_in, const int *map, int 
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   type[i] = mapped_element(map, num_mapped, type_in[i]);
-  tag[i] = wide ? static_cast<const long long *>(tag_in)[i] : static_cast<const int *>(tag_in)[i];
+  tag[i] = id_at(tag_in, wide, i);
 }
 
 // v = sign * v, plus the caller's old values when they are kept (old != null):

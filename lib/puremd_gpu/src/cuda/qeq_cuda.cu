@@ -761,8 +761,7 @@ __global__ void k_charges(int n_rows, const int *rows, double mu, const double2 
 // Slots of the int array `checks`, read back with the matrix size.
 enum CheckSlot : int {
   kCheckRows = 0,  // rows selected (cub::DeviceSelect's count)
-  kCheckBadType,   // lowest owned atom of the group whose type has no parameters
-  kCheckBadEta,    // lowest owned atom of the group with eta <= 0
+  kCheckBadRow,    // lowest owned atom of the group that qeq_row_parameters_ok rejects
   kCheckBadOwner,  // lowest ghost whose given owner is neither owned nor -1
   kCheckNoOwner,   // ghosts whose owner is not known (-1)
   kNumChecks
@@ -789,29 +788,17 @@ struct PrepArgs {
 __global__ void k_prepare_atoms(PrepArgs a) {
   const int i = blockIdx.x * kBlock + threadIdx.x;
   if (i >= a.n_total) return;
-  a.tag[i] =
-      a.wide ? static_cast<const long long *>(a.tag_in)[i] : static_cast<const int *>(a.tag_in)[i];
-  const bool in_group = !a.active_in || (a.active_in[i] & a.active_bits) != 0;
+  a.tag[i] = id_at(a.tag_in, a.wide, i);
+  const bool in_group = qeq_in_group(a.active_in, a.active_bits, i);
   if (a.active_in) a.active[i] = in_group ? 1 : 0;
   if (i >= a.n_local) return;
   a.iota[i] = i;
   bool row = in_group;
-  if (row) {
-    const int p = a.type ? a.type[i] : i;
-    if (a.type && (p < 0 || p >= a.num_types)) {
-      atomicMin(a.checks + kCheckBadType, i);
-      row = false;
-    } else if (!(a.eta[p] > 0.0)) {
-      atomicMin(a.checks + kCheckBadEta, i);
-      row = false;
-    }
+  if (row && !qeq_row_parameters_ok(a.type, a.num_types, a.eta, i)) {
+    atomicMin(a.checks + kCheckBadRow, i);
+    row = false;
   }
   a.row_flag[i] = row ? 1 : 0;
-}
-
-__global__ void k_iota(int n, int *v) {
-  const int i = blockIdx.x * kBlock + threadIdx.x;
-  if (i < n) v[i] = i;
 }
 
 // Each ghost's owner: the owned atom with its id (ids of the owned atoms
@@ -1109,8 +1096,8 @@ class CudaQEqSolver final : public QEqSolver {
     // ids widened, group flags, rows flagged and listed in index order
     checks_.ensure(kNumChecks, "counters", sz_, 1.0);
     QEQ_CUDA_CHECK(cudaMemsetAsync(checks_.get(), 0, kNumChecks * sizeof(int), stream_));
-    QEQ_CUDA_CHECK(cudaMemsetAsync(checks_.get() + kCheckBadType, 0x7f,
-                                   (kCheckNoOwner - kCheckBadType) * sizeof(int), stream_));
+    QEQ_CUDA_CHECK(cudaMemsetAsync(checks_.get() + kCheckBadRow, 0x7f,
+                                   (kCheckNoOwner - kCheckBadRow) * sizeof(int), stream_));
     row_flag_.ensure(nl, "QEq rows", sz_);
     iota_.ensure(nl, "QEq rows", sz_);
     rows_dev_.ensure(nl, "QEq rows", sz_);
@@ -1186,18 +1173,15 @@ class CudaQEqSolver final : public QEqSolver {
       owners_of_ = -1;
       owner_dev_.ensure(n_ghost, "ghost owners", sz_);
       tag_sorted_.ensure(nl, "ghost owners", sz_);
-      idx_.ensure(nl, "ghost owners", sz_);
       idx_sorted_.ensure(nl, "ghost owners", sz_);
-      if (nl > 0) {
-        k_iota<<<blocks_for(nl), kBlock, 0, stream_>>>(nl, idx_.get());
-        QEQ_CUDA_LAUNCHED("k_iota");
+      if (nl > 0) {  // owned ids sorted with their indices (iota_, from k_prepare_atoms)
         std::size_t bytes = 0;
         QEQ_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, tag_dev_.get(),
-                                                       tag_sorted_.get(), idx_.get(),
+                                                       tag_sorted_.get(), iota_.get(),
                                                        idx_sorted_.get(), nl, 0, 64, stream_));
         cub_tmp_.ensure(bytes, "sort workspace", sz_);
         QEQ_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(cub_tmp_.get(), bytes, tag_dev_.get(),
-                                                       tag_sorted_.get(), idx_.get(),
+                                                       tag_sorted_.get(), iota_.get(),
                                                        idx_sorted_.get(), nl, 0, 64, stream_));
       }
       k_find_owners<<<blocks_for(n_ghost), kBlock, 0, stream_>>>(
@@ -1366,14 +1350,7 @@ class CudaQEqSolver final : public QEqSolver {
     std::memcpy(&nnz, grid_host_.get(), sizeof nnz);
     std::memcpy(counters, reinterpret_cast<const char *>(grid_host_.get()) + 8, sizeof counters);
     // the first bad owned atom, as the host solver's row selection reports it
-    const int bad = std::min(checks[kCheckBadType], checks[kCheckBadEta]);
-    if (bad != kNoAtom) {
-      const int p = param_index(in, bad);
-      if (bad == checks[kCheckBadType])
-        throw InputError("QEq: atom type " + std::to_string(p) + " has no QEq parameters");
-      throw InputError("QEq: " + std::string(in.type ? "atom type " : "atom ") + std::to_string(p) +
-                       " has eta = " + std::to_string(in.eta[p]) + "; QEq needs eta > 0");
-    }
+    if (checks[kCheckBadRow] != kNoAtom) reject_row(in, checks[kCheckBadRow]);
     if (counters[2])
       throw InputError("QEq: atom type " + std::to_string(counters[3]) + " has no QEq parameters");
     nnz_ = nnz;

@@ -70,14 +70,17 @@ void QEqSolver::select_rows(const QEqInput &in, std::vector<int> &rows) {
   rows.clear();
   for (int i = 0; i < in.n_local; ++i) {
     if (!is_active(in, i)) continue;
-    const int p = param_index(in, i);
-    if (in.type && (p < 0 || p >= in.num_types))
-      throw InputError("QEq: atom type " + std::to_string(p) + " has no QEq parameters");
-    if (!(in.eta[p] > 0.0))
-      throw InputError("QEq: " + std::string(in.type ? "atom type " : "atom ") + std::to_string(p) +
-                       " has eta = " + std::to_string(in.eta[p]) + "; QEq needs eta > 0");
+    if (!qeq_row_parameters_ok(in.type, in.num_types, in.eta, i)) reject_row(in, i);
     rows.push_back(i);
   }
+}
+
+void QEqSolver::reject_row(const QEqInput &in, int i) {
+  const int p = param_index(in, i);
+  if (in.type && (p < 0 || p >= in.num_types))
+    throw InputError("QEq: atom type " + std::to_string(p) + " has no QEq parameters");
+  throw InputError("QEq: " + std::string(in.type ? "atom type " : "atom ") + std::to_string(p) +
+                   " has eta = " + std::to_string(in.eta[p]) + "; QEq needs eta > 0");
 }
 
 std::size_t QEqSolver::memory_bytes() const { return hist_.capacity() * sizeof(double); }

@@ -40,4 +40,20 @@ PMD_HD PMD_INLINE double qeq_offdiag(double r, double shield, const Taper &tap) 
   return kQEqCoulomb * qeq_taper_value(tap, r) / cbrt(r * r * r + shield);
 }
 
+// Atom i is in the QEq group: active[i] & bits nonzero (LAMMPS's mask and
+// group bit); every atom without flags.
+PMD_HD PMD_INLINE bool qeq_in_group(const int *active, int bits, int i) {
+  return !active || (active[i] & bits) != 0;
+}
+
+// An owned atom of the group can be a row of H: it has parameters (its type
+// p = type[i] below num_types, or its own index i for per-atom parameters)
+// and a positive hardness eta[p], the diagonal.
+PMD_HD PMD_INLINE bool qeq_row_parameters_ok(const int *type, int num_types, const double *eta,
+                                             int i) {
+  const int p = type ? type[i] : i;
+  if (type && (p < 0 || p >= num_types)) return false;
+  return eta[p] > 0.0;
+}
+
 }  // namespace puremd
