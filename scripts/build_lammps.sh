@@ -2,9 +2,18 @@
 # Build and install LAMMPS (shared library + lmp) with the packages our tests
 # need: REAXFF (the reference styles), PLUGIN (to load ours) and MPI.
 # The build is cached outside the repository, keyed by LAMMPS version and options.
-# Usage: build_lammps.sh [LAMMPS_SOURCE_DIR]; prints the install prefix last.
+# Usage: build_lammps.sh [--gpu-package[=sm_XX]] [LAMMPS_SOURCE_DIR]; prints the
+# install prefix last. --gpu-package adds LAMMPS's own GPU package (CUDA, for
+# sm_90 unless given), to test reaxff/gpu beside it (it needs nvcc).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
+gpu_options=""
+case "${1:-}" in
+  --gpu-package*)
+    arch="${1#--gpu-package}"; arch="${arch#=}"
+    gpu_options="-DPKG_GPU=on -DGPU_API=cuda -DGPU_ARCH=${arch:-sm_90} -DGPU_PREC=mixed"
+    shift ;;
+esac
 src="${1:-}"
 if [ -z "$src" ]; then
   src="$("$here/get_lammps.sh" | tail -n1)"
@@ -12,9 +21,9 @@ fi
 [ -f "$src/cmake/CMakeLists.txt" ] || { echo "build_lammps.sh: $src is not a LAMMPS source tree" >&2; exit 1; }
 
 version=$(sed -n 's/.*LAMMPS_VERSION "\(.*\)".*/\1/p' "$src/src/version.h" | tr -d ' ')
-options="-DBUILD_SHARED_LIBS=on -DPKG_REAXFF=on -DPKG_PLUGIN=on -DBUILD_MPI=on -DBUILD_OMP=off
+options="-DBUILD_SHARED_LIBS=on -DPKG_REAXFF=on -DPKG_QEQ=on -DPKG_PLUGIN=on -DBUILD_MPI=on -DBUILD_OMP=off
  -DCMAKE_BUILD_TYPE=Release -DWITH_JPEG=off -DWITH_PNG=off -DWITH_FFMPEG=off -DWITH_GZIP=off
- -DWITH_CURL=off -DBUILD_TOOLS=off -DLAMMPS_INSTALL_RPATH=on"
+ -DWITH_CURL=off -DBUILD_TOOLS=off -DLAMMPS_INSTALL_RPATH=on${gpu_options:+ $gpu_options}"
 key=$(printf '%s %s %s' "$version" "$src" "$options" | sha256sum | cut -c1-12)
 CACHE="${REAXFF_CUDA_CACHE:-$HOME/.cache/reaxff-cuda}"
 prefix="$CACHE/lammps-install-$version-$key"

@@ -114,6 +114,26 @@ TEST(CudaQEq, SubGroupOnlyActiveAtoms) {
   compare_once(sys, settings(0.0, 6.0, 1e-12, 1000), "sub-group");
 }
 
+// Atoms of a type mapped to NULL (QEqInput::type_map) take no part, on the
+// GPU as on the host; also with no group flags at all.
+TEST(CudaQEq, TypeMappedToNullTakesNoPart) {
+  REQUIRE_GPU();
+  const System sys = make_periodic_system(64, 10.0, 6.0, 99u);
+  const int type_map[3] = {0, -1, 2};
+  for (bool flags : {true, false})
+    for (bool owners : {true, false}) {
+      QEqInput in = make_input(sys, owners);
+      in.type_map = type_map;
+      in.num_mapped = 3;
+      if (!flags) in.active = nullptr;
+      auto host = make_host_qeq_solver(settings(0.0, 6.0, 1e-12, 1000));
+      auto cuda = make_cuda_qeq_solver(settings(0.0, 6.0, 1e-12, 1000));
+      expect_same_solve(*host, *cuda, in, sys,
+                        std::string("NULL type") + (flags ? ", group flags" : ", no flags") +
+                            (owners ? ", device ghost refresh" : ", QEqComm"));
+    }
+}
+
 TEST(CudaQEq, PerAtomParametersAndChiShift) {
   REQUIRE_GPU();
   const System sys = make_periodic_system(20, 8.0, 5.0, 4242u);

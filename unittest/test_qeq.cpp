@@ -3,6 +3,7 @@
 // history extrapolation and transport, and the non-convergence report.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -174,6 +175,35 @@ TEST(QEqSolver, SubGroupOnlyActiveAtoms) {
   for (size_t g = 0; g < sys.owner.size(); ++g)
     sys.active[sys.n_local + g] = sys.active[sys.owner[g]];
   expect_matches_dense(sys, 0.0, 6.0);
+}
+
+// A type the pair style maps to NULL (QEqInput::type_map -1, pair_style
+// hybrid) takes no part, neither as row nor as partner: the same solve as
+// with those atoms out of the group, and their charges left alone.
+TEST(QEqSolver, TypeMappedToNullTakesNoPart) {
+  const System sys = make_periodic_system(27, 9.0, 6.0, 99u);
+  const int type_map[3] = {0, -1, 2};  // type 1 maps to NULL
+  System out = sys;                    // the same atoms, type 1 out of the group
+  for (int i = 0; i < out.n_total(); ++i) out.active[i] = out.type[i] != 1;
+  ASSERT_GT(std::count(out.active.begin(), out.active.end(), 0), 0) << "no type-1 atom";
+  expect_matches_dense(out, 0.0, 6.0);
+
+  QEqSettings set;
+  set.tolerance = 1e-14;
+  set.max_iter = 1000;
+  set.cut_hi = 6.0;
+  auto mapped = make_host_qeq_solver(set), grouped = make_host_qeq_solver(set);
+  SingleRankComm c1 = make_comm(sys), c2 = make_comm(out);
+  std::vector<double> q1(sys.n_total(), 123.0), q2(sys.n_total(), 123.0);
+  QEqInput in = make_input(sys);
+  in.type_map = type_map;
+  in.num_mapped = 3;
+  mapped->solve(in, c1, q1.data());
+  grouped->solve(make_input(out), c2, q2.data());
+  for (int i = 0; i < sys.n_total(); ++i) {
+    EXPECT_EQ(q1[i], q2[i]) << "atom " << i;
+    if (sys.type[i] == 1) EXPECT_EQ(q1[i], 123.0) << "NULL-type atom " << i << " was written";
+  }
 }
 
 TEST(QEqSolver, PerAtomParametersEqualPerType) {

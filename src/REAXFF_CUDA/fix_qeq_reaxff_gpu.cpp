@@ -19,6 +19,7 @@
 #include "pair_reaxff_gpu.h"
 #include "platform.h"
 #include "puremd_gpu/qeq.h"
+#include "qeq_efield.h"
 #include "respa.h"
 #include "text_file_reader.h"
 #include "tokenizer.h"
@@ -31,7 +32,7 @@ using namespace FixConst;
 namespace {
 constexpr double kNetChargeWarn = 1.0e-5;  // net group charge that triggers a warning
 constexpr const char *kUsage =
-    "fix ID group qeq/reaxff/gpu Nevery cutlo cuthi tol params [nowarn] [maxiter N] [dual]";
+    "fix ID group qeq/reaxff/gpu Nevery cutlo cuthi tol params [nowarn] [maxiter N]";
 }  // namespace
 
 /* The solver's communication, through this fix's pack/unpack callbacks:
@@ -71,6 +72,7 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg)
       iter_t(0),
       pertype_option(nullptr),
       reaxflag(0),
+      reaxff(nullptr),
       solver_is_cuda(false),
       solver_logged(false),
       comm_vec(nullptr) {
@@ -95,12 +97,12 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg)
     error->all(FLERR, "Fix {}: the CG tolerance must be positive, got {}", style, arg[6]);
   pertype_option = utils::strdup(arg[7]);
 
-  int dual = 0;
   for (int iarg = 8; iarg < narg; ++iarg) {
     if (strcmp(arg[iarg], "nowarn") == 0) {
       maxwarn = 0;
     } else if (strcmp(arg[iarg], "dual") == 0) {
-      dual = 1;
+      // as fix qeq/reaxff, whose post_constructor refuses it
+      error->all(FLERR, "Dual keyword only supported with fix qeq/reaxff/omp (fix {})", style);
     } else if (strcmp(arg[iarg], "maxiter") == 0) {
       if (iarg + 1 >= narg) error->all(FLERR, "Fix {}: keyword 'maxiter' needs a value", style);
       imax = utils::inumeric(FLERR, arg[iarg + 1], false, lmp);
@@ -111,12 +113,6 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg)
       error->all(FLERR, "Unknown fix {} keyword: {} (expected '{}')", style, arg[iarg], kUsage);
     }
   }
-  if (dual && comm->me == 0)
-    error->warning(FLERR,
-                   "Fix {}: keyword 'dual' has no effect; the CUDA QEq solver always solves "
-                   "the s and t systems together, the host solver one after the other",
-                   style);
-
   check_taper();
   // The host solver until init() knows the pair style's driver (select_solver).
   try {
@@ -187,8 +183,7 @@ puremd::QEqSettings FixQEqReaxFFGPU::qeq_settings() const {
 ------------------------------------------------------------------------- */
 
 void FixQEqReaxFFGPU::select_solver() {
-  auto *pair = dynamic_cast<PairReaxFFGPU *>(force->pair_match("^reaxff/gpu", 0));
-  const bool want_cuda = pair && pair->driver() == puremd::Driver::Cuda;
+  const bool want_cuda = reaxff && reaxff->driver() == puremd::Driver::Cuda;
 
   if (want_cuda != solver_is_cuda) {
     std::unique_ptr<puremd::QEqSolver> next;
@@ -284,7 +279,7 @@ void FixQEqReaxFFGPU::pertype_parameters(const char *arg) {
 /* ---------------------------------------------------------------------- */
 
 void FixQEqReaxFFGPU::extract_pair_parameters() {
-  Pair *pair = force->pair_match("^reaxff/gpu", 0);
+  Pair *pair = PairReaxFFGPU::find(lmp);
   if (!pair) error->all(FLERR, "Fix {} requires pair_style reaxff/gpu", style);
 
   int dim = 0;
@@ -306,14 +301,18 @@ void FixQEqReaxFFGPU::extract_pair_parameters() {
 }
 
 /* ----------------------------------------------------------------------
-   every atom type in the group needs QEq parameters with eta > 0
+   every atom type in the group needs QEq parameters with eta > 0, except
+   types that pair_coeff maps to NULL: their atoms take no part in QEq
 ------------------------------------------------------------------------- */
 
 void FixQEqReaxFFGPU::check_parameters() {
+  const PairReaxFFGPU *pair = PairReaxFFGPU::find(lmp);
+  const int *map = pair ? pair->type_map() : nullptr;
   int missing = 0, bad_eta = 0;
   for (int i = 0; i < atom->nlocal; ++i) {
     if (!(atom->mask[i] & groupbit)) continue;
     const int t = atom->type[i];
+    if (map && map[t] < 0) continue;
     if (chi[t] == 0.0 && eta[t] == 0.0 && gamma[t] == 0.0)
       missing = t;
     else if (!(eta[t] > 0.0))
@@ -337,15 +336,11 @@ void FixQEqReaxFFGPU::check_parameters() {
 void FixQEqReaxFFGPU::init() {
   if (!atom->q_flag) error->all(FLERR, "Fix {} requires atom attribute q", style);
   if (!atom->tag_enable) error->all(FLERR, "Fix {} requires atom IDs", style);
-  if (!force->pair_match("^reaxff/gpu", 0))
-    error->all(FLERR, "Fix {} requires pair_style reaxff/gpu", style);
+  reaxff = PairReaxFFGPU::find(lmp);
+  if (!reaxff) error->all(FLERR, "Fix {} requires pair_style reaxff/gpu", style);
   if (group->count(igroup) == 0) error->all(FLERR, "Fix {} group has no atoms", style);
 
-  if (!modify->get_fix_by_style("^efield").empty())
-    error->all(FLERR,
-               "Fix {} does not support fix efield; use fix qeq/reaxff with pair_style reaxff "
-               "for charge equilibration in an external field",
-               style);
+  efield = QEqEfield::find(lmp, style);
 
   // the pair coefficients may have changed since the fix was defined
   if (reaxflag) extract_pair_parameters();
@@ -401,6 +396,9 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   in.active_bits = groupbit;
   in.type = atom->type;
   in.num_types = atom->ntypes + 1;
+  in.type_map = reaxff->type_map();
+  in.num_mapped = atom->ntypes + 1;
+  if (efield) in.chi_shift = efield->potential().data();
   in.chi = chi.data();
   in.eta = eta.data();
   in.gamma = gamma.data();
@@ -415,10 +413,7 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   // so the step has one neighbour search. REAXFF_GPU_QEQ_SHARED_LIST=0 gives
   // the solver its own cell search instead (bench/README.md compares them).
   puremd::DeviceFarList far;
-  if (solver_is_cuda && share_far_list) {
-    auto *pair = dynamic_cast<PairReaxFFGPU *>(force->pair_match("^reaxff/gpu", 0));
-    if (pair && pair->prepare_far_list(far)) in.far = &far;
-  }
+  if (solver_is_cuda && share_far_list && reaxff->prepare_far_list(far)) in.far = &far;
 
   puremd::QEqResult res;
   const double t0 = timing ? platform::walltime() : 0.0;

@@ -1,9 +1,13 @@
 /* fix qeq/reaxff/gpu: charge equilibration for pair_style reaxff/gpu.
 
    Same syntax, keywords and defaults as fix qeq/reaxff:
-     fix ID group qeq/reaxff/gpu Nevery cutlo cuthi tol params [nowarn] [maxiter N] [dual]
+       fix ID group qeq/reaxff/gpu Nevery cutlo cuthi tol params [nowarn] [maxiter N]
    params is "reaxff" (chi, eta, gamma from pair_style reaxff/gpu) or a file
-   with one line "itype chi eta gamma" per atom type.
+   with one line "itype chi eta gamma" per atom type. `dual` is an error, as
+   it is for fix qeq/reaxff (only its OPENMP version has it). Registered also
+   as qeq/reax/gpu, so that `-sf gpu` maps LAMMPS's old name qeq/reax here.
+   With fix efield, the field's potential shifts the electronegativities
+   (QEqEfield), as in fix qeq/reaxff.
 
    The solve is lib/puremd_gpu's QEqSolver (the CUDA solver when pair_style
    reaxff/gpu runs its CUDA driver, else the host solver); this class only hands it the
@@ -25,6 +29,8 @@ struct QEqSettings;
 }  // namespace puremd
 
 namespace LAMMPS_NS {
+
+class QEqEfield;
 
 class FixQEqReaxFFGPU : public Fix {
  public:
@@ -76,6 +82,8 @@ class FixQEqReaxFFGPU : public Fix {
   // Per-type QEq parameters, index 1..ntypes (entry 0 unused).
   std::vector<double> chi, eta, gamma;
 
+  class PairReaxFFGPU *reaxff;        // found in init()
+  std::unique_ptr<QEqEfield> efield;  // the run's fix efield, if any
   std::unique_ptr<puremd::QEqSolver> solver;
   bool solver_is_cuda;  // solver came from make_cuda_qeq_solver
   bool solver_logged;   // the log line naming the solver was written

@@ -7,11 +7,14 @@
 #include "atom.h"
 #include "comm.h"
 #include "error.h"
+#include "fix_package_gpu.h"
+#include "fix_qeq_reaxff_gpu.h"
 #include "force.h"
 #include "memory.h"
 #include "modify.h"
 #include "neigh_list.h"
 #include "neighbor.h"
+#include "puremd_gpu/device_choice.h"
 #include "puremd_gpu/errors.h"
 #include "reaxff_api.h"
 #include "reaxff_defs.h"
@@ -180,21 +183,10 @@ void PairReaxFFGPU::init_style() {
   if (!have_ffield)
     error->all(FLERR, "Pair style reaxff/gpu: pair_coeff * * ffield ... was not given");
 
-  if (!modify->get_fix_by_style("^acks2/reax").empty())
-    error->all(
-        FLERR,
-        "fix acks2/reaxff is not supported with pair_style reaxff/gpu; use fix qeq/reaxff/gpu");
-  // LAMMPS's own fix qeq/reaxff and qtpie/reaxff reach into PairReaxFF's CPU
-  // neighbour list, which this style does not build.
-  if (!modify->get_fix_by_style("^qeq/reaxff$").empty() ||
-      !modify->get_fix_by_style("^qeq/reax/c$").empty() ||
-      !modify->get_fix_by_style("^qeq/reaxff/omp$").empty() ||
-      !modify->get_fix_by_style("^qtpie/reax").empty())
-    error->all(FLERR,
-               "Pair style reaxff/gpu needs fix qeq/reaxff/gpu (or qeq/shielded) for charge "
-               "equilibration, not qeq/reaxff or qtpie/reaxff");
-  const int have_qeq = modify->get_fix_by_style("^qeq/reaxff/gpu$").size() +
-                       modify->get_fix_by_style("^qeq/shielded").size();
+  refuse_foreign_charge_fixes();
+  int have_qeq = modify->get_fix_by_style("^qeq/shielded").size();
+  for (const Fix *fix : modify->get_fix_list())
+    if (dynamic_cast<const FixQEqReaxFFGPU *>(fix)) ++have_qeq;
   if (qeqflag && have_qeq != 1)
     error->all(FLERR,
                "Pair style reaxff/gpu requires exactly one charge equilibration fix "
@@ -220,6 +212,54 @@ void PairReaxFFGPU::init_style() {
   engine->set_list_skin(neighbor->skin);
 }
 
+PairReaxFFGPU *PairReaxFFGPU::find(LAMMPS *lmp) {
+  return dynamic_cast<PairReaxFFGPU *>(lmp->force->pair_match("^reaxff", 0));
+}
+
+// LAMMPS's own ReaxFF charge fixes (CPU, OPENMP and KOKKOS, under every name
+// they are registered with) work on PairReaxFF's CPU neighbour list, which
+// this style does not build: they would fail or leave the charges alone.
+void PairReaxFFGPU::refuse_foreign_charge_fixes() {
+  for (const Fix *fix : modify->get_fix_list()) {
+    if (dynamic_cast<const FixQEqReaxFFGPU *>(fix)) continue;
+    const char *style = fix->style;
+    if (utils::strmatch(style, "^qeq/reax"))
+      error->all(FLERR,
+                 "Fix {} is {}, LAMMPS's charge equilibration for pair_style reaxff; with "
+                 "pair_style reaxff/gpu use fix qeq/reaxff/gpu with the same arguments "
+                 "(`-sf gpu` renames both)",
+                 fix->id, style);
+    if (utils::strmatch(style, "^acks2/reax") || utils::strmatch(style, "^qtpie/reax"))
+      error->all(FLERR,
+                 "Fix {} is {}: ACKS2 and QTPIE charges are not available with pair_style "
+                 "reaxff/gpu yet (it has fix qeq/reaxff/gpu only). Run this input with pair_style "
+                 "reaxff: without -sf gpu, or with 'suffix off' before pair_style",
+                 fix->id, style);
+  }
+}
+
+// The GPU of this rank: the one LAMMPS's GPU package has made current when
+// it is active (both then share it); otherwise by the GPU package's rule,
+// with `package gpu Ngpu gpuID first` settings when given (FixPackageGPU).
+int PairReaxFFGPU::choose_gpu() {
+  MPI_Comm node;
+  puremd::GpuAssignment a;
+  MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, comm->me, MPI_INFO_NULL, &node);
+  MPI_Comm_rank(node, &a.node_rank);
+  MPI_Comm_size(node, &a.node_ranks);
+  MPI_Comm_free(&node);
+
+  Fix *package = modify->get_fix_by_id("package_gpu");
+  if (auto *ours = dynamic_cast<FixPackageGPU *>(package)) {
+    a.count = ours->ngpu();
+    a.first = ours->first_gpu();
+  } else if (package) {
+    a.count = 1;
+    a.first = puremd::current_cuda_device();
+  }
+  return puremd::select_cuda_device(a);
+}
+
 void PairReaxFFGPU::make_engine() {
   std::string why;
   const bool gpu = puremd::cuda_available(&why);
@@ -227,23 +267,25 @@ void PairReaxFFGPU::make_engine() {
   if (d == puremd::Driver::Cuda && !gpu)
     error->all(FLERR, "pair_style reaxff/gpu driver cuda requested but no usable GPU: {}", why);
   try {
-    if (gpu && d != puremd::Driver::Host) {
-      MPI_Comm node;
-      int node_rank = 0;
-      MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, comm->me, MPI_INFO_NULL, &node);
-      MPI_Comm_rank(node, &node_rank);
-      MPI_Comm_free(&node);
-      puremd::select_cuda_device(node_rank);
-    }
+    if (gpu && d != puremd::Driver::Host) gpu_id = choose_gpu();
     engine = puremd::make_engine(d, ffield, control);
   } catch (std::exception &e) {
     error->all(FLERR, "pair_style reaxff/gpu: cannot start the {} driver: {}",
                d == puremd::Driver::Cuda ? "CUDA" : "selected", e.what());
   }
+  // Which GPU each rank uses (rank:GPU), so a job script's layout can be checked.
+  const bool on_gpu = engine->driver() == puremd::Driver::Cuda;
+  std::vector<int> ids(comm->me == 0 ? comm->nprocs : 0);
+  MPI_Gather(&gpu_id, 1, MPI_INT, ids.data(), 1, MPI_INT, 0, world);
   if (comm->me == 0) {
     std::string msg = "ReaxFF/GPU: using the " + engine->description();
+    if (on_gpu) msg += " (GPU " + std::to_string(gpu_id) + ")";
     if (engine->driver() == puremd::Driver::Host && requested_driver == puremd::Driver::Auto)
       msg += " (no GPU: " + why + ")";
+    if (on_gpu && comm->nprocs > 1) {
+      msg += "\nReaxFF/GPU: rank:GPU";
+      for (int r = 0; r < comm->nprocs; ++r) msg += fmt::format(" {}:{}", r, ids[r]);
+    }
     utils::logmesg(lmp, msg + "\n");
   }
   engine_stale = false;
@@ -273,10 +315,8 @@ void PairReaxFFGPU::fill_step_input(puremd::StepInput &in) {
 
 bool PairReaxFFGPU::prepare_far_list(puremd::DeviceFarList &far) {
   if (!engine || engine->driver() != puremd::Driver::Cuda) return false;
-  // Atoms of a NULL type have no far pairs, but QEq still pairs them (as
-  // fix qeq/reaxff does): the solver then searches on its own.
-  for (int t = 1; t <= atom->ntypes; ++t)
-    if (map[t] < 0) return false;
+  // Atoms of a NULL type have no far pairs; QEq leaves them out too
+  // (QEqInput::type_map), as fix qeq/reaxff does.
   puremd::StepInput in;
   fill_step_input(in);
   try {

@@ -31,13 +31,20 @@ class PairReaxFFGPU : public PairReaxFF {
   double memory_usage() override;
   void finish() override;
 
+  // The reaxff/gpu style of this run: the pair style itself or a sub-style of
+  // pair_style hybrid (which `-sf gpu` stores as "reaxff"); null if none.
+  static PairReaxFFGPU *find(class LAMMPS *);
+
   // Which driver runs, for the log and for fix qeq/reaxff/gpu.
   puremd::Driver driver() const { return engine ? engine->driver() : requested_driver; }
   const puremd::Control &control_params() const { return control; }
+  // pair_coeff's map from atom type (1..ntypes) to force-field element, -1
+  // for NULL; ntypes + 1 entries.
+  const int *type_map() const { return map; }
   // For fix qeq/reaxff/gpu, which runs before compute() in a step: the CUDA
   // driver builds this step's far list now and lends it to the QEq solver
   // (compute() then reuses it). False when there is none to lend (host
-  // driver, or an atom type mapped to NULL, whose atoms the list leaves out).
+  // driver).
   bool prepare_far_list(puremd::DeviceFarList &far);
 
  protected:
@@ -50,6 +57,7 @@ class PairReaxFFGPU : public PairReaxFF {
   puremd::Driver requested_driver = puremd::Driver::Auto;
   std::unique_ptr<puremd::Engine> engine;
   bool engine_stale = true;
+  int gpu_id = -1;  // this rank's GPU (CUDA driver)
 
   // Bond data exported for the analysis styles (see class comment).
   bool export_bonds = false;
@@ -58,6 +66,8 @@ class PairReaxFFGPU : public PairReaxFF {
   class NeighList *own_list = nullptr;
 
   void make_engine();
+  int choose_gpu();
+  void refuse_foreign_charge_fixes();
   void fill_step_input(puremd::StepInput &in);
   void export_analysis_data();
   void update_own_list();

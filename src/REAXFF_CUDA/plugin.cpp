@@ -1,19 +1,50 @@
-// Registers pair_style reaxff/gpu and fix qeq/reaxff/gpu with LAMMPS
-// (`plugin load`, or automatically through LAMMPS_PLUGIN_PATH).
+// Registers our styles with LAMMPS (`plugin load`, or automatically through
+// LAMMPS_PLUGIN_PATH, which `-sf gpu` needs: LAMMPS looks for the GPU
+// package before it reads the input):
+//   pair_style reaxff/gpu          (what `-sf gpu` makes of reaxff)
+//   fix qeq/reaxff/gpu, qeq/reax/gpu   (of qeq/reaxff and its old name qeq/reax)
+//   fix GPU                        (`package gpu`, only when LAMMPS has no
+//                                   GPU package of its own)
+#include <dlfcn.h>
+
+#include "fix_package_gpu.h"
 #include "fix_qeq_reaxff_gpu.h"
+#include "lammps.h"
 #include "lammpsplugin.h"
+#include "modify.h"
 #include "pair_reaxff_gpu.h"
 #include "version.h"
 
 using namespace LAMMPS_NS;
 
-static Pair *make_pair_reaxff_gpu(LAMMPS *lmp) { return new PairReaxFFGPU(lmp); }
+namespace {
 
-static Fix *make_fix_qeq_reaxff_gpu(LAMMPS *lmp, int argc, char **argv) {
+Pair *make_pair_reaxff_gpu(LAMMPS *lmp) { return new PairReaxFFGPU(lmp); }
+
+Fix *make_fix_qeq_reaxff_gpu(LAMMPS *lmp, int argc, char **argv) {
   return new FixQEqReaxFFGPU(lmp, argc, argv);
 }
 
-extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc) {
+Fix *make_fix_package_gpu(LAMMPS *lmp, int argc, char **argv) {
+  return new FixPackageGPU(lmp, argc, argv);
+}
+
+// LAMMPS closes a plugin's library once its styles are unloaded (at `clear`
+// and at exit), but it does not find style instances held by pair_style
+// hybrid under a suffixed name: hybrid stores `reaxff`, not `reaxff/gpu`.
+// Those are deleted later, with LAMMPS's Force, and their code must still be
+// mapped then. So the library stays loaded until the process ends.
+void keep_library_loaded() {
+  Dl_info self{};
+  if (dladdr(reinterpret_cast<void *>(&make_pair_reaxff_gpu), &self) && self.dli_fname)
+    dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+}
+
+}  // namespace
+
+extern "C" void lammpsplugin_init(void *ptr, void *handle, void *regfunc) {
+  keep_library_loaded();
+  auto *lmp = static_cast<LAMMPS *>(ptr);
   auto register_plugin = reinterpret_cast<lammpsplugin_regfunc>(regfunc);
   lammpsplugin_t plugin{};
   plugin.version = LAMMPS_VERSION;
@@ -27,8 +58,20 @@ extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc) {
   (*register_plugin)(&plugin, lmp);
 
   plugin.style = "fix";
-  plugin.name = "qeq/reaxff/gpu";
-  plugin.info = "QEq charge equilibration for pair_style reaxff/gpu";
   plugin.creator.v2 = reinterpret_cast<lammpsplugin_factory2 *>(&make_fix_qeq_reaxff_gpu);
-  (*register_plugin)(&plugin, lmp);
+  plugin.info = "QEq charge equilibration for pair_style reaxff/gpu";
+  for (const char *name : {"qeq/reaxff/gpu", "qeq/reax/gpu"}) {
+    plugin.name = name;
+    (*register_plugin)(&plugin, lmp);
+  }
+
+  // `-sf gpu` and `package gpu` need a fix style named GPU. LAMMPS's GPU
+  // package brings its own (its styles and ours then share the device it
+  // chooses); without it, ours takes the package's device settings.
+  if (!lmp->modify->check_package("GPU")) {
+    plugin.name = "GPU";
+    plugin.info = "package gpu for reaxff/gpu (LAMMPS built without its GPU package)";
+    plugin.creator.v2 = reinterpret_cast<lammpsplugin_factory2 *>(&make_fix_package_gpu);
+    (*register_plugin)(&plugin, lmp);
+  }
 }

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -17,6 +18,8 @@ int mpi_rank() {
 }
 
 std::string source_dir() { return REAXFF_CUDA_SOURCE_DIR; }
+
+bool lammps_has_gpu_package() { return lammps_config_has_package("GPU") != 0; }
 
 namespace {
 // Names handed out by scratch_path on rank 0, removed at exit (per-job names
@@ -39,9 +42,28 @@ std::string scratch_path(const std::string &name) {
 }
 
 LammpsSession::LammpsSession(const std::string &logfile) {
+  open({"lammps_tests", "-log", logfile, "-screen", "none", "-nocite"});
+}
+
+LammpsSession::LammpsSession(const std::string &logfile, const std::vector<std::string> &more_args,
+                             bool autoload) {
   std::vector<std::string> args = {"lammps_tests", "-log", logfile, "-screen", "none", "-nocite"};
+  args.insert(args.end(), more_args.begin(), more_args.end());
+  // Set for the session's lifetime: `clear` loads the plugins again.
+  if (autoload) {
+    const char *before = std::getenv("LAMMPS_PLUGIN_PATH");
+    restore_plugin_path_ = before ? before : "";
+    had_plugin_path_ = before != nullptr;
+    setenv("LAMMPS_PLUGIN_PATH", REAXFF_CUDA_PLUGIN_DIR, 1);
+    autoload_ = true;
+  }
+  open(args);
+}
+
+void LammpsSession::open(const std::vector<std::string> &args) {
+  std::vector<std::string> copy = args;
   std::vector<char *> argv;
-  for (auto &a : args) argv.push_back(a.data());
+  for (auto &a : copy) argv.push_back(a.data());
   handle_ = lammps_open(static_cast<int>(argv.size()), argv.data(), MPI_COMM_WORLD, nullptr);
   if (!handle_) throw std::runtime_error("lammps_open failed");
 }
@@ -53,6 +75,12 @@ LammpsSession::~LammpsSession() {
     lammps_command(handle_, "plugin unload fix qeq/reaxff/gpu");
   }
   lammps_close(handle_);
+  if (autoload_) {
+    if (had_plugin_path_)
+      setenv("LAMMPS_PLUGIN_PATH", restore_plugin_path_.c_str(), 1);
+    else
+      unsetenv("LAMMPS_PLUGIN_PATH");
+  }
 }
 
 std::string LammpsSession::run(const std::string &lines) {
@@ -73,6 +101,25 @@ void LammpsSession::load_plugin() {
 
 double LammpsSession::thermo(const char *keyword) { return lammps_get_thermo(handle_, keyword); }
 
+std::vector<std::pair<std::string, double>> LammpsSession::last_thermo() {
+  std::vector<std::pair<std::string, double>> out;
+  auto *num = static_cast<int *>(lammps_last_thermo(handle_, "num", 0));
+  for (int k = 0; num && k < *num; ++k) {
+    const auto *key = static_cast<const char *>(lammps_last_thermo(handle_, "keyword", k));
+    const int type = *static_cast<int *>(lammps_last_thermo(handle_, "type", k));
+    void *data = lammps_last_thermo(handle_, "data", k);
+    double v = 0.0;
+    if (type == LAMMPS_INT)
+      v = *static_cast<int *>(data);
+    else if (type == LAMMPS_INT64)
+      v = static_cast<double>(*static_cast<int64_t *>(data));
+    else
+      v = *static_cast<double *>(data);
+    out.emplace_back(key ? key : "?", v);
+  }
+  return out;
+}
+
 std::vector<double> LammpsSession::compute_vector(const char *id, int n) {
   auto *v =
       static_cast<double *>(lammps_extract_compute(handle_, id, LMP_STYLE_GLOBAL, LMP_TYPE_VECTOR));
@@ -92,6 +139,12 @@ long long LammpsSession::natoms() { return static_cast<long long>(lammps_get_nat
 std::vector<double> LammpsSession::gather(const char *name, int count) {
   std::vector<double> out(static_cast<size_t>(natoms()) * count);
   lammps_gather_atoms(handle_, name, 1, count, out.data());
+  return out;
+}
+
+std::vector<int> LammpsSession::gather_int(const char *name, int count) {
+  std::vector<int> out(static_cast<size_t>(natoms()) * count);
+  lammps_gather_atoms(handle_, name, 0, count, out.data());
   return out;
 }
 

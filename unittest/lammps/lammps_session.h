@@ -5,11 +5,17 @@
 #include <mpi.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 class LammpsSession {
  public:
   explicit LammpsSession(const std::string &logfile = "none");
+  // With more command-line arguments (e.g. {"-sf", "gpu"}) and, with
+  // `autoload`, our plugin loaded at start-up through LAMMPS_PLUGIN_PATH, as
+  // build/lmp does (what -sf gpu needs).
+  LammpsSession(const std::string &logfile, const std::vector<std::string> &more_args,
+                bool autoload);
   ~LammpsSession();
   LammpsSession(const LammpsSession &) = delete;
   LammpsSession &operator=(const LammpsSession &) = delete;
@@ -19,20 +25,29 @@ class LammpsSession {
   void load_plugin();  // pair reaxff/gpu + fix qeq/reaxff/gpu
 
   double thermo(const char *keyword);
+  // The last thermo output, keyword and value of each column.
+  std::vector<std::pair<std::string, double>> last_thermo();
   std::vector<double> compute_vector(const char *id, int n);
   double compute_scalar(const char *id);
   // Per-atom data ordered by atom ID, on every rank.
   std::vector<double> gather(const char *name, int count);
+  std::vector<int> gather_int(const char *name, int count);
   // Per-atom compute or fix output ("c_ID", "f_ID") ordered by atom ID.
   std::vector<double> gather_per_atom(const char *name, int count);
   long long natoms();
 
  private:
+  void open(const std::vector<std::string> &args);
   void *handle_ = nullptr;
   bool plugin_loaded_ = false;
+  bool autoload_ = false, had_plugin_path_ = false;
+  std::string restore_plugin_path_;
 };
 
 int mpi_rank();
+// This LAMMPS was built with its own GPU package (then `package gpu` and the
+// `/gpu` styles it has are LAMMPS's; bench/device_check.sh gpupkg runs that).
+bool lammps_has_gpu_package();
 std::string source_dir();
 // A file name under /tmp, the same on every rank of this test job and distinct
 // from other jobs' (ctest may run the 1-, 2- and 4-rank jobs at once). The

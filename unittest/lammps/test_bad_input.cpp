@@ -113,6 +113,41 @@ TEST(BadInput, UnknownQEqKeyword) {
   EXPECT_ERROR_CONTAINS(err, "bogus");
 }
 
+// LAMMPS's own ReaxFF charge fixes (every name this LAMMPS registers; the
+// OPENMP and KOKKOS ones match the same patterns) work on PairReaxFF's CPU
+// neighbour list, which reaxff/gpu does not build. Beside reaxff/gpu they
+// are refused with the fix to use, even with checkqeq no (once qeq/reax then
+// failed with "H matrix size has been exceeded: m_fill=0 H.m=0").
+TEST(BadInput, LammpsChargeFixesRefused) {
+  const std::string gauss = scratch("gauss4", "1 0.2240\n2 0.5434\n3 0.2240\n4 0.2240\n");
+  const struct {
+    std::string fix, advice;
+  } cases[] = {
+      {"qeq/reax 1 0.0 10.0 1e-6 reaxff", "use fix qeq/reaxff/gpu"},
+      {"qeq/reaxff 1 0.0 10.0 1e-6 reaxff", "use fix qeq/reaxff/gpu"},
+      {"acks2/reaxff 1 0.0 10.0 1e-6 reaxff", "with pair_style reaxff"},
+      {"acks2/reax 1 0.0 10.0 1e-6 reaxff", "with pair_style reaxff"},
+      {"qtpie/reaxff 1 0.0 10.0 1e-6 reaxff " + gauss, "with pair_style reaxff"},
+  };
+  for (const auto &c : cases) {
+    for (const char *check : {"yes", "no"}) {
+      SCOPED_TRACE(c.fix + ", checkqeq " + check);
+      auto err = error_of(std::string("pair_style reaxff/gpu NULL checkqeq ") + check +
+                          "\npair_coeff * * " + hns("ffield.reax.hns") + " C H O N\nfix q all " +
+                          c.fix + "\nrun 0 post no\n");
+      EXPECT_ERROR_CONTAINS(err, "is " + c.fix.substr(0, c.fix.find(' ')));
+      EXPECT_ERROR_CONTAINS(err, c.advice);
+    }
+  }
+}
+
+// As for fix qeq/reaxff: `dual` is only fix qeq/reaxff/omp's.
+TEST(BadInput, QEqDualKeywordRefusedAsInLammps) {
+  auto err = error_of("pair_style reaxff/gpu NULL\npair_coeff * * " + hns("ffield.reax.hns") +
+                      " C H O N\nfix q all qeq/reaxff/gpu 1 0.0 10.0 1e-6 reaxff dual\n");
+  EXPECT_ERROR_CONTAINS(err, "qeq/reaxff/omp");
+}
+
 TEST(BadInput, QEqNotConvergingWarnsWithIterationCount) {
   const std::string log = scratch_path("qeq_warn.log");
   {

@@ -102,11 +102,6 @@ class Engine {
 // True if a CUDA device is usable; `why` says what was found (or not).
 bool cuda_available(std::string *why);
 
-// Make device (node_local_rank mod device count) current for this process, so
-// ranks on one node spread over its GPUs (several ranks may share one).
-// Returns the device index, or -1 without CUDA.
-int select_cuda_device(int node_local_rank);
-
 std::unique_ptr<Engine> make_engine(Driver driver, const ForceField &ff, const Control &control);
 
 }  // namespace puremd

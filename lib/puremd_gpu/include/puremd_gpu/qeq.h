@@ -56,6 +56,11 @@ struct QEqInput {
   int active_bits = ~0;
   const int *type = nullptr;
   int num_types = 0;
+  // Optional, with per-type parameters: the pair style's map from type to
+  // force-field element (num_mapped entries, LAMMPS's pair_coeff map). Atoms
+  // of a type it maps to -1 take no part in QEq (qeq_takes_part).
+  const int *type_map = nullptr;
+  int num_mapped = 0;
   const double *chi = nullptr;        // electronegativity (eV)
   const double *eta = nullptr;        // hardness (eV), the matrix diagonal; must be > 0
   const double *gamma = nullptr;      // shielding (1/A)
@@ -129,8 +134,10 @@ class QEqSolver {
 
  protected:
   static bool is_active(const QEqInput &in, int i) {
-    return qeq_in_group(in.active, in.active_bits, i);
+    return qeq_takes_part(in.active, in.active_bits, in.type, in.type_map, in.num_mapped, i);
   }
+  // Whether some atom may not take part, so that per-atom flags are needed.
+  static bool has_exclusions(const QEqInput &in) { return in.active || (in.type && in.type_map); }
   static int param_index(const QEqInput &in, int i) { return in.type ? in.type[i] : i; }
   // The owned atoms of the group, in index order: the rows of H. Throws
   // InputError for an atom without QEq parameters or with eta <= 0.

@@ -21,19 +21,6 @@ std::unique_ptr<Engine> make_cuda_engine(const ForceField &ff, const Control &co
 bool cuda_device_available(std::string *why);
 #endif
 
-#if defined(PUREMD_WITH_CUDA)
-int select_cuda_device_impl(int node_local_rank);
-#endif
-
-int select_cuda_device(int node_local_rank) {
-#if defined(PUREMD_WITH_CUDA)
-  return select_cuda_device_impl(node_local_rank);
-#else
-  (void)node_local_rank;
-  return -1;
-#endif
-}
-
 bool cuda_available(std::string *why) {
 #if defined(PUREMD_WITH_CUDA)
   return cuda_device_available(why);

@@ -3,22 +3,32 @@
 
 #include <string>
 
+#include "puremd_gpu/device_choice.h"
 #include "puremd_gpu/engine.h"
 #include "puremd_gpu/errors.h"
 
 namespace puremd {
 
-int select_cuda_device_impl(int node_local_rank) {
+int select_cuda_device(const GpuAssignment &a) {
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
     cudaGetLastError();
     return -1;
   }
-  const int dev = node_local_rank % count;
+  const int dev = gpu_for_rank(a, count);
   const cudaError_t err = cudaSetDevice(dev);
   if (err != cudaSuccess)
     throw RuntimeError(std::string("cudaSetDevice(") + std::to_string(dev) +
                        "): " + cudaGetErrorString(err));
+  return dev;
+}
+
+int current_cuda_device() {
+  int dev = -1;
+  if (cudaGetDevice(&dev) != cudaSuccess) {
+    cudaGetLastError();
+    return -1;
+  }
   return dev;
 }
 

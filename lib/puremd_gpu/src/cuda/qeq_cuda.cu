@@ -775,22 +775,25 @@ struct PrepArgs {
   long long *tag;
   const int *active_in;  // the caller's flags (null: all in the group)
   int active_bits;
-  int *active;      // 0/1, for the kernels (when active_in)
+  int *active;      // 0/1, for the kernels (null: every atom takes part)
   const int *type;  // null: per-atom parameters
   int num_types;
+  const int *type_map;  // null: every type takes part
+  int num_mapped;
   const double *eta;
   int *row_flag, *iota;  // n_local: owned atom is a row of H; its index
   int *checks;
 };
 
-// 64-bit ids, 0/1 group flags, and which owned atoms are rows of H (the
-// group's, each checked as the host solver checks them).
+// 64-bit ids, 0/1 flags of the atoms that take part, and which owned atoms
+// are rows of H (each checked as the host solver checks them).
 __global__ void k_prepare_atoms(PrepArgs a) {
   const int i = blockIdx.x * kBlock + threadIdx.x;
   if (i >= a.n_total) return;
   a.tag[i] = id_at(a.tag_in, a.wide, i);
-  const bool in_group = qeq_in_group(a.active_in, a.active_bits, i);
-  if (a.active_in) a.active[i] = in_group ? 1 : 0;
+  const bool in_group =
+      qeq_takes_part(a.active_in, a.active_bits, a.type, a.type_map, a.num_mapped, i);
+  if (a.active) a.active[i] = in_group ? 1 : 0;
   if (i >= a.n_local) return;
   a.iota[i] = i;
   bool row = in_group;
@@ -1006,9 +1009,9 @@ class CudaQEqSolver final : public QEqSolver {
   std::size_t memory_bytes() const override {
     std::size_t b = QEqSolver::memory_bytes();
     b += x_dev_.bytes() + tag_in_.bytes() + tag_dev_.bytes() + tag_sorted_.bytes() +
-         active_in_.bytes() + active_dev_.bytes() + type_dev_.bytes() + chi_dev_.bytes() +
-         eta_dev_.bytes() + gamma_dev_.bytes() + shield_dev_.bytes() + shift_dev_.bytes() +
-         owner_dev_.bytes() + hist_dev_.bytes();
+         active_in_.bytes() + active_dev_.bytes() + type_dev_.bytes() + type_map_dev_.bytes() +
+         chi_dev_.bytes() + eta_dev_.bytes() + gamma_dev_.bytes() + shield_dev_.bytes() +
+         shift_dev_.bytes() + owner_dev_.bytes() + hist_dev_.bytes();
     b += row_flag_.bytes() + iota_.bytes() + rows_dev_.bytes() + checks_.bytes();
     b += key_.bytes() + key_sorted_.bytes() + idx_.bytes() + idx_sorted_.bytes() +
          cell_start_.bytes() + cell_end_.bytes() + cell_atoms_.bytes() + cub_tmp_.bytes();
@@ -1067,10 +1070,11 @@ class CudaQEqSolver final : public QEqSolver {
       QEQ_CUDA_CHECK(cudaMemcpyAsync(tag_in_.get(), in.tag.data(), n * in.tag.bytes_per_id(),
                                      cudaMemcpyHostToDevice, stream_));
     tag_dev_.ensure(n, "atom tags", sz_);
-    if (in.active) {
-      upload(active_in_, in.active, n, "the QEq group");
-      active_dev_.ensure(n, "the QEq group", sz_);
-    }
+    flags_ = has_exclusions(in);
+    if (in.active) upload(active_in_, in.active, n, "the QEq group");
+    if (flags_) active_dev_.ensure(n, "the QEq group", sz_);
+    if (in.type && in.type_map)
+      upload(type_map_dev_, in.type_map, std::max(in.num_mapped, 0), "the type map");
     if (in.type) {
       const int nt = std::max(in.num_types, 0);
       upload(type_dev_, in.type, n, "atom types");
@@ -1110,9 +1114,11 @@ class CudaQEqSolver final : public QEqSolver {
       a.tag = tag_dev_.get();
       a.active_in = in.active ? active_in_.get() : nullptr;
       a.active_bits = in.active_bits;
-      a.active = in.active ? active_dev_.get() : nullptr;
+      a.active = flags_ ? active_dev_.get() : nullptr;
       a.type = in.type ? type_dev_.get() : nullptr;
       a.num_types = in.num_types;
+      a.type_map = in.type && in.type_map ? type_map_dev_.get() : nullptr;
+      a.num_mapped = in.num_mapped;
       a.eta = eta_dev_.get();
       a.row_flag = row_flag_.get();
       a.iota = iota_.get();
@@ -1243,7 +1249,7 @@ class CudaQEqSolver final : public QEqSolver {
   // path the owner -> images map.
   void build_matrix(const QEqInput &in) {
     const int n = in.n_total, nl = in.n_local;
-    const int *active = in.active ? active_dev_.get() : nullptr;
+    const int *active = flags_ ? active_dev_.get() : nullptr;
     const int *type = in.type ? type_dev_.get() : nullptr;
     row_count_.ensure(static_cast<std::size_t>(n) + 1, "matrix rows", sz_);
     row_start_.ensure(static_cast<std::size_t>(n) + 1, "matrix rows", sz_);
@@ -1411,7 +1417,7 @@ class CudaQEqSolver final : public QEqSolver {
     a.n_total = n;
     a.far = f;
     a.tag = tag_dev_.get();
-    a.active = in.active ? active_dev_.get() : nullptr;
+    a.active = flags_ ? active_dev_.get() : nullptr;
     a.type = in.type ? type_dev_.get() : nullptr;
     a.num_types = in.num_types;
     a.shield = in.type ? shield_dev_.get() : nullptr;
@@ -1570,7 +1576,8 @@ class CudaQEqSolver final : public QEqSolver {
   // input (the caller's ids and group flags as given, then as the kernels read them)
   QEqDeviceArray<double> x_dev_, chi_dev_, eta_dev_, gamma_dev_, shield_dev_, shift_dev_, hist_dev_;
   QEqDeviceArray<long long> tag_in_, tag_dev_, tag_sorted_;
-  QEqDeviceArray<int> active_in_, active_dev_, type_dev_, owner_dev_;
+  QEqDeviceArray<int> active_in_, active_dev_, type_dev_, type_map_dev_, owner_dev_;
+  bool flags_ = false;  // active_dev_ holds which atoms take part (has_exclusions)
   // rows of H and the checks of the input
   QEqDeviceArray<int> row_flag_, iota_, rows_dev_, checks_;
   // binning and matrix

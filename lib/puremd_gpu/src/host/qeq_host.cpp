@@ -205,7 +205,7 @@ class HostQEqSolver final : public QEqSolver {
     xv_.resize(n);
     for (int i = 0; i < n; ++i) xv_[i] = vec3{in.x[3 * i], in.x[3 * i + 1], in.x[3 * i + 2]};
     const int *skip = nullptr;
-    if (in.active) {
+    if (has_exclusions(in)) {
       skip_.resize(n);
       for (int i = 0; i < n; ++i) skip_[i] = is_active(in, i) ? 0 : 1;
       skip = skip_.data();

@@ -11,6 +11,7 @@
 // (physics/pair_ownership.h).
 #pragma once
 
+#include "puremd_gpu/atom_input.h"
 #include "puremd_gpu/hd.h"
 #include "puremd_gpu/physics/pair_ownership.h"
 #include "puremd_gpu/physics/taper.h"
@@ -40,10 +41,15 @@ PMD_HD PMD_INLINE double qeq_offdiag(double r, double shield, const Taper &tap) 
   return kQEqCoulomb * qeq_taper_value(tap, r) / cbrt(r * r * r + shield);
 }
 
-// Atom i is in the QEq group: active[i] & bits nonzero (LAMMPS's mask and
-// group bit); every atom without flags.
-PMD_HD PMD_INLINE bool qeq_in_group(const int *active, int bits, int i) {
-  return !active || (active[i] & bits) != 0;
+// Atom i takes part in QEq: it is in the group (active[i] & bits nonzero,
+// LAMMPS's mask and group bit; every atom without flags) and, given the pair
+// style's type map, of a type mapped to an element. Atoms of a type mapped to
+// NULL in pair_coeff (pair_style hybrid) are neither rows nor partners, as
+// with fix qeq/reaxff, whose neighbour list (the pair style's) leaves them out.
+PMD_HD PMD_INLINE bool qeq_takes_part(const int *active, int bits, const int *type,
+                                      const int *type_map, int num_mapped, int i) {
+  if (active && (active[i] & bits) == 0) return false;
+  return !type_map || !type || mapped_element(type_map, num_mapped, type[i]) >= 0;
 }
 
 // An owned atom of the group can be a row of H: it has parameters (its type
