@@ -6,10 +6,12 @@
 #   4. benchmarks: HNS replicated 2^3 .. 16^3 and Water-6540, ms/step and phase breakdown.
 # On a machine with the full toolchain it builds first (scripts/configure.sh);
 # with BUNDLE=dir (made by bench/make_device_bundle.sh) it runs prebuilt binaries.
-# Usage: bench/device_check.sh [unit|quick|tests|bench|sanitize|drift|lanes|qeq|qeqtol|all]
+# Usage: bench/device_check.sh [unit|quick|tests|bench|sanitize|drift|lanes|qeq|qeqtol|gpupkg|all]
 #        (default all; lanes: the threads-per-row sweep behind thread_mapping.h's defaults;
 #        qeq: the QEq matrix from the engine's far list vs the solver's own search; qeqtol:
-#        GPU vs host after 100 steps at two CG tolerances; none of these three in all)
+#        GPU vs host after 100 steps at two CG tolerances; gpupkg: the examples/reaxff
+#        suite and the -sf gpu tests against a LAMMPS with its own GPU package (BUNDLE
+#        made with one); none of these four in all)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -28,6 +30,11 @@ if [ -n "${BUNDLE:-}" ]; then
   built_at=$(cat "$B/source_dir")
   if [ "$built_at" != "$root" ] && [ ! -e "$built_at" ]; then
     mkdir -p "$(dirname "$built_at")" && ln -s "$root" "$built_at"
+  fi
+  # and LAMMPS's examples/reaxff where the examples test was built to find them
+  examples_at=$(cat "$B/examples_dir")
+  if [ ! -e "$examples_at" ]; then
+    mkdir -p "$(dirname "$examples_at")" && ln -s "$B/examples-reaxff" "$examples_at"
   fi
   # Copy only when changed: overwriting a mapped plugin crashes running tests.
   mkdir -p "$root/build/plugins"
@@ -76,6 +83,25 @@ if [ "$what" = all ] || [ "$what" = tests ]; then
     grep -hE '^\[ (table|cuda ) \]' "$out/lammps_np$np.log"
     [ "$rc" != 0 ] && grep -B2 -A10 "Failure" "$out/lammps_np$np.log" | head -60
   done
+fi
+
+if [ "$what" = gpupkg ]; then
+  # The same test binary against LAMMPS built with its own GPU package (same
+  # version; the bundle's gpupkg/lib comes first): -sf gpu then runs that
+  # package's styles beside ours, and `package gpu` is LAMMPS's.
+  if [ -z "${BUNDLE:-}" ] || [ ! -x "$B/gpupkg/bin/lmp" ]; then
+    row "gpupkg: no LAMMPS with the GPU package in the bundle (make_device_bundle.sh BUILD PREFIX)"
+  else
+    for np in ${NP:-1}; do
+      LD_LIBRARY_PATH="$B/gpupkg/lib:$LD_LIBRARY_PATH" mpirun --bind-to none -np $np "$LTESTS" \
+        --gtest_brief=1 --gtest_filter="${FILTER:-*Examples*:SuffixGpu*}" 2>&1 |
+        sed 's/\x1b\[[0-9;]*m//g' >"$out/gpupkg_np$np.log"
+      rc=$(grep -qE '^\[  FAILED  \]' "$out/gpupkg_np$np.log" && echo 1 || echo 0)
+      row "GPU-package LAMMPS np=$np      failed=$rc  $(grep -hE '^\[  PASSED  \]' "$out/gpupkg_np$np.log")"
+      grep -hE '^\[ table \]' "$out/gpupkg_np$np.log"
+      [ "$rc" != 0 ] && grep -B2 -A10 "Failure" "$out/gpupkg_np$np.log" | head -60
+    done
+  fi
 fi
 
 hns_in() {  # reaxff/gpu version of LAMMPS's HNS benchmark input

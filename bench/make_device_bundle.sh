@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Pack what bench/device_check.sh needs on a GPU machine that cannot build
 # LAMMPS itself (the lent H100 has no network): LAMMPS (lmp + liblammps), our
-# plugin and test binaries, built here for sm_90. Output: .device/bundle
-# (ignored by git; carried to the device with the working tree).
+# plugin and test binaries, built here for sm_90, LAMMPS's examples/reaxff, and
+# optionally a LAMMPS with its own GPU package. Output: .device/bundle (ignored
+# by git; carried to the device with the working tree).
+# Usage: bench/make_device_bundle.sh [build-dir] [gpu-package-lammps-prefix]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -15,6 +17,20 @@ ln -sf liblammps.so.0 "$out/lib/liblammps.so"
 cp "$build/plugins/reaxffgpuplugin.so" "$out/plugins/"
 cp "$build/unittest/puremd_unit_tests" "$build/unittest/lammps_tests" "$out/bin/"
 pwd > "$out/source_dir"
+# LAMMPS's examples/reaxff, which the examples test reads at the path it was
+# built with (links into potentials/ followed)
+src=$(grep -E '^LAMMPS_SOURCE_DIR' "$build/CMakeCache.txt" | cut -d= -f2)
+cp -rL "$src/examples/reaxff" "$out/examples-reaxff"
+echo "$src/examples/reaxff" > "$out/examples_dir"
+# LAMMPS built with its own GPU package (the install prefix that
+# scripts/build_lammps.sh --gpu-package printed), when given: device_check.sh gpupkg
+gpu_prefix=${2:-}
+if [ -n "$gpu_prefix" ]; then
+  mkdir -p "$out/gpupkg/bin" "$out/gpupkg/lib"
+  cp "$gpu_prefix/bin/lmp" "$out/gpupkg/bin/"
+  cp -L "$gpu_prefix"/lib/liblammps.so.0 "$out/gpupkg/lib/"
+  strip --strip-unneeded "$out"/gpupkg/bin/lmp "$out"/gpupkg/lib/*.so.0 2>/dev/null || true
+fi
 strip --strip-unneeded "$out"/bin/* "$out"/plugins/*.so "$out"/lib/*.so.0 2>/dev/null || true
 ex=$(git rev-parse --git-path info/exclude); mkdir -p "$(dirname "$ex")"; grep -q '^/.device/' "$ex" 2>/dev/null || echo '/.device/' >> "$ex"
 du -sh "$out"
