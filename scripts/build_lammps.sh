@@ -35,7 +35,11 @@ build="$CACHE/lammps-build-$version-$key"
 gen=""
 command -v ninja >/dev/null && gen="-G Ninja"
 # shellcheck disable=SC2086
-cmake -S "$src/cmake" -B "$build" $gen $options -DCMAKE_INSTALL_PREFIX="$prefix" >&2
+# With the GPU package, liblammps needs the CUDA driver library (libcuda.so.1),
+# which a machine without a GPU driver lacks: lmp is linked without resolving it.
+link=""
+[ -n "$gpu_options" ] && link="-DCMAKE_EXE_LINKER_FLAGS=-Wl,--allow-shlib-undefined"
+cmake -S "$src/cmake" -B "$build" $gen $options $link -DCMAKE_INSTALL_PREFIX="$prefix" >&2
 cmake --build "$build" --parallel "$(nproc)" >&2
 cmake --install "$build" >&2
 touch "$prefix/.complete"
