@@ -406,8 +406,13 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   // solver finds the owners itself (once per neighbour build) and keeps the
   // ghosts up to date on the GPU.
   in.ghosts_are_images = comm->nprocs == 1;
-  in.atoms_reordered = neighbor->ncalls != solved_after_build;
-  solved_after_build = neighbor->ncalls;
+  // Reordered since the last solve: LAMMPS rebuilt its lists after it (every
+  // rebuild follows an exchange, maybe a sort), or this is a run's set-up,
+  // which exchanges and sorts too and restarts neighbor->ncalls at 0, so that
+  // counting builds misses a sort there.
+  in.atoms_reordered =
+      update->setupflag || last_solve_step < 0 || neighbor->lastcall > last_solve_step;
+  last_solve_step = update->ntimestep;
   // The CUDA solver builds the matrix from the force engine's far list of
   // this step (the pair style computes right after us and reuses the list),
   // so the step has one neighbour search. REAXFF_GPU_QEQ_SHARED_LIST=0 gives

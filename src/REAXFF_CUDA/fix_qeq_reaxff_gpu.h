@@ -93,8 +93,9 @@ class FixQEqReaxFFGPU : public Fix {
   std::unique_ptr<LammpsComm> qcomm;
   double *comm_vec;  // the vector the current forward/reverse comm moves
 
-  // neighbor->ncalls at the last solve: the atoms were reordered since when it differs
-  bigint solved_after_build = -1;
+  // timestep of the last solve (-1: none yet), to tell whether LAMMPS has
+  // rebuilt its lists, and so maybe reordered the atoms, since
+  bigint last_solve_step = -1;
 
   void pertype_parameters(const char *);
   void extract_pair_parameters();

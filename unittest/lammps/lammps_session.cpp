@@ -134,6 +134,16 @@ double LammpsSession::compute_scalar(const char *id) {
   return *v;
 }
 
+std::vector<long long> LammpsSession::local_ids() {
+  const int n = *static_cast<int *>(lammps_extract_global(handle_, "nlocal"));
+  const void *ids = lammps_extract_atom(handle_, "id");
+  std::vector<long long> out(n);
+  const bool wide = lammps_extract_setting(handle_, "tagint") == 8;
+  for (int i = 0; i < n; ++i)
+    out[i] = wide ? static_cast<const int64_t *>(ids)[i] : static_cast<const int *>(ids)[i];
+  return out;
+}
+
 long long LammpsSession::natoms() { return static_cast<long long>(lammps_get_natoms(handle_)); }
 
 std::vector<double> LammpsSession::gather(const char *name, int count) {

@@ -35,6 +35,8 @@ class LammpsSession {
   // Per-atom compute or fix output ("c_ID", "f_ID") ordered by atom ID.
   std::vector<double> gather_per_atom(const char *name, int count);
   long long natoms();
+  // This rank's atom IDs in LAMMPS's current local order.
+  std::vector<long long> local_ids();
 
  private:
   void open(const std::vector<std::string> &args);

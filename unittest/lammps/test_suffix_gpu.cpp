@@ -26,7 +26,10 @@ std::string log_of(const std::string &path) {
 // pair_style hybrid/overlay with reaxff, LAMMPS's style names, `suffix gpu`
 // first: the way a user switches an existing input from inside it.
 std::string hybrid_input() {
-  return "suffix gpu\nunits real\natom_style charge\natom_modify map array\nread_data " +
+  // With LAMMPS's GPU package, its lj/cut/gpu needs the package command,
+  // which `suffix gpu` does not issue, with neigh no under hybrid.
+  const std::string package = lammps_has_gpu_package() ? "package gpu 0 neigh no\n" : "";
+  return package + "suffix gpu\nunits real\natom_style charge\natom_modify map array\nread_data " +
          hns("data.hns-equil") +
          "\npair_style hybrid/overlay lj/cut 3.0 reaxff NULL\npair_coeff * * lj/cut 0.05 1.0\n"
          "pair_coeff * * reaxff " +
@@ -120,7 +123,7 @@ TEST(SuffixGpu, LammpsGpuPackageKeepsItsPackageCommand) {
     ASSERT_EQ(lmp.run("units real\natom_style charge\nread_data " + hns("data.hns-equil") +
                       "\npair_style reaxff NULL\npair_coeff * * " + hns("ffield.reax.hns") +
                       " C H O N\nfix q all qeq/reaxff 1 0.0 10.0 1e-6 reaxff\nfix nve all nve\n"
-                      "run 2 post no\ninfo fixes\n"),
+                      "run 2 post no\ninfo fixes out log\n"),
               "");
   }
   if (mpi_rank() == 0) {
