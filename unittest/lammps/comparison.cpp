@@ -140,6 +140,25 @@ void check_per_atom_sums(const std::string &label, const Snapshot &s) {
         << "sum of vatom component " << k;
 }
 
+void expect_same_charges_and_forces(const std::vector<double> &ref_q, const std::vector<double> &q,
+                                    const std::vector<double> &ref_f, const std::vector<double> &f,
+                                    double min_charge) {
+  ASSERT_EQ(ref_q.size(), q.size());
+  ASSERT_EQ(ref_f.size(), f.size());
+  double qmax = 0, dq = 0, fmax = 0, df = 0;
+  for (size_t i = 0; i < ref_q.size(); ++i) {
+    qmax = std::max(qmax, std::fabs(ref_q[i]));
+    dq = std::max(dq, std::fabs(ref_q[i] - q[i]));
+  }
+  for (size_t i = 0; i < ref_f.size(); ++i) {
+    fmax = std::max(fmax, std::fabs(ref_f[i]));
+    df = std::max(df, std::fabs(ref_f[i] - f[i]));
+  }
+  ASSERT_GT(qmax, min_charge) << "no charges: the comparison would be vacuous";
+  EXPECT_LE(dq, 1e-8) << "charges";
+  EXPECT_LE(df, 1e-8 * fmax) << "forces (max |F| " << fmax << ")";
+}
+
 bool run_system(const SystemSpec &s, const Variant &v, Snapshot &step0, Snapshot &after,
                 std::string *error) {
   LammpsSession lmp;

@@ -44,6 +44,13 @@ void compare(const std::string &label, const Snapshot &ref, const Snapshot &ours
              const Tolerances &tol, Worst &w);
 void check_per_atom_sums(const std::string &label, const Snapshot &s);
 
+// Charges within 1e-8 and forces within 1e-8 x max|F_ref| of the reference,
+// after checking that some reference charge reaches min_charge (else the
+// comparison would be vacuous).
+void expect_same_charges_and_forces(const std::vector<double> &ref_q, const std::vector<double> &q,
+                                    const std::vector<double> &ref_f, const std::vector<double> &f,
+                                    double min_charge);
+
 // Step 0 and after s.steps NVE steps with variant v (plugin loaded if needed).
 // Returns false (with a gtest failure recorded) if LAMMPS reported an error.
 bool run_system(const SystemSpec &s, const Variant &v, Snapshot &step0, Snapshot &after,

@@ -170,7 +170,12 @@ ExampleResult run_example(const ExampleInput &input, Switch how, int max_steps,
       args.insert(args.end(), {"-pk", "gpu", "0", "neigh", "no"});
     LammpsSession lmp((work / "log.lammps").string(), args, how != Switch::None);
     std::vector<std::string> commands = harness_commands(read_file(input.file), max_steps, tol);
-    if (how == Switch::InputCommand) commands.insert(commands.begin(), "suffix gpu");
+    if (how == Switch::InputCommand) {
+      commands.insert(commands.begin(), "suffix gpu");
+      // LAMMPS's own /gpu styles need the package command, which only -sf
+      // gpu issues by itself (neigh no: the GPU package's rule under hybrid)
+      if (lammps_has_gpu_package()) commands.insert(commands.begin(), "package gpu 0 neigh no");
+    }
     for (const std::string &c : commands) {
       r.error = lmp.run(c);
       if (!r.error.empty()) break;

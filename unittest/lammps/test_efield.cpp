@@ -10,6 +10,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "comparison.h"
 #include "lammps_session.h"
 
 namespace {
@@ -63,18 +64,8 @@ void expect_same(const State &ref, const State &ours, const std::string &when) {
     EXPECT_NEAR(ours.terms[k], ref.terms[k], std::max(1e-10 * std::fabs(ref.terms[k]), 1e-8))
         << "compute pair term " << k + 1;
   EXPECT_EQ(ours.terms[12], 0.0) << "efi: the field's energy belongs to fix efield";
-  double qmax = 0, dq = 0, fmax = 0, df = 0;
-  for (size_t i = 0; i < ref.q.size(); ++i) {
-    qmax = std::max(qmax, std::fabs(ref.q[i]));
-    dq = std::max(dq, std::fabs(ref.q[i] - ours.q[i]));
-  }
-  for (size_t i = 0; i < ref.f.size(); ++i) {
-    fmax = std::max(fmax, std::fabs(ref.f[i]));
-    df = std::max(df, std::fabs(ref.f[i] - ours.f[i]));
-  }
-  ASSERT_GT(qmax, 0.1) << "no charges: the comparison would be vacuous";
-  EXPECT_LE(dq, 1e-8) << "charges";
-  EXPECT_LE(df, 1e-8 * fmax) << "forces (pair and fix efield)";
+  // forces: pair and fix efield
+  expect_same_charges_and_forces(ref.q, ours.q, ref.f, ours.f, 0.1);
 }
 
 class EfieldQEq : public ::testing::TestWithParam<FieldCase> {};

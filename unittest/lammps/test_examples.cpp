@@ -1,6 +1,7 @@
 // Every input of LAMMPS's examples/reaxff, as a user switches it: run as
-// shipped (pair_style reaxff, LAMMPS's charge fixes) and with `-sf gpu` (our
-// styles), in the same binary and on the same ranks. Every thermo column of
+// shipped (pair_style reaxff, LAMMPS's charge fixes) and with `-sf gpu` or
+// the input command `suffix gpu` (our styles), in the same binary and on the
+// same ranks. Every thermo column of
 // every run, compute pair's 14 terms, forces and charges must agree. Inputs
 // with a charge model reaxff/gpu does not have yet (ACKS2, QTPIE) must be
 // refused with a message that says what to use instead.
@@ -157,21 +158,31 @@ void compare_atoms(const ExampleResult &ref, const ExampleResult &ours, Worst &w
 
 class ExamplesReaxff : public ::testing::TestWithParam<ExampleInput> {};
 
+const char *switch_name(Switch how) {
+  return how == Switch::CommandLine ? "-sf gpu" : "suffix gpu";
+}
+
+// Both switches: -sf gpu on the command line, and the input command
+// `suffix gpu` as the input's first line.
 TEST_P(ExamplesReaxff, SameWithSuffixGpu) {
   const ExampleInput &input = GetParam();
   int nprocs = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
   if (nprocs > kMaxRanks)
     GTEST_SKIP() << "examples/reaxff inputs run on at most " << kMaxRanks << " ranks in CI (time)";
+  const Switch switches[] = {Switch::CommandLine, Switch::InputCommand};
 
   const std::string text = read_text(input.dir + "/" + input.file);
   const std::string refused = refused_style(text);
   if (!refused.empty()) {
-    const ExampleResult ours = run_example(input, Switch::CommandLine, kMaxSteps, kTolerance);
-    EXPECT_NE(ours.error.find(refused), std::string::npos) << ours.error;
-    EXPECT_NE(ours.error.find("not available with pair_style reaxff/gpu"), std::string::npos)
-        << ours.error;
-    EXPECT_NE(ours.error.find("with pair_style reaxff"), std::string::npos) << ours.error;
+    for (Switch how : switches) {
+      SCOPED_TRACE(switch_name(how));
+      const ExampleResult ours = run_example(input, how, kMaxSteps, kTolerance);
+      EXPECT_NE(ours.error.find(refused), std::string::npos) << ours.error;
+      EXPECT_NE(ours.error.find("not available with pair_style reaxff/gpu"), std::string::npos)
+          << ours.error;
+      EXPECT_NE(ours.error.find("with pair_style reaxff"), std::string::npos) << ours.error;
+    }
     if (mpi_rank() == 0)
       std::printf("[ table ] %-28s ranks %d  refused (%s): ACKS2/QTPIE come later\n",
                   input.name.c_str(), nprocs, refused.c_str());
@@ -180,19 +191,22 @@ TEST_P(ExamplesReaxff, SameWithSuffixGpu) {
 
   const ExampleResult ref = run_example(input, Switch::None, kMaxSteps, kTolerance);
   ASSERT_EQ(ref.error, "") << "the input as shipped failed";
-  const ExampleResult ours = run_example(input, Switch::CommandLine, kMaxSteps, kTolerance);
-  ASSERT_EQ(ours.error, "") << "the input with -sf gpu failed";
   const auto iterations = iteration_columns(harness_commands(text, kMaxSteps, kTolerance));
-  Worst w;
-  compare_thermo(ref.last_thermo, ours.last_thermo, iterations, w);
-  compare_log_rows(ref.log_rows, ours.log_rows, iterations);
-  compare_atoms(ref, ours, w);
-  if (mpi_rank() == 0)
-    std::printf(
-        "[ table ] %-28s ranks %d  -sf gpu: worst rel. thermo %.1e  term %.1e  force %.1e x "
-        "max|F|  charge %.1e%s\n",
-        input.name.c_str(), nprocs, w.thermo, w.term, w.force, w.charge,
-        lammps_has_gpu_package() ? "  (LAMMPS GPU package)" : "");
+  for (Switch how : switches) {
+    SCOPED_TRACE(switch_name(how));
+    const ExampleResult ours = run_example(input, how, kMaxSteps, kTolerance);
+    ASSERT_EQ(ours.error, "") << "the input with " << switch_name(how) << " failed";
+    Worst w;
+    compare_thermo(ref.last_thermo, ours.last_thermo, iterations, w);
+    compare_log_rows(ref.log_rows, ours.log_rows, iterations);
+    compare_atoms(ref, ours, w);
+    if (mpi_rank() == 0)
+      std::printf(
+          "[ table ] %-28s ranks %d  %-10s: worst rel. thermo %.1e  term %.1e  force %.1e x "
+          "max|F|  charge %.1e%s\n",
+          input.name.c_str(), nprocs, switch_name(how), w.thermo, w.term, w.force, w.charge,
+          lammps_has_gpu_package() ? "  (LAMMPS GPU package)" : "");
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Inputs, ExamplesReaxff, ::testing::ValuesIn(example_inputs()),

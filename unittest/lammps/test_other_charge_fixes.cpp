@@ -9,6 +9,7 @@
 #include <cmath>
 #include <fstream>
 
+#include "comparison.h"
 #include "lammps_session.h"
 
 namespace {
@@ -70,19 +71,7 @@ class OtherChargeFixes : public ::testing::TestWithParam<ChargeFix> {};
 
 TEST_P(OtherChargeFixes, SameAsBesideReaxff) {
   const Result ref = run(false, GetParam()), ours = run(true, GetParam());
-  ASSERT_EQ(ref.q.size(), ours.q.size());
-  double qmax = 0, dq = 0, fmax = 0, df = 0;
-  for (size_t i = 0; i < ref.q.size(); ++i) {
-    qmax = std::max(qmax, std::fabs(ref.q[i]));
-    dq = std::max(dq, std::fabs(ref.q[i] - ours.q[i]));
-  }
-  for (size_t i = 0; i < ref.f.size(); ++i) {
-    fmax = std::max(fmax, std::fabs(ref.f[i]));
-    df = std::max(df, std::fabs(ref.f[i] - ours.f[i]));
-  }
-  ASSERT_GT(qmax, 0.05) << "no charges: the comparison would be vacuous";
-  EXPECT_LE(dq, 1e-8) << "charges";
-  EXPECT_LE(df, 1e-8 * fmax) << "forces";
+  expect_same_charges_and_forces(ref.q, ours.q, ref.f, ours.f, 0.05);
   EXPECT_NEAR(ours.pe, ref.pe, 1e-10 * std::fabs(ref.pe));
 }
 
