@@ -1,12 +1,10 @@
 #include "example_inputs.h"
 
 #include <mpi.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <climits>
 #include <filesystem>
-#include <fstream>
 #include <regex>
 #include <sstream>
 
@@ -27,13 +25,6 @@ std::string join(const std::vector<std::string> &w) {
   std::string out;
   for (const auto &s : w) out += (out.empty() ? "" : " ") + s;
   return out;
-}
-
-std::string read_file(const std::string &path) {
-  std::ifstream in(path);
-  std::stringstream all;
-  all << in.rdbuf();
-  return all.str();
 }
 
 // Index of the tolerance among a charge fix's words (fix ID group style ...),
@@ -169,7 +160,7 @@ ExampleResult run_example(const ExampleInput &input, Switch how, int max_steps,
     if (how == Switch::CommandLine && lammps_has_gpu_package())
       args.insert(args.end(), {"-pk", "gpu", "0", "neigh", "no"});
     LammpsSession lmp((work / "log.lammps").string(), args, how != Switch::None);
-    std::vector<std::string> commands = harness_commands(read_file(input.file), max_steps, tol);
+    std::vector<std::string> commands = harness_commands(read_text(input.file), max_steps, tol);
     if (how == Switch::InputCommand) {
       commands.insert(commands.begin(), "suffix gpu");
       // LAMMPS's own /gpu styles need the package command, which only -sf
@@ -196,7 +187,7 @@ ExampleResult run_example(const ExampleInput &input, Switch how, int max_steps,
     }
   }
   fs::current_path(cwd);
-  if (mpi_rank() == 0) r.log_rows = thermo_rows_of_log(read_file((work / "log.lammps").string()));
+  if (mpi_rank() == 0) r.log_rows = thermo_rows_of_log(read_text((work / "log.lammps").string()));
   MPI_Barrier(MPI_COMM_WORLD);
   if (mpi_rank() == 0) fs::remove_all(work);
   return r;

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 #define LAMMPS_LIB_MPI 1
@@ -18,6 +20,13 @@ int mpi_rank() {
 }
 
 std::string source_dir() { return REAXFF_CUDA_SOURCE_DIR; }
+
+std::string read_text(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream all;
+  all << in.rdbuf();
+  return all.str();
+}
 
 bool lammps_has_gpu_package() { return lammps_config_has_package("GPU") != 0; }
 

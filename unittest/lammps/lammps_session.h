@@ -51,6 +51,8 @@ int mpi_rank();
 // `/gpu` styles it has are LAMMPS's; bench/device_check.sh gpupkg runs that).
 bool lammps_has_gpu_package();
 std::string source_dir();
+// A whole text file ("" if it cannot be read).
+std::string read_text(const std::string &path);
 // A file name under /tmp, the same on every rank of this test job and distinct
 // from other jobs' (ctest may run the 1-, 2- and 4-rank jobs at once). The
 // first call is collective.

@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <regex>
 #include <sstream>
 
@@ -49,13 +48,6 @@ constexpr double kPrintedRel = 2e-7;
 // tolerance moves by an iteration or two with the order of the sums (seen:
 // 82.5 vs 81, tatb at step 0).
 constexpr double kIterations = 2.0;
-
-std::string read_text(const std::string &path) {
-  std::ifstream in(path);
-  std::stringstream all;
-  all << in.rdbuf();
-  return all.str();
-}
 
 // The charge fix reaxff/gpu refuses (until ACKS2 and QTPIE come to it), or "".
 std::string refused_style(const std::string &text) {

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <sstream>
 
 #include "lammps_session.h"
@@ -15,13 +14,6 @@
 namespace {
 
 std::string hns(const std::string &f) { return source_dir() + "/examples/HNS/" + f; }
-
-std::string log_of(const std::string &path) {
-  std::ifstream in(path);
-  std::stringstream all;
-  all << in.rdbuf();
-  return all.str();
-}
 
 // pair_style hybrid/overlay with reaxff, LAMMPS's style names, `suffix gpu`
 // first: the way a user switches an existing input from inside it.
@@ -50,7 +42,7 @@ TEST(SuffixGpu, HybridRunsClearsAndRunsAgain) {
     ASSERT_EQ(lmp.run("clear\n" + hybrid_input()), "");
   }
   if (mpi_rank() != 0) return;
-  const std::string text = log_of(log);
+  const std::string text = read_text(log);
   // both runs used our styles: qeq/reax became qeq/reax/gpu, reaxff reaxff/gpu
   size_t runs = 0;
   for (size_t p = text.find("QEq/GPU: fix q uses"); p != std::string::npos;
@@ -79,7 +71,7 @@ TEST(SuffixGpu, PackageGpuKeywords) {
               "");
   }
   if (mpi_rank() == 0) {
-    const std::string text = log_of(log);
+    const std::string text = read_text(log);
     EXPECT_NE(text.find("package gpu neigh no has no effect"), std::string::npos) << text;
     EXPECT_NE(text.find("package gpu tpa 4 has no effect"), std::string::npos) << text;
     EXPECT_NE(text.find("ReaxFF/GPU: using"), std::string::npos) << text;
@@ -127,7 +119,7 @@ TEST(SuffixGpu, LammpsGpuPackageKeepsItsPackageCommand) {
               "");
   }
   if (mpi_rank() == 0) {
-    const std::string text = log_of(log);
+    const std::string text = read_text(log);
     EXPECT_NE(text.find("ReaxFF/GPU: using the CUDA driver"), std::string::npos) << text;
     EXPECT_NE(text.find("style = nve/gpu"), std::string::npos) << "GPU package's fix nve/gpu";
     EXPECT_NE(text.find("style = qeq/reaxff/gpu"), std::string::npos) << "our QEq fix";
