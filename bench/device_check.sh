@@ -151,23 +151,52 @@ if [ "$what" = all ] || [ "$what" = drift ]; then
 fi
 
 if [ "$what" = all ] || [ "$what" = bench ] || [ "$what" = quick ]; then
-  export REAXFF_GPU_TIMING=1
-  cd "$root/examples/HNS"
-  for spec in "2 100" "4 100" "8 100" "16 20"; do
-    set -- $spec
-    "$LMP" -in "$(hns_in)" -v x $1 -v y $1 -v z $1 -v t $2 -log "$out/bench_hns_$1.log" -screen none
-    loop=$(grep -m1 "Loop time" "$out/bench_hns_$1.log")
-    atoms=$(echo "$loop" | awk '{print $(NF-1)}'); secs=$(echo "$loop" | awk '{print $4}')
-    ms=$(ms_per_step "$out/bench_hns_$1.log")
-    mat=$(awk -v s="$secs" -v n=$2 -v a="$atoms" 'BEGIN{printf "%.3f", a*n/s/1e6}')
-    row "HNS $1^3 atoms=$atoms steps=$2   ${ms} ms/step  ${mat} Matom-step/s  $(grep -h 'ReaxFF/GPU peak' "$out/bench_hns_$1.log" | head -1)"
-    grep -h "ReaxFF/GPU phase" "$out/bench_hns_$1.log" | head -3
+  # Side by side with the peer (LAMMPS's reaxff/kk, ../shared/peer/lmp-kokkos-sm90.xz,
+  # carried as .device/peer/lmp-kokkos-sm90.xz or named by PEER) on the SAME input
+  # file: ours with -sf gpu, the peer with -sf kk. REPS runs each (default 3), the
+  # median ms/step (LAMMPS loop time) and the highest GPU memory nvidia-smi saw
+  # (polled every 100 ms); one more run of ours with `timing yes` prints the phases.
+  reps=${REPS:-3}
+  peer_xz=${PEER:-$root/.device/peer/lmp-kokkos-sm90.xz}
+  KK=/tmp/lmp-kk
+  [ -x "$KK" ] || { [ -f "$peer_xz" ] && xz -dc "$peer_xz" >"$KK" && chmod +x "$KK"; }
+  median() { sort -n | awk '{v[NR] = $1} END {if (NR) printf "%.2f", v[int((NR + 1) / 2)]; else print "-"}'; }
+  peak_mib() { sort -n "$1" | tail -1; }
+  side_by_side() {  # label, folder, input, steps-args...
+    local label=$1 dir=$2 in=$3; shift 3
+    cd "$dir"
+    local ours=() kk=() mo=0 mk=0 m
+    for ((r = 1; r <= reps; r++)); do
+      nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 100 >"$out/mem.txt" & m=$!
+      "$LMP" -sf gpu -in "$in" "$@" -log "$out/bench_ours.log" -screen none
+      kill $m; wait $m 2>/dev/null
+      ours+=("$(ms_per_step "$out/bench_ours.log")"); mo=$(printf '%s\n' "$mo" "$(peak_mib "$out/mem.txt")" | sort -n | tail -1)
+      if [ -x "$KK" ]; then
+        nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 100 >"$out/mem.txt" & m=$!
+        "$KK" -k on g 1 -sf kk -pk kokkos neigh half newton on -in "$in" "$@" -log "$out/bench_kk.log" -screen none
+        kill $m; wait $m 2>/dev/null
+        kk+=("$(ms_per_step "$out/bench_kk.log")"); mk=$(printf '%s\n' "$mk" "$(peak_mib "$out/mem.txt")" | sort -n | tail -1)
+      fi
+    done
+    local atoms a b
+    atoms=$(awk '/^Loop time/ {print $(NF-1); exit}' "$out/bench_ours.log")
+    a=$(printf '%s\n' "${ours[@]}" | median); b=$(printf '%s\n' "${kk[@]}" | median)
+    row "$(printf '%-12s atoms=%-8s ours %8s ms/step (%s)  reaxff/kk %8s ms/step (%s)  kk/ours %s  GPU MiB ours %s kk %s' \
+      "$label" "$atoms" "$a" "${ours[*]}" "$b" "${kk[*]}" \
+      "$(awk -v a="$a" -v b="$b" 'BEGIN{if (a > 0 && b > 0) printf "%.2f", b / a; else print "-"}')" "$mo" "$mk")"
+    # the phases, from one more run of ours with the timing table on
+    REAXFF_GPU_TIMING=1 "$LMP" -sf gpu -in "$in" "$@" -log "$out/phases.log" -screen none
+    grep -hE "ReaxFF/GPU (phase|peak)" "$out/phases.log"
+    cd "$root"
+  }
+  # SYSTEMS picks (default all): HNS replications 2 4 8 16 and water
+  for sys in ${SYSTEMS:-2 4 8 16 water}; do
+    case $sys in
+      water) side_by_side "Water-6540" "$root/examples/water6540" in.water6540.reaxff -v steps 100 ;;
+      16) side_by_side "HNS 16^3" "$root/examples/HNS" in.reaxff.hns -v x 16 -v y 16 -v z 16 -v t 20 ;;
+      *) side_by_side "HNS $sys^3" "$root/examples/HNS" in.reaxff.hns -v x $sys -v y $sys -v z $sys -v t 100 ;;
+    esac
   done
-  cd "$root/examples/water6540"
-  "$LMP" -in in.water6540 -v steps 100 -v driver cuda -log "$out/bench_water6540.log" -screen none
-  row "Water-6540 100 steps          $(ms_per_step "$out/bench_water6540.log") ms/step"
-  grep -h "ReaxFF/GPU phase\|QEq" "$out/bench_water6540.log" | tail -4
-  cd "$root"
 fi
 
 if [ "$what" = qeq ]; then

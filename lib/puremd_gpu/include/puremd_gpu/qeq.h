@@ -15,6 +15,7 @@
 
 #include "puremd_gpu/atom_input.h"
 #include "puremd_gpu/device_far_list.h"
+#include "puremd_gpu/physics/qeq_history.h"
 #include "puremd_gpu/physics/qeq_matrix.h"
 
 namespace puremd {
@@ -37,6 +38,9 @@ struct QEqSettings {
   double cut_hi = 10.0;     // taper outer radius = matrix cut-off (A)
   double tolerance = 1e-6;  // CG stops when |r|_M / |b| <= tolerance
   int max_iter = 200;       // CG iteration limit (counted as fix qeq/reaxff counts)
+  // CUDA solver: threads per matrix row in the product, 4, 8, 16 or 32;
+  // 0 chooses from the mean row length (the host solver ignores it)
+  int threads_per_row = 0;
 };
 
 // One QEq problem on one sub-domain.
@@ -102,13 +106,14 @@ struct QEqResult {
 // pack_history and unpack_history.
 class QEqSolver {
  public:
-  static constexpr int kHistoryDepth = 4;
-  static constexpr int kHistoryPerAtom = 2 * kHistoryDepth;  // s history, then t history
+  static constexpr int kHistoryDepth = kQEqHistoryDepth;
+  static constexpr int kHistoryPerAtom = kQEqHistoryPerAtom;  // s history, then t history
 
   explicit QEqSolver(const QEqSettings &settings);
   virtual ~QEqSolver() = default;
 
-  // Throws InputError if cut_hi <= cut_lo, tolerance <= 0 or max_iter < 1.
+  // Throws InputError if cut_hi <= cut_lo, tolerance <= 0, max_iter < 1 or
+  // threads_per_row is not 0, 4, 8, 16 or 32.
   void set_settings(const QEqSettings &settings);
   const QEqSettings &settings() const { return settings_; }
   const Taper &taper() const { return taper_; }

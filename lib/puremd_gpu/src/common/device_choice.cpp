@@ -28,9 +28,4 @@ int gpu_for_rank(const GpuAssignment &a, int device_count) {
   return first + a.node_rank / ranks_per_gpu;
 }
 
-#if !defined(PUREMD_WITH_CUDA)
-int select_cuda_device(const GpuAssignment &) { return -1; }
-int current_cuda_device() { return -1; }
-#endif
-
 }  // namespace puremd

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "common/driver_entry.h"
 #include "puremd_gpu/device_choice.h"
 #include "puremd_gpu/engine.h"
 #include "puremd_gpu/errors.h"
@@ -49,7 +50,5 @@ bool cuda_device_available(std::string *why) {
   if (why) *why = std::string(prop.name);
   return true;
 }
-
-// make_cuda_engine() is defined in cuda_engine.cu.
 
 }  // namespace puremd

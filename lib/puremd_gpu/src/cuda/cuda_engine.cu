@@ -10,6 +10,7 @@
 #include <string>
 
 #include "cuda/cuda_engine.h"
+#include "common/driver_entry.h"
 #include "cuda/kernel_utils.cuh"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/long_range_tables.h"

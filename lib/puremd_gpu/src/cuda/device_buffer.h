@@ -170,6 +170,7 @@ class PinnedArray {
   PinnedArray &operator=(const PinnedArray &) = delete;
 
   T *data() const { return ptr_; }
+  size_t capacity() const { return cap_; }
   T &operator[](size_t i) const { return ptr_[i]; }
 
   void reserve(size_t n, double headroom = 1.0) {

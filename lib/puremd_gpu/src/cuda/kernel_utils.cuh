@@ -12,8 +12,9 @@ namespace puremd::cuda {
 constexpr int kAtomBlock = 128;    // threads per block of the one-thread-per-atom kernels
 constexpr int kReduceBlock = 256;  // threads per block of the reductions
 
+// Blocks of `block` threads for n items; at least one (a launch of none is an error).
 inline unsigned blocks_for(long long n, int block) {
-  return static_cast<unsigned>((n + block - 1) / block);
+  return static_cast<unsigned>(n > 0 ? (n + block - 1) / block : 1);
 }
 
 // The energy terms add into one of kEnergySlots copies of Energies (one

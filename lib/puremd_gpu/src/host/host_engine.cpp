@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "common/driver_entry.h"
 #include "host/host_context.h"
 #include "puremd_gpu/long_range_tables.h"
 
@@ -106,3 +107,11 @@ void build_far_neighbors(HostContext &c) {
 }
 
 }  // namespace puremd::host
+
+namespace puremd {
+
+std::unique_ptr<Engine> make_host_engine(const ForceField &ff, const Control &control) {
+  return std::make_unique<host::HostEngine>(ff, control);
+}
+
+}  // namespace puremd

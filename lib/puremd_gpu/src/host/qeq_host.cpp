@@ -11,80 +11,6 @@
 
 namespace puremd {
 
-// ---------------------------------------------------------------------------
-// QEqSolver: settings and history (shared by every solver implementation)
-
-QEqSolver::QEqSolver(const QEqSettings &settings) { set_settings(settings); }
-
-void QEqSolver::set_settings(const QEqSettings &settings) {
-  if (!(settings.cut_hi > settings.cut_lo))
-    throw InputError("QEq: the taper outer radius (" + std::to_string(settings.cut_hi) +
-                     ") must be larger than the inner radius (" + std::to_string(settings.cut_lo) +
-                     ")");
-  if (!(settings.tolerance > 0.0)) throw InputError("QEq: the CG tolerance must be positive");
-  if (settings.max_iter < 1) throw InputError("QEq: the CG iteration limit must be at least 1");
-  settings_ = settings;
-  taper_ = make_taper(settings.cut_lo, settings.cut_hi);
-}
-
-void QEqSolver::grow_history(int n) {
-  const std::size_t want = static_cast<std::size_t>(std::max(n, 0)) * kHistoryPerAtom;
-  if (hist_.size() < want) hist_.resize(want, 0.0);
-}
-
-void QEqSolver::clear_history() {
-  fetch_history();
-  std::fill(hist_.begin(), hist_.end(), 0.0);
-}
-
-void QEqSolver::copy_history(int from, int to) {
-  if (from == to) return;
-  fetch_history();
-  std::copy_n(history_block(from), kHistoryPerAtom, history_block(to));
-}
-
-int QEqSolver::pack_history(int i, double *buf) const {
-  fetch_history();
-  std::copy_n(hist_.data() + static_cast<std::size_t>(i) * kHistoryPerAtom, kHistoryPerAtom, buf);
-  return kHistoryPerAtom;
-}
-
-int QEqSolver::unpack_history(int i, const double *buf) {
-  fetch_history();
-  grow_history(i + 1);
-  std::copy_n(buf, kHistoryPerAtom, history_block(i));
-  return kHistoryPerAtom;
-}
-
-double QEqSolver::s_history(int i, int k) const {
-  fetch_history();
-  return hist_[static_cast<std::size_t>(i) * kHistoryPerAtom + k];
-}
-
-double QEqSolver::t_history(int i, int k) const {
-  fetch_history();
-  return hist_[static_cast<std::size_t>(i) * kHistoryPerAtom + kHistoryDepth + k];
-}
-
-void QEqSolver::select_rows(const QEqInput &in, std::vector<int> &rows) {
-  rows.clear();
-  for (int i = 0; i < in.n_local; ++i) {
-    if (!is_active(in, i)) continue;
-    if (!qeq_row_parameters_ok(in.type, in.num_types, in.eta, i)) reject_row(in, i);
-    rows.push_back(i);
-  }
-}
-
-void QEqSolver::reject_row(const QEqInput &in, int i) {
-  const int p = param_index(in, i);
-  if (in.type && (p < 0 || p >= in.num_types))
-    throw InputError("QEq: atom type " + std::to_string(p) + " has no QEq parameters");
-  throw InputError("QEq: " + std::string(in.type ? "atom type " : "atom ") + std::to_string(p) +
-                   " has eta = " + std::to_string(in.eta[p]) + "; QEq needs eta > 0");
-}
-
-std::size_t QEqSolver::memory_bytes() const { return hist_.capacity() * sizeof(double); }
-
 namespace {
 
 class HostQEqSolver final : public QEqSolver {
@@ -101,14 +27,11 @@ class HostQEqSolver final : public QEqSolver {
     b_s_.assign(n, 0.0);
     b_t_.assign(n, 0.0);
     for (int i : rows_) {
-      const double *h = history_block(i);
-      const double *hs = h, *ht = h + kHistoryDepth;
       b_s_[i] = -chi_of(in, i);
       if (in.chi_shift) b_s_[i] -= in.chi_shift[i];
       b_t_[i] = -1.0;
-      // Initial guesses: cubic extrapolation of s, quadratic of t.
-      s_[i] = 4.0 * (hs[0] + hs[2]) - (6.0 * hs[1] + hs[3]);
-      t_[i] = ht[2] + 3.0 * (ht[0] - ht[1]);
+      s_[i] = qeq_guess_s(history_block(i));
+      t_[i] = qeq_guess_t(history_block(i));
     }
     comm.forward(s_.data());
     comm.forward(t_.data());
@@ -129,15 +52,8 @@ class HostQEqSolver final : public QEqSolver {
     const double t_sum = comm.sum(t_local);
     const double mu = s_sum / t_sum;
     for (int i : rows_) {
-      q[i] = s_[i] - mu * t_[i];
-      double *h = history_block(i);
-      double *hs = h, *ht = h + kHistoryDepth;
-      for (int k = kHistoryDepth - 1; k > 0; --k) {
-        hs[k] = hs[k - 1];
-        ht[k] = ht[k - 1];
-      }
-      hs[0] = s_[i];
-      ht[0] = t_[i];
+      q[i] = qeq_charge(s_[i], t_[i], mu);
+      qeq_push_history(history_block(i), s_[i], t_[i]);
     }
     comm.forward(q);
     return res;

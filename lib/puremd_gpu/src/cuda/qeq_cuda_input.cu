@@ -1,0 +1,200 @@
+// The CUDA QEq solver's input: the caller's arrays go up as they are (ids of
+// 4 or 8 bytes, LAMMPS's mask with the group bit); ids are widened, the group
+// flags and rows of H (cub::DeviceSelect) found, and the input checked on the
+// GPU. The history of past solutions stays on the GPU between solves.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <cub/device/device_select.cuh>
+#include <string>
+#include <vector>
+
+#include "cuda/kernel_utils.cuh"
+#include "cuda/qeq_cuda_solver.h"
+#include "puremd_gpu/errors.h"
+
+namespace puremd::cuda {
+namespace {
+
+struct PrepArgs {
+  int n_local, n_total;
+  const void *tag_in;  // the caller's ids, 4 or 8 bytes each
+  bool wide;
+  long long *tag;
+  const int *active_in;  // the caller's flags (null: all in the group)
+  int active_bits;
+  int *active;      // 0/1, for the kernels (null: every atom takes part)
+  const int *type;  // null: per-atom parameters
+  int num_types;
+  const int *type_map;  // null: every type takes part
+  int num_mapped;
+  const double *eta;
+  int *row_flag, *iota;  // n_local: owned atom is a row of H; its index
+  int *checks;
+};
+
+// 64-bit ids, 0/1 flags of the atoms that take part, and which owned atoms
+// are rows of H (each checked as the host solver checks them).
+__global__ void k_prepare_atoms(PrepArgs a) {
+  const int i = blockIdx.x * kQEqBlock + threadIdx.x;
+  if (i >= a.n_total) return;
+  a.tag[i] = id_at(a.tag_in, a.wide, i);
+  const bool in_group =
+      qeq_takes_part(a.active_in, a.active_bits, a.type, a.type_map, a.num_mapped, i);
+  if (a.active) a.active[i] = in_group ? 1 : 0;
+  if (i >= a.n_local) return;
+  a.iota[i] = i;
+  bool row = in_group;
+  if (row && !qeq_row_parameters_ok(a.type, a.num_types, a.eta, i)) {
+    atomicMin(a.checks + kCheckBadRow, i);
+    row = false;
+  }
+  a.row_flag[i] = row ? 1 : 0;
+}
+
+// Each ghost's owner: the owned atom with its id (ids of the owned atoms
+
+}  // namespace
+
+// Checks the input as the host solver does (on the GPU; the verdict comes
+// home with the matrix size), uploads the caller's arrays as they are,
+// selects the rows, finds the ghost owners, sizes the work vectors.
+void CudaQEqSolver::setup(const QEqInput &in) {
+  if (in.n_local < 0 || in.n_total < in.n_local) throw RuntimeError("QEq: invalid atom counts");
+  if (in.n_total > 0 && (!in.x || !in.tag || !in.chi || !in.eta || !in.gamma))
+    throw RuntimeError("QEq: missing positions, tags or parameters");
+  grow_history(in.n_local);
+  n_local_ = in.n_local;
+  n_total_ = in.n_total;
+  mem_.n_atoms = in.n_total;
+  n_rows_ = 0;
+
+  const int n = in.n_total, nl = in.n_local;
+  upload(x_dev_, in.x, 3 * static_cast<std::size_t>(n));
+  tag_in_.reserve(n, kQEqHeadroom);
+  if (n > 0)
+    PMD_CUDA_CHECK(cudaMemcpyAsync(tag_in_.data(), in.tag.data(), n * in.tag.bytes_per_id(),
+                                   cudaMemcpyHostToDevice, stream_));
+  tag_dev_.reserve(n, kQEqHeadroom);
+  flags_ = has_exclusions(in);
+  if (in.active) upload(active_in_, in.active, n);
+  if (flags_) active_dev_.reserve(n, kQEqHeadroom);
+  if (in.type && in.type_map) upload(type_map_dev_, in.type_map, std::max(in.num_mapped, 0));
+  if (in.type) {
+    const int nt = std::max(in.num_types, 0);
+    upload(type_dev_, in.type, n);
+    upload(chi_dev_, in.chi, nt);
+    upload(eta_dev_, in.eta, nt);
+    upload(gamma_dev_, in.gamma, nt);
+    shield_.assign(static_cast<std::size_t>(nt) * nt, 0.0);
+    for (int a = 0; a < nt; ++a)
+      for (int c = 0; c < nt; ++c)
+        shield_[static_cast<std::size_t>(a) * nt + c] = qeq_shielding(in.gamma[a], in.gamma[c]);
+    upload(shield_dev_, shield_.data(), shield_.size());
+  } else {
+    upload(chi_dev_, in.chi, n);
+    upload(eta_dev_, in.eta, n);
+    upload(gamma_dev_, in.gamma, n);
+  }
+  if (in.chi_shift) upload(shift_dev_, in.chi_shift, nl);
+  params_.type = in.type ? type_dev_.data() : nullptr;
+  params_.chi = chi_dev_.data();
+  params_.eta = eta_dev_.data();
+  params_.chi_shift = in.chi_shift ? shift_dev_.data() : nullptr;
+
+  // ids widened, group flags, rows flagged and listed in index order
+  checks_.reserve(kNumChecks);
+  PMD_CUDA_CHECK(cudaMemsetAsync(checks_.data(), 0, kNumChecks * sizeof(int), stream_));
+  PMD_CUDA_CHECK(cudaMemsetAsync(checks_.data() + kCheckBadRow, 0x7f,
+                                 (kCheckNoOwner - kCheckBadRow) * sizeof(int), stream_));
+  row_flag_.reserve(nl, kQEqHeadroom);
+  iota_.reserve(nl, kQEqHeadroom);
+  rows_dev_.reserve(nl, kQEqHeadroom);
+  if (n > 0) {
+    PrepArgs a{};
+    a.n_local = nl;
+    a.n_total = n;
+    a.tag_in = tag_in_.data();
+    a.wide = in.tag.wide();
+    a.tag = tag_dev_.data();
+    a.active_in = in.active ? active_in_.data() : nullptr;
+    a.active_bits = in.active_bits;
+    a.active = flags_ ? active_dev_.data() : nullptr;
+    a.type = in.type ? type_dev_.data() : nullptr;
+    a.num_types = in.num_types;
+    a.type_map = in.type && in.type_map ? type_map_dev_.data() : nullptr;
+    a.num_mapped = in.num_mapped;
+    a.eta = eta_dev_.data();
+    a.row_flag = row_flag_.data();
+    a.iota = iota_.data();
+    a.checks = checks_.data();
+    k_prepare_atoms<<<blocks_for(n, kQEqBlock), kQEqBlock, 0, stream_>>>(a);
+    PMD_CUDA_CHECK_LAUNCH("k_prepare_atoms", stream_);
+  }
+  if (nl > 0) {
+    std::size_t bytes = 0;
+    PMD_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, bytes, iota_.data(), row_flag_.data(),
+                                              rows_dev_.data(), checks_.data() + kCheckRows, nl,
+                                              stream_));
+    cub_tmp_.reserve(bytes, kQEqHeadroom);
+    PMD_CUDA_CHECK(cub::DeviceSelect::Flagged(cub_tmp_.data(), bytes, iota_.data(),
+                                              row_flag_.data(), rows_dev_.data(),
+                                              checks_.data() + kCheckRows, nl, stream_));
+  }
+  find_ghost_owners(in);
+  history_to_device(nl);
+
+  x_.reserve(n, kQEqHeadroom);
+  d_.reserve(n, kQEqHeadroom);
+  w_.reserve(n, kQEqHeadroom);
+  b_.reserve(nl, kQEqHeadroom);
+  r_.reserve(nl, kQEqHeadroom);
+  p_.reserve(nl, kQEqHeadroom);
+  diag_.reserve(nl, kQEqHeadroom);
+  diag_inv_.reserve(nl, kQEqHeadroom);
+  q_dev_.reserve(n, kQEqHeadroom);
+  if (!device_comm_) {
+    stage_.reserve(n, kQEqHeadroom);
+    comm_s_.resize(n);
+    comm_t_.resize(n);
+  }
+}
+
+void CudaQEqSolver::read_checks(int *out) {
+  PMD_CUDA_CHECK(cudaMemcpyAsync(checks_host_.data(), checks_.data(), kNumChecks * sizeof(int),
+                                 cudaMemcpyDeviceToHost, stream_));
+  PMD_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  std::copy_n(checks_host_.data(), kNumChecks, out);
+}
+
+// The history of the owned atoms on the GPU: uploaded when the host copy
+// is the current one (first solve, or the history API was used since),
+// else kept; atoms new since the last solve start with none (zeros).
+void CudaQEqSolver::history_to_device(int nl) {
+  const std::size_t block = kHistoryPerAtom;
+  if (hist_on_device_ && hist_dev_.capacity() < nl * block) fetch_history();
+  if (!hist_on_device_) {
+    upload(hist_dev_, hist_.data(), static_cast<std::size_t>(nl) * block);
+    hist_dev_rows_ = nl;
+    hist_on_device_ = true;
+  } else if (nl > hist_dev_rows_) {
+    PMD_CUDA_CHECK(cudaMemsetAsync(hist_dev_.data() + hist_dev_rows_ * block, 0,
+                                   (nl - hist_dev_rows_) * block * sizeof(double), stream_));
+    hist_dev_rows_ = nl;
+  }
+}
+
+void CudaQEqSolver::fetch_history() const {
+  if (!hist_on_device_) return;
+  const std::size_t count = static_cast<std::size_t>(hist_dev_rows_) * kHistoryPerAtom;
+  if (count > 0) {
+    PMD_CUDA_CHECK(cudaMemcpyAsync(hist_.data(), hist_dev_.data(), count * sizeof(double),
+                                   cudaMemcpyDeviceToHost, stream_));
+    PMD_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+  hist_on_device_ = false;
+}
+
+}  // namespace puremd::cuda

@@ -1,0 +1,193 @@
+// The CUDA QEq solver: the same problem as the host reference solver
+// (src/host/qeq_host.cpp), same pairs, same ownership rule, same CG and
+// iteration counting, with the matrix built and both systems solved on the
+// GPU. One class, its work split by concern:
+//   qeq_cuda_input.cu   the caller's arrays up, checked and prepared on the
+//                       GPU (ids widened, group flags, rows of H); history
+//   qeq_cuda_ghosts.cu  which owned atom each ghost is an image of, and the
+//                       ghost refresh (device gather, or QEqComm on the host)
+//   qeq_cuda_matrix.cu  the rows of H: from the force engine's far list, or
+//                       by a cell search of its own when none is lent
+//   qeq_cuda_solve.cu   solve(), top-down: CG on both systems, the charges
+//
+// Matrix. Rows are atoms (owned and ghosts), stored in full (both (i, j) and
+// (j, i)), so the product is a pure gather:
+//   - owned active row i: every active partner j within cut_hi that the host
+//     solver keeps for i (owned j always, ghost j by ghost_pair_is_mine);
+//   - ghost row g: every owned active partner a whose pair (a, g) is kept.
+// y = H v then gives, on the ghost rows, exactly what the host solver scatters
+// to ghosts (y[j] += H_ij v[i]) before its reverse comm; the ghost rows are
+// folded into their owners the same way (device gather or QEqComm::reverse).
+//
+// CG. s and t are solved together: one vector of double2 (s, t) per CG
+// quantity, one SpMV for both right-hand sides (a group of lanes per row,
+// shuffle reduction), fused vector updates with block partial sums finished
+// on the GPU, then QEqComm::sum on the host for every scalar (as the host
+// solver). A system that has converged is frozen; iteration counts are those
+// of two separate CG runs.
+//
+// History: extrapolated and shifted on the GPU (physics/qeq_history.h), where
+// it stays between solves. The base class's host array is brought up to date
+// (fetch_history) only when its API is used: LAMMPS sorting or exchanging atoms.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <vector>
+
+#include "cuda/device_buffer.h"
+#include "puremd_gpu/qeq.h"
+
+namespace puremd::cuda {
+
+constexpr int kQEqBlock = 256;             // threads per block of every QEq kernel
+constexpr int kQEqMaxReduceBlocks = 1024;  // blocks of the row kernels with partial sums
+constexpr double kQEqHeadroom = 1.2;       // capacity = 1.2 x need when an array grows
+constexpr unsigned kQEqFullMask = 0xffffffffu;
+
+// Threads per matrix row in the SpMV: `forced` (QEqSettings::threads_per_row)
+// or, for 0, chosen from the mean length of the non-empty rows.
+int pick_threads_per_row(long long nnz, long long nonempty_rows, int forced);
+
+// Owner -> images map for folding ghost rows into owners on the device.
+struct ImageMap {
+  const int *start = nullptr, *end = nullptr, *idx = nullptr;  // null: no device fold
+};
+
+// Per-type (type != null) or per-atom QEq parameters, on the device.
+struct ParamArgs {
+  const int *type;
+  const double *chi, *eta, *chi_shift;
+};
+
+// One binned atom of the solver's own cell search, in cell order.
+struct alignas(16) CellAtom {
+  double x, y, z;
+  int j, type;
+};
+
+// Slots of the int array `checks_`, read back with the matrix size.
+enum CheckSlot : int {
+  kCheckRows = 0,  // rows selected (cub::DeviceSelect's count)
+  kCheckBadRow,    // lowest owned atom of the group that qeq_row_parameters_ok rejects
+  kCheckBadOwner,  // lowest ghost whose given owner is neither owned nor -1
+  kCheckNoOwner,   // ghosts whose owner is not known (-1)
+  kNumChecks
+};
+constexpr int kNoAtom = 0x7f7f7f7f;  // what a byte-wise memset of 0x7f writes: "none"
+
+class CudaQEqSolver final : public QEqSolver {
+ public:
+  explicit CudaQEqSolver(const QEqSettings &settings);
+  ~CudaQEqSolver() override;
+  QEqResult solve(const QEqInput &in, QEqComm &comm, double *q) override;
+  std::size_t memory_bytes() const override;
+
+ private:
+  // --- qeq_cuda_input.cu
+  // Checks the input as the host solver does (on the GPU; the verdict comes
+  // home with the matrix size), uploads the caller's arrays as they are,
+  // selects the rows, finds the ghost owners, sizes the work vectors.
+  void setup(const QEqInput &in);
+  void read_checks(int *out);
+  // The history of the owned atoms on the GPU (see the .cu).
+  void history_to_device(int nl);
+  void fetch_history() const override;
+  template <class T>
+  void upload(DeviceArray<T> &dst, const T *src, std::size_t n) {
+    dst.reserve(n, kQEqHeadroom);
+    if (n > 0)
+      PMD_CUDA_CHECK(
+          cudaMemcpyAsync(dst.data(), src, n * sizeof(T), cudaMemcpyHostToDevice, stream_));
+  }
+
+  // --- qeq_cuda_ghosts.cu
+  // Whether ghosts are refreshed on the device (device_comm_), with owner_dev_.
+  void find_ghost_owners(const QEqInput &in);
+  // Ghost charges from their owners (device path).
+  void refresh_ghost_charges(double *q);
+  // Comm path: ghosts of the systems in `which` (bit 0 s, bit 1 t) get their
+  // owners' values through QEqComm::forward; ghost rows are added into their
+  // owners through QEqComm::reverse.
+  void forward_host(double2 *v, int which, QEqComm &comm);
+  void reverse_host(double2 *y, int which, QEqComm &comm);
+  template <class Move>
+  void through_comm(double2 *v, int down, int up_begin, int up_end, int which, Move &&move);
+
+  // --- qeq_cuda_matrix.cu
+  void build_matrix(const QEqInput &in);
+  bool use_far_list(const QEqInput &in) const;
+  void build_matrix_from_far(const QEqInput &in);
+  void read_matrix_size(const QEqInput &in, const long long *nnz_dev);
+  void build_image_map(int n, int nl);
+  void sort_pairs(const int *keys_in, int *keys_out, const int *vals_in, int *vals_out, int n,
+                  int end_bit);
+  void scan_rows(int n);
+
+  // --- qeq_cuda_solve.cu
+  unsigned reduce_blocks() const;
+  void finish_sums(unsigned nblocks, int nc, double *out);
+  void multiply(const double2 *v, double2 *y);  // y = H v; ghost rows still to be folded
+  template <int TPR>
+  void launch_spmv(const double2 *v, double2 *y);
+
+  MemoryTracker mem_;  // every device array below
+  cudaStream_t stream_ = nullptr;
+  bool device_comm_ = false;
+  // ghost owners found by id (ghosts_are_images), kept until the atoms are
+  // reordered: for n_total owners_of_ (-1: none kept) and n_local owners_nl_
+  int owners_of_ = -1, owners_nl_ = 0;
+  bool owners_known_ = false;  // every ghost's owner was found
+  // the history lives on the GPU between solves (see fetch_history)
+  mutable bool hist_on_device_ = false;
+  int hist_dev_rows_ = 0;
+  int n_local_ = 0, n_total_ = 0, n_rows_ = 0;
+  long long nnz_ = 0, nonempty_rows_ = 0;
+  ParamArgs params_{};
+  bool flags_ = false;  // active_dev_ holds which atoms take part (has_exclusions)
+
+  std::vector<double> shield_, comm_s_, comm_t_;
+
+  // input (the caller's ids and group flags as given, then as the kernels read them)
+  DeviceArray<double> x_dev_{"QEq: positions", &mem_}, chi_dev_{"QEq: chi", &mem_},
+      eta_dev_{"QEq: eta", &mem_}, gamma_dev_{"QEq: gamma", &mem_},
+      shield_dev_{"QEq: shielding table", &mem_}, shift_dev_{"QEq: chi shifts", &mem_},
+      hist_dev_{"QEq: history", &mem_};
+  DeviceArray<long long> tag_in_{"QEq: atom ids as given", &mem_}, tag_dev_{"QEq: atom ids", &mem_},
+      tag_sorted_{"QEq: sorted owned ids", &mem_};
+  DeviceArray<int> active_in_{"QEq: group as given", &mem_}, active_dev_{"QEq: group", &mem_},
+      type_dev_{"QEq: atom types", &mem_}, type_map_dev_{"QEq: type map", &mem_},
+      owner_dev_{"QEq: ghost owners", &mem_};
+  // rows of H and the checks of the input
+  DeviceArray<int> row_flag_{"QEq: row flags", &mem_}, iota_{"QEq: owned indices", &mem_},
+      rows_dev_{"QEq: rows", &mem_}, checks_{"QEq: input checks", &mem_};
+  // binning, sorting and the matrix
+  DeviceArray<int> key_{"QEq: sort keys", &mem_}, key_sorted_{"QEq: sorted keys", &mem_},
+      idx_{"QEq: sort values", &mem_}, idx_sorted_{"QEq: sorted values", &mem_},
+      cell_start_{"QEq: cell starts", &mem_}, cell_end_{"QEq: cell ends", &mem_},
+      counters_{"QEq: matrix counters", &mem_};
+  DeviceArray<CellAtom> cell_atoms_{"QEq: atoms by cell", &mem_};
+  DeviceArray<unsigned char> cub_tmp_{"QEq: CUB temporary storage", &mem_};
+  DeviceArray<long long> row_count_{"QEq: matrix row counts", &mem_},
+      row_start_{"QEq: matrix row starts", &mem_}, row_end_{"QEq: matrix row ends", &mem_},
+      nnz_total_{"QEq: matrix size", &mem_};
+  const long long *row_end_ptr_ = nullptr;  // row_end_, or row_start_ + 1 for a CSR
+  DeviceArray<int> col_{"QEq: matrix columns", &mem_};
+  DeviceArray<double> val_{"QEq: matrix values", &mem_};
+  DeviceArray<int> img_start_{"QEq: ghost image starts", &mem_},
+      img_end_{"QEq: ghost image ends", &mem_}, img_idx_{"QEq: ghost images", &mem_};
+  // CG
+  DeviceArray<double2> x_{"QEq: CG solution", &mem_}, b_{"QEq: CG right-hand sides", &mem_},
+      r_{"QEq: CG residual", &mem_}, d_{"QEq: CG direction", &mem_},
+      p_{"QEq: CG preconditioned residual", &mem_}, w_{"QEq: CG product", &mem_};
+  DeviceArray<double> diag_{"QEq: matrix diagonal", &mem_},
+      diag_inv_{"QEq: Jacobi diagonal", &mem_}, q_dev_{"QEq: charges", &mem_},
+      partial_{"QEq: reduction partials", &mem_}, sums_dev_{"QEq: reduction results", &mem_};
+  // host staging
+  PinnedArray<double2> stage_{"QEq: ghost refresh staging (pinned)"};
+  PinnedArray<double> sums_host_{"QEq: reduction results (pinned)"},
+      grid_host_{"QEq: matrix size (pinned)"};
+  PinnedArray<int> checks_host_{"QEq: input checks (pinned)"};
+};
+
+}  // namespace puremd::cuda
