@@ -6,12 +6,11 @@
 #   4. benchmarks: HNS replicated 2^3 .. 16^3 and Water-6540, ms/step and phase breakdown.
 # On a machine with the full toolchain it builds first (scripts/configure.sh);
 # with BUNDLE=dir (made by bench/make_device_bundle.sh) it runs prebuilt binaries.
-# Usage: bench/device_check.sh [unit|quick|tests|bench|sanitize|drift|lanes|qeq|qeqtol|gpupkg|all]
+# Usage: bench/device_check.sh [unit|quick|tests|bench|sanitize|drift|lanes|qeqtol|gpupkg|all]
 #        (default all; lanes: the threads-per-row sweep behind thread_mapping.h's defaults;
-#        qeq: the QEq matrix from the engine's far list vs the solver's own search; qeqtol:
-#        GPU vs host after 100 steps at two CG tolerances; gpupkg: the examples/reaxff
-#        suite and the -sf gpu tests against a LAMMPS with its own GPU package (BUNDLE
-#        made with one); none of these four in all)
+#        qeqtol: GPU vs host after 100 steps at two CG tolerances; gpupkg: the
+#        examples/reaxff suite and the -sf gpu tests against a LAMMPS with its own GPU
+#        package (BUNDLE made with one); none of these three in all)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -50,6 +49,12 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | 
 declare -a table
 row() { table+=("$1"); }
 ms_per_step() { awk '/^Loop time/ {printf "%.2f", 1000 * $4 / $9; exit}' "$1"; }  # LAMMPS log
+# A copy of input $1 whose pair_style line (reaxff or reaxff/gpu) also has keywords $2
+# (the /gpu style's: timing, lanes, skin), as $out/in.keywords.
+with_keywords() {
+  sed -E "s#^(pair_style[[:space:]]+reaxff(/gpu)?[[:space:]].*)\$#\1 $2#" "$1" >"$out/in.keywords"
+  echo "$out/in.keywords"
+}
 
 if [ "$what" = all ] || [ "$what" = tests ] || [ "$what" = quick ] || [ "$what" = unit ]; then
   "$UNIT" --gtest_brief=1 >"$out/unit.log" 2>&1; rc=$?
@@ -185,7 +190,7 @@ if [ "$what" = all ] || [ "$what" = bench ] || [ "$what" = quick ]; then
       "$label" "$atoms" "$a" "${ours[*]}" "$b" "${kk[*]}" \
       "$(awk -v a="$a" -v b="$b" 'BEGIN{if (a > 0 && b > 0) printf "%.2f", b / a; else print "-"}')" "$mo" "$mk")"
     # the phases, from one more run of ours with the timing table on
-    REAXFF_GPU_TIMING=1 "$LMP" -sf gpu -in "$in" "$@" -log "$out/phases.log" -screen none
+    "$LMP" -sf gpu -in "$(with_keywords "$in" "timing yes")" "$@" -log "$out/phases.log" -screen none
     grep -hE "ReaxFF/GPU (phase|peak)" "$out/phases.log"
     cd "$root"
   }
@@ -197,23 +202,6 @@ if [ "$what" = all ] || [ "$what" = bench ] || [ "$what" = quick ]; then
       *) side_by_side "HNS $sys^3" "$root/examples/HNS" in.reaxff.hns -v x $sys -v y $sys -v z $sys -v t 100 ;;
     esac
   done
-fi
-
-if [ "$what" = qeq ]; then
-  # Where the QEq matrix's pairs come from: the force engine's far list (default)
-  # or the solver's own cell search (REAXFF_GPU_QEQ_SHARED_LIST=0).
-  export REAXFF_GPU_TIMING=1
-  for shared in 1 0; do
-    cd "$root/examples/HNS"
-    REAXFF_GPU_QEQ_SHARED_LIST=$shared "$LMP" -in "$(hns_in)" -v x 8 -v y 8 -v z 8 -v t 100 \
-      -log "$out/qeq_hns8_$shared.log" -screen none
-    row "HNS 8^3 shared=$shared  $(ms_per_step "$out/qeq_hns8_$shared.log") ms/step  $(grep -h 'QEq' "$out/qeq_hns8_$shared.log" | grep -i 'ms' | tail -1)"
-    cd "$root/examples/water6540"
-    REAXFF_GPU_QEQ_SHARED_LIST=$shared "$LMP" -in in.water6540 -v steps 100 -v driver cuda \
-      -log "$out/qeq_water_$shared.log" -screen none
-    row "Water-6540 shared=$shared  $(ms_per_step "$out/qeq_water_$shared.log") ms/step  $(grep -h 'QEq' "$out/qeq_water_$shared.log" | grep -i 'ms' | tail -1)"
-  done
-  cd "$root"
 fi
 
 if [ "$what" = qeqtol ]; then
@@ -242,35 +230,31 @@ fi
 
 if [ "$what" = lanes ]; then
   # Threads per row of the long-row stages (lib/puremd_gpu/src/cuda/thread_mapping.h):
-  # one stage varied at a time, the others at their defaults; HNS 8x8x8 (40 steps)
-  # and Water-6540 (hbonds). The neighbour search is timed with REAXFF_GPU_SKIN=0
-  # (a fresh list every step), the compaction with LAMMPS's skin.
-  export REAXFF_GPU_TIMING=1
-  lane_run() {  # label, steps, input args..., then env assignments after "--"
-    local label=$1; shift
-    local args=() envs=()
-    while [ "$1" != -- ]; do args+=("$1"); shift; done; shift
-    envs=("$@")
-    env "${envs[@]}" "$LMP" "${args[@]}" -log "$out/lanes.log" -screen none
+  # one stage varied at a time (pair_style keyword `lanes`), the others at their
+  # defaults; HNS 8x8x8 (40 steps) and Water-6540 (hbonds). The neighbour search is
+  # timed with `skin 0` (a fresh list every step), the compaction with LAMMPS's skin.
+  lane_run() {  # label, pair_style keywords, lmp arguments (the input first)...
+    local label=$1 kw=$2 in=$3; shift 3
+    "$LMP" -sf gpu -in "$(with_keywords "$in" "timing yes $kw")" "$@" -log "$out/lanes.log" -screen none
     row "$(printf '%-28s %7s ms/step  %s' "$label" "$(ms_per_step "$out/lanes.log")" \
-      "$(grep -h 'ReaxFF/GPU phase' "$out/lanes.log" | sed 's/.*steps: //')")"
+      "$(grep -h 'ReaxFF/GPU phase ms' "$out/lanes.log" | sed 's/.*steps: //')")"
   }
-  cd "$root/examples/HNS"; hns=$(hns_in)
-  H=(-in "$hns" -v x 8 -v y 8 -v z 8 -v t 40)
-  lane_run "HNS8 defaults" "${H[@]}" -- X=1
-  lane_run "HNS8 skin 0 (no reuse)" "${H[@]}" -- REAXFF_GPU_SKIN=0
-  for L in 1 4 8 16 32; do lane_run "HNS8 nonbonded=$L" "${H[@]}" -- REAXFF_GPU_LANES=nonbonded=$L; done
-  for L in 1 4 8 32; do lane_run "HNS8 hbonds=$L" "${H[@]}" -- REAXFF_GPU_LANES=hbonds=$L; done
-  for L in 1 4 8 16 32; do lane_run "HNS8 skin0 neighbors=$L" "${H[@]}" -- REAXFF_GPU_SKIN=0 REAXFF_GPU_LANES=neighbors=$L; done
-  for L in 1 4 8 16 32; do lane_run "HNS8 compaction=$L" "${H[@]}" -- REAXFF_GPU_LANES=compaction=$L; done
-  for L in 1 4 8 16 32; do lane_run "HNS8 lists=$L" "${H[@]}" -- REAXFF_GPU_LANES=lists=$L; done
+  cd "$root/examples/HNS"
+  H=(in.reaxff.hns -v x 8 -v y 8 -v z 8 -v t 40)
+  lane_run "HNS8 defaults" "" "${H[@]}"
+  lane_run "HNS8 skin 0 (no reuse)" "skin 0" "${H[@]}"
+  for L in 1 4 8 16 32; do lane_run "HNS8 nonbonded=$L" "lanes nonbonded=$L" "${H[@]}"; done
+  for L in 1 4 8 32; do lane_run "HNS8 hbonds=$L" "lanes hbonds=$L" "${H[@]}"; done
+  for L in 1 4 8 16 32; do lane_run "HNS8 skin0 neighbors=$L" "skin 0 lanes neighbors=$L" "${H[@]}"; done
+  for L in 1 4 8 16 32; do lane_run "HNS8 compaction=$L" "lanes compaction=$L" "${H[@]}"; done
+  for L in 1 4 8 16 32; do lane_run "HNS8 lists=$L" "lanes lists=$L" "${H[@]}"; done
   cd "$root/examples/water6540"
-  W=(-in in.water6540 -v steps 50 -v driver cuda)
-  lane_run "water defaults" "${W[@]}" -- X=1
-  lane_run "water skin 0 (no reuse)" "${W[@]}" -- REAXFF_GPU_SKIN=0
-  for L in 1 4 8 32; do lane_run "water hbonds=$L" "${W[@]}" -- REAXFF_GPU_LANES=hbonds=$L; done
-  for L in 1 4 8 32; do lane_run "water nonbonded=$L" "${W[@]}" -- REAXFF_GPU_LANES=nonbonded=$L; done
-  for L in 1 4 8 32; do lane_run "water lists=$L" "${W[@]}" -- REAXFF_GPU_LANES=lists=$L; done
+  W=(in.water6540.reaxff -v steps 50)
+  lane_run "water defaults" "" "${W[@]}"
+  lane_run "water skin 0 (no reuse)" "skin 0" "${W[@]}"
+  for L in 1 4 8 32; do lane_run "water hbonds=$L" "lanes hbonds=$L" "${W[@]}"; done
+  for L in 1 4 8 32; do lane_run "water nonbonded=$L" "lanes nonbonded=$L" "${W[@]}"; done
+  for L in 1 4 8 32; do lane_run "water lists=$L" "lanes lists=$L" "${W[@]}"; done
   cd "$root"
 fi
 

@@ -138,8 +138,9 @@ struct Result {
 };
 
 Result run(Engine &engine, const System &s, unsigned terms = kTermAll, bool per_atom = true,
-           bool reordered = true) {
+           bool reordered = true, bool charges_from_solve = false) {
   StepInput in;
+  in.charges_from_solve = charges_from_solve;
   in.atoms_reordered = reordered;
   in.n_local = s.n_local;
   in.n_total = s.n_total();
@@ -262,10 +263,10 @@ struct Engines {
   std::unique_ptr<Engine> host, gpu;
 };
 
-Engines make_engines(const Model &st) {
+Engines make_engines(const Model &st, const EngineSettings &settings = {}) {
   Engines e;
   e.host = make_engine(Driver::Host, st.ff, st.control);
-  e.gpu = make_engine(Driver::Cuda, st.ff, st.control);
+  e.gpu = make_engine(Driver::Cuda, st.ff, st.control, settings);
   EXPECT_EQ(e.gpu->driver(), Driver::Cuda);
   return e;
 }
@@ -363,11 +364,10 @@ TEST(CudaEngine, NeighbourListReusedBetweenSteps) {
   const Model st = load("RDX/ffield.reax.rdx", "RDX/lmp_control");
   const System start = periodic_system(read_data(example("RDX/data.RDX")), st.ff,
                                        {"H", "C", "O", "N"}, 12.0, 17, 0.05);
-  for (const char *skin : {"", "0.3", "0"}) {
-    SCOPED_TRACE(std::string("REAXFF_GPU_SKIN=") + skin);
-    if (skin[0]) setenv("REAXFF_GPU_SKIN", skin, 1);
+  for (const double skin : {-1.0, 0.3, 0.0}) {  // -1: the engine's default
+    SCOPED_TRACE("skin " + std::to_string(skin));
     Engines e = make_engines(st);
-    unsetenv("REAXFF_GPU_SKIN");
+    if (skin >= 0.0) e.gpu->set_list_skin(skin);
     System s = start;
     std::mt19937 rng(29);
     std::uniform_real_distribution<double> u(-1.0, 1.0);
@@ -385,7 +385,7 @@ TEST(CudaEngine, NeighbourListReusedBetweenSteps) {
 
 // Every stage with a ThreadMapping gives the host's results whatever the
 // number of lanes per row (one lane, a whole warp, mixed), on fresh and
-// reused lists; a malformed REAXFF_GPU_LANES is an error naming the item.
+// reused lists; a malformed `lanes` value is an error naming the item.
 TEST(CudaEngine, ThreadMappingsAgreeWithHost) {
   REQUIRE_GPU();
   const Model rdx = load("RDX/ffield.reax.rdx", "RDX/lmp_control");
@@ -398,11 +398,10 @@ TEST(CudaEngine, ThreadMappingsAgreeWithHost) {
                             "neighbors=32,compaction=32,hbonds=32,nonbonded=32,lists=32",
                             "neighbors=2,compaction=8,hbonds=4,nonbonded=16,lists=4"}) {
     for (const auto &[model, start] : {std::pair{&rdx, &rdx_sys}, std::pair{&water, &water_sys}}) {
-      SCOPED_TRACE(std::string("REAXFF_GPU_LANES=") + lanes +
-                   (model == &rdx ? " on RDX" : " on water"));
-      setenv("REAXFF_GPU_LANES", lanes, 1);
-      Engines e = make_engines(*model);
-      unsetenv("REAXFF_GPU_LANES");
+      SCOPED_TRACE(std::string("lanes ") + lanes + (model == &rdx ? " on RDX" : " on water"));
+      EngineSettings settings;
+      settings.lanes = parse_lanes(lanes);
+      Engines e = make_engines(*model, settings);
       System s = *start;
       std::mt19937 rng(31);
       std::uniform_real_distribution<double> u(-1.0, 1.0);
@@ -413,23 +412,17 @@ TEST(CudaEngine, ThreadMappingsAgreeWithHost) {
       }
     }
   }
-  const Model &st = rdx;
-  setenv("REAXFF_GPU_LANES", "nonbonded=3", 1);
-  try {
-    make_engine(Driver::Cuda, st.ff, st.control);
-    ADD_FAILURE() << "REAXFF_GPU_LANES=nonbonded=3 was accepted";
-  } catch (const RuntimeError &err) {
-    EXPECT_NE(std::string(err.what()).find("nonbonded=3"), std::string::npos) << err.what();
-  }
-  unsetenv("REAXFF_GPU_LANES");
 }
 
-// As fix qeq/reaxff/gpu does it: the engine builds the step's far list
-// first (prepare_far_list), the CUDA QEq solver assembles its matrix from it
-// and must give the host solver's charges (all atoms, and a sub-group; device
-// and QEqComm ghost refresh); then compute() on the same atoms reuses the
-// list and must give the host driver's results.
-TEST(CudaEngine, QEqMatrixFromTheEngineFarList) {
+// As fix qeq/reaxff/gpu and pair_style reaxff/gpu run a step: the charge
+// stage (solve_charges, with the engine's solver, atoms and far list) must
+// give the host solver's charges (all atoms and a sub-group; ghost owners
+// given, found by id, or moved by QEqComm), on a fresh and on a reused skin
+// list, and with a QEq cut-off beyond the nonbonded one (the far list widens);
+// then compute() on the same atoms reuses them, and with charges_from_solve
+// the charges the solve left on the GPU (the caller's q is not read), and
+// must give the host driver's results with the host solver's charges.
+TEST(CudaEngine, ChargeStageOfTheEngine) {
   REQUIRE_GPU();
   const Model st = load("water/qeq_ff.water", nullptr);
   System s =
@@ -453,20 +446,16 @@ TEST(CudaEngine, QEqMatrixFromTheEngineFarList) {
   set.max_iter = 400;
 
   Engines e = make_engines(st);
-  StepInput in;
-  in.n_local = nl;
-  in.n_total = n;
-  in.x = s.x.data();
-  in.type = s.type.data();
-  in.tag = s.tag.data();
-  in.q = s.q.data();
-  DeviceFarList far;
-  ASSERT_TRUE(e.gpu->prepare_far_list(in, far));
-  EXPECT_EQ(far.n_local, nl);
-  EXPECT_EQ(far.n_total, n);
-  EXPECT_GE(far.cut_local, set.cut_hi);
-  EXPECT_FALSE(e.host->prepare_far_list(in, far)) << "the host driver has no device list";
-
+  auto step_input = [&](const System &sys) {
+    StepInput in;
+    in.n_local = nl;
+    in.n_total = n;
+    in.x = sys.x.data();
+    in.type = sys.type.data();
+    in.tag = sys.tag.data();
+    in.q = sys.q.data();
+    return in;
+  };
   // The group as LAMMPS's mask holds it: bit 0 (group all) everywhere, the
   // fix's group bit 0x4 on four atoms of five.
   std::vector<int> mask(n, 0x5);
@@ -474,37 +463,40 @@ TEST(CudaEngine, QEqMatrixFromTheEngineFarList) {
     if ((g < nl ? g : comm.owner[g - nl]) % 5 == 0) mask[g] = 0x1;
   // LAMMPS's 32-bit ids
   const std::vector<int> tag32(s.tag.begin(), s.tag.end());
+  auto qeq_input = [&](bool sub_group, int ghosts) {
+    QEqInput qi;
+    qi.n_local = nl;
+    qi.n_total = n;
+    qi.x = s.x.data();
+    qi.tag = s.tag.data();
+    qi.active = sub_group ? mask.data() : nullptr;
+    qi.active_bits = 0x4;
+    qi.type = s.type.data();
+    qi.num_types = st.ff.num_types;
+    qi.chi = chi.data();
+    qi.eta = eta.data();
+    qi.gamma = gamma.data();
+    qi.ghost_owner = ghosts == 0 ? comm.owner.data() : nullptr;
+    qi.ghosts_are_images = ghosts == 1;
+    return qi;
+  };
   auto charges_equal_host = [&](const std::string &what) {
     for (bool sub_group : {false, true})
       for (int ghosts : {0, 1, 2}) {  // owners given, found by id (images), QEqComm
         const char *how[] = {", device ghost refresh", ", ghosts found by id", ", QEqComm"};
         const std::string where = what + (sub_group ? ", sub-group" : ", all atoms") + how[ghosts];
-        QEqInput qi;
-        qi.n_local = nl;
-        qi.n_total = n;
-        qi.x = s.x.data();
-        if (ghosts == 1)
-          qi.tag = tag32.data();
-        else
-          qi.tag = s.tag.data();
-        qi.active = sub_group ? mask.data() : nullptr;
-        qi.active_bits = 0x4;
-        qi.type = s.type.data();
-        qi.num_types = st.ff.num_types;
-        qi.chi = chi.data();
-        qi.eta = eta.data();
-        qi.gamma = gamma.data();
-        qi.ghost_owner = ghosts == 0 ? comm.owner.data() : nullptr;
-        qi.ghosts_are_images = ghosts == 1;
-        std::vector<double> q_host = s.q, q_far = s.q;
+        QEqInput qi = qeq_input(sub_group, ghosts);
+        std::vector<double> q_host = s.q, q_gpu = s.q;
         const QEqResult rh = make_host_qeq_solver(set)->solve(qi, comm, q_host.data());
-        qi.far = &far;
-        const QEqResult rf = make_cuda_qeq_solver(set)->solve(qi, comm, q_far.data());
-        EXPECT_NEAR(rf.iter_s, rh.iter_s, 1) << where;
-        EXPECT_NEAR(rf.iter_t, rh.iter_t, 1) << where;
+        StepInput in = step_input(s);
+        if (ghosts == 1) in.tag = tag32.data();
+        auto solver = e.gpu->make_qeq_solver(set);
+        const QEqResult rg = e.gpu->solve_charges(in, qi, *solver, comm, q_gpu.data());
+        EXPECT_NEAR(rg.iter_s, rh.iter_s, 1) << where;
+        EXPECT_NEAR(rg.iter_t, rh.iter_t, 1) << where;
         double worst = 0.0;
-        for (int i = 0; i < n; ++i) worst = std::max(worst, std::fabs(q_far[i] - q_host[i]));
-        EXPECT_LE(worst, 1e-10) << where << ": charges from the far list vs host";
+        for (int i = 0; i < n; ++i) worst = std::max(worst, std::fabs(q_gpu[i] - q_host[i]));
+        EXPECT_LE(worst, 1e-10) << where << ": charges of the charge stage vs host";
         if (!sub_group && ghosts == 0) s.q = q_host;
       }
   };
@@ -517,8 +509,6 @@ TEST(CudaEngine, QEqMatrixFromTheEngineFarList) {
   for (double skin : {0.0, 2.0}) {
     e.gpu->set_list_skin(skin);
     const std::string with = "skin " + std::to_string(skin);
-    ASSERT_TRUE(e.gpu->prepare_far_list(in, far));
-    EXPECT_GT(far.rev_total, 0);
     charges_equal_host(with);
     std::vector<double> dx(3 * static_cast<size_t>(nl));
     for (double &v : dx) v = shake(rng);
@@ -526,15 +516,49 @@ TEST(CudaEngine, QEqMatrixFromTheEngineFarList) {
       const int o = g < nl ? g : comm.owner[g - nl];
       for (int k = 0; k < 3; ++k) s.x[3 * g + k] += dx[3 * o + k];
     }
-    ASSERT_TRUE(e.gpu->prepare_far_list(in, far));
     charges_equal_host(with + ", atoms moved");
   }
 
-  // compute() after prepare_far_list on the same atoms (same x array) uses
-  // the lent list; positions and charges as the host sees them.
-  ASSERT_TRUE(e.gpu->prepare_far_list(in, far));
-  compare_step(*e.host, *e.gpu, s, "compute after prepare_far_list");
-  compare_step(*e.host, *e.gpu, s, "compute without prepare_far_list");
+  // The step as LAMMPS runs it: solve, then compute on the same atoms.
+  for (bool from_solve : {true, false}) {
+    const std::string what = from_solve ? "compute with the solve's charges kept on the GPU"
+                                        : "compute with the caller's charges";
+    System sg = s;  // the GPU's copy of the atoms
+    const QEqInput qi = qeq_input(false, 1);
+    std::vector<double> q_host = s.q;
+    make_host_qeq_solver(set)->solve(qi, comm, q_host.data());
+    auto solver = e.gpu->make_qeq_solver(set);
+    e.gpu->solve_charges(step_input(sg), qi, *solver, comm, sg.q.data());
+    if (from_solve) std::fill(sg.q.begin(), sg.q.end(), 1.0e3);  // must not be read
+    const Result rg = run(*e.gpu, sg, kTermAll, true, false, from_solve);
+    System sh = s;
+    sh.q = q_host;
+    const Result rh = run(*e.host, sh, kTermAll, true, false);
+    expect_same(rh, rg, what, true);
+  }
+
+  // A QEq cut-off beyond the nonbonded one: the far list reaches it, the
+  // forces keep to the nonbonded cut-off.
+  QEqSettings wide = set;
+  wide.cut_hi = st.control.nonb_cut + 1.5;
+  {
+    const QEqInput qi = qeq_input(false, 1);
+    std::vector<double> q_host = s.q, q_gpu = s.q;
+    const QEqResult rh = make_host_qeq_solver(wide)->solve(qi, comm, q_host.data());
+    auto solver = e.gpu->make_qeq_solver(wide);
+    const QEqResult rg = e.gpu->solve_charges(step_input(s), qi, *solver, comm, q_gpu.data());
+    EXPECT_NEAR(rg.iter_s, rh.iter_s, 1);
+    double worst = 0.0;
+    for (int i = 0; i < n; ++i) worst = std::max(worst, std::fabs(q_gpu[i] - q_host[i]));
+    EXPECT_LE(worst, 1e-10) << "charges with a QEq cut-off beyond the nonbonded one";
+    compare_step(*e.host, *e.gpu, s, "compute after a QEq cut-off beyond the nonbonded one");
+  }
+
+  // A solver belongs to the engine that made it.
+  auto foreign = e.host->make_qeq_solver(set);
+  std::vector<double> q = s.q;
+  EXPECT_THROW(e.gpu->solve_charges(step_input(s), qeq_input(false, 0), *foreign, comm, q.data()),
+               RuntimeError);
 }
 
 TEST(CudaEngine, EdgeCasesEmptyAndGhostsOnly) {
@@ -572,19 +596,20 @@ TEST(CudaEngine, PhaseTimesWhenRequested) {
                                    12.0, 17, 0.05);
   auto quiet = make_engine(Driver::Cuda, st.ff, st.control);
   run(*quiet, s);
-  EXPECT_EQ(quiet->phase_times().steps, 0) << "timing without REAXFF_GPU_TIMING";
+  EXPECT_EQ(quiet->phase_times().steps, 0) << "timing without EngineSettings::timing";
   EXPECT_GT(quiet->device_bytes(), 0u);
 
-  setenv("REAXFF_GPU_TIMING", "1", 1);
-  auto timed = make_engine(Driver::Cuda, st.ff, st.control);
-  unsetenv("REAXFF_GPU_TIMING");
+  EngineSettings settings;
+  settings.timing = true;
+  auto timed = make_engine(Driver::Cuda, st.ff, st.control, settings);
   run(*timed, s);
   run(*timed, s);
   const PhaseTimes t = timed->phase_times();
   EXPECT_EQ(t.steps, 2);
-  for (double ms : {t.neighbors_ms, t.lists_ms, t.bond_orders_ms, t.bonded_ms, t.hbonds_ms,
-                    t.nonbonded_ms, t.chain_rule_ms, t.transfer_ms})
+  for (double ms : {t.neighbors_ms, t.charges_ms, t.lists_ms, t.bond_orders_ms, t.bonded_ms,
+                    t.hbonds_ms, t.nonbonded_ms, t.chain_rule_ms, t.transfer_ms})
     EXPECT_GE(ms, 0.0);
+  EXPECT_GT(t.nonbonded_ms, 0.0);
 }
 
 // ---------------------------------------------------------------------------

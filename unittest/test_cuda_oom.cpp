@@ -31,6 +31,7 @@
 #include <cuda_runtime.h>
 #endif
 
+#include "cuda_qeq_engine.h"
 #include "data_file.h"
 #include "puremd_gpu/control.h"
 #include "puremd_gpu/engine.h"
@@ -265,7 +266,7 @@ struct Solve {
   std::vector<double> q;
 };
 
-Solve solve(QEqSolver &solver, const qeq_test::System &sys) {
+Solve solve(qeq_test::CudaQEq &solver, const qeq_test::System &sys) {
   qeq_test::SingleRankComm comm = qeq_test::make_comm(sys);
   Solve s;
   s.q.assign(sys.n_total(), 0.0);
@@ -281,9 +282,12 @@ TEST(CudaOutOfMemory, QEqSolveSaysAtomsAndGpuMemory) {
   const qeq_test::System large = qeq_test::make_periodic_system(19683, 58.0, 10.0, 4711u);
 
   Solve ref;
-  ASSERT_NO_THROW(ref = solve(*make_cuda_qeq_solver(qeq_settings()), large));
-  std::unique_ptr<QEqSolver> failing = make_cuda_qeq_solver(qeq_settings());
-  std::unique_ptr<QEqSolver> dropped = make_cuda_qeq_solver(qeq_settings());
+  {
+    qeq_test::CudaQEq fresh(qeq_settings());
+    ASSERT_NO_THROW(ref = solve(fresh, large));
+  }
+  auto failing = std::make_unique<qeq_test::CudaQEq>(qeq_settings());
+  auto dropped = std::make_unique<qeq_test::CudaQEq>(qeq_settings());
   {
     GpuMemoryHog hog(kLeaveFree);
     const std::size_t left = GpuMemoryHog::free_bytes();

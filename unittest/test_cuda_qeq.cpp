@@ -1,5 +1,6 @@
-// CUDA QEq solver against the host reference solver: same charges (1e-10),
-// same iteration counts (within 1), same history, on the systems of
+// CUDA QEq solver, run as the charge stage of a CUDA engine
+// (cuda_qeq_engine.h), against the host reference solver: same charges
+// (1e-10), same iteration counts (within 1), same history, on the systems of
 // test_qeq.cpp, through both ghost refresh paths (device gather with
 // QEqInput::ghost_owner, QEqComm forward/reverse without). Skipped without a GPU.
 #include <gtest/gtest.h>
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda_qeq_engine.h"
 #include "puremd_gpu/engine.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/qeq.h"
@@ -43,7 +45,7 @@ void expect_same_history(const QEqSolver &host, const QEqSolver &cuda, int n_loc
 }
 
 // One solve of each solver on the same input; q, counts and history agree.
-void expect_same_solve(QEqSolver &host, QEqSolver &cuda, const QEqInput &in, const System &sys,
+void expect_same_solve(QEqSolver &host, CudaQEq &cuda, const QEqInput &in, const System &sys,
                        const std::string &where) {
   SingleRankComm ch = make_comm(sys), cc = make_comm(sys);
   std::vector<double> qh(sys.n_total(), 123.0), qc(sys.n_total(), 123.0);
@@ -55,22 +57,22 @@ void expect_same_solve(QEqSolver &host, QEqSolver &cuda, const QEqInput &in, con
   EXPECT_EQ(rc.converged_t, rh.converged_t) << where;
   for (int i = 0; i < sys.n_total(); ++i)
     ASSERT_NEAR(qc[i], qh[i], 1e-10) << where << ": q of atom " << i;
-  expect_same_history(host, cuda, sys.n_local, where);
+  expect_same_history(host, *cuda.solver, sys.n_local, where);
 }
 
 void compare_once(const System &sys, const QEqSettings &set, const std::string &what) {
   for (bool with_owner : {true, false}) {
     auto host = make_host_qeq_solver(set);
-    auto cuda = make_cuda_qeq_solver(set);
-    expect_same_solve(*host, *cuda, make_input(sys, with_owner), sys,
+    CudaQEq cuda(set);
+    expect_same_solve(*host, cuda, make_input(sys, with_owner), sys,
                       what + (with_owner ? " (device ghost refresh)" : " (QEqComm ghost refresh)"));
   }
   // ghost owners found on the GPU by id, as fix qeq/reaxff/gpu asks on one rank
   QEqInput in = make_input(sys, false);
   in.ghosts_are_images = true;
   auto host = make_host_qeq_solver(set);
-  auto cuda = make_cuda_qeq_solver(set);
-  expect_same_solve(*host, *cuda, in, sys, what + " (ghost owners found by id)");
+  CudaQEq cuda(set);
+  expect_same_solve(*host, cuda, in, sys, what + " (ghost owners found by id)");
 }
 
 }  // namespace
@@ -98,11 +100,11 @@ TEST(CudaQEq, ManyAtomsLongRows) {
 TEST(CudaQEq, EverySpmvWidth) {
   REQUIRE_GPU();
   const System sys = make_periodic_system(216, 13.0, 7.0, 99u);
-  for (const char *tpr : {"4", "8", "16", "32"}) {
-    setenv("PUREMD_QEQ_THREADS_PER_ROW", tpr, 1);
-    compare_once(sys, settings(0.0, 7.0, 1e-12), std::string("threads per row ") + tpr);
+  for (int tpr : {4, 8, 16, 32}) {
+    QEqSettings set = settings(0.0, 7.0, 1e-12);
+    set.threads_per_row = tpr;
+    compare_once(sys, set, "threads per row " + std::to_string(tpr));
   }
-  unsetenv("PUREMD_QEQ_THREADS_PER_ROW");
 }
 
 TEST(CudaQEq, SubGroupOnlyActiveAtoms) {
@@ -127,8 +129,8 @@ TEST(CudaQEq, TypeMappedToNullTakesNoPart) {
       in.num_mapped = 3;
       if (!flags) in.active = nullptr;
       auto host = make_host_qeq_solver(settings(0.0, 6.0, 1e-12, 1000));
-      auto cuda = make_cuda_qeq_solver(settings(0.0, 6.0, 1e-12, 1000));
-      expect_same_solve(*host, *cuda, in, sys,
+      CudaQEq cuda(settings(0.0, 6.0, 1e-12, 1000));
+      expect_same_solve(*host, cuda, in, sys,
                         std::string("NULL type") + (flags ? ", group flags" : ", no flags") +
                             (owners ? ", device ghost refresh" : ", QEqComm"));
     }
@@ -153,8 +155,8 @@ TEST(CudaQEq, PerAtomParametersAndChiShift) {
     in.gamma = gamma.data();
     in.chi_shift = shift.data();
     auto host = make_host_qeq_solver(settings(0.0, 5.0, 1e-12));
-    auto cuda = make_cuda_qeq_solver(settings(0.0, 5.0, 1e-12));
-    expect_same_solve(*host, *cuda, in, sys, with_owner ? "per-atom, device" : "per-atom, comm");
+    CudaQEq cuda(settings(0.0, 5.0, 1e-12));
+    expect_same_solve(*host, cuda, in, sys, with_owner ? "per-atom, device" : "per-atom, comm");
   }
 }
 
@@ -171,12 +173,12 @@ TEST(CudaQEq, HistoryOverSeveralSolvesWithMovingAtoms) {
 
   for (bool with_owner : {true, false}) {
     auto host = make_host_qeq_solver(settings(0.0, cut, 1e-12));
-    auto cuda = make_cuda_qeq_solver(settings(0.0, cut, 1e-12));
+    CudaQEq cuda(settings(0.0, cut, 1e-12));
     std::vector<double> p = pos;
     std::vector<int> t = type;
     for (int step = 0; step < 6; ++step) {
       const System sys = periodic_from_positions(p, t, active, L, cut);
-      expect_same_solve(*host, *cuda, make_input(sys, with_owner), sys,
+      expect_same_solve(*host, cuda, make_input(sys, with_owner), sys,
                         "step " + std::to_string(step) + (with_owner ? " device" : " comm"));
       // Atoms move; every other step two atoms swap places in the arrays (as
       // LAMMPS sorting or exchange does), through the history API.
@@ -184,7 +186,7 @@ TEST(CudaQEq, HistoryOverSeveralSolvesWithMovingAtoms) {
       if (step % 2 == 1) {
         const int a = step, b = n - 1 - step;
         std::vector<double> ha(QEqSolver::kHistoryPerAtom), hb(QEqSolver::kHistoryPerAtom);
-        for (QEqSolver *s : {host.get(), cuda.get()}) {
+        for (QEqSolver *s : {host.get(), cuda.solver.get()}) {
           s->pack_history(a, ha.data());
           s->pack_history(b, hb.data());
           s->unpack_history(a, hb.data());
@@ -195,7 +197,7 @@ TEST(CudaQEq, HistoryOverSeveralSolvesWithMovingAtoms) {
       }
       if (step == 2) {  // atoms 10 and n-1 trade slots, one of them through copy_history
         std::vector<double> h10(QEqSolver::kHistoryPerAtom);
-        for (QEqSolver *s : {host.get(), cuda.get()}) {
+        for (QEqSolver *s : {host.get(), cuda.solver.get()}) {
           s->pack_history(10, h10.data());
           s->copy_history(n - 1, 10);
           s->unpack_history(n - 1, h10.data());
@@ -204,7 +206,7 @@ TEST(CudaQEq, HistoryOverSeveralSolvesWithMovingAtoms) {
         std::swap(t[10], t[n - 1]);
       }
     }
-    EXPECT_GT(cuda->memory_bytes(), 0u);
+    EXPECT_GT(cuda.solver->memory_bytes(), 0u);
   }
 }
 
@@ -214,10 +216,10 @@ TEST(CudaQEq, CommPattern) {
   const QEqSettings set = settings(0.0, 6.0, 1e-10);
   {
     // QEqComm path: the host solver's pattern exactly.
-    auto cuda = make_cuda_qeq_solver(set);
+    CudaQEq cuda(set);
     SingleRankComm comm = make_comm(sys);
     std::vector<double> q(sys.n_total());
-    const QEqResult res = cuda->solve(make_input(sys, false), comm, q.data());
+    const QEqResult res = cuda.solve(make_input(sys, false), comm, q.data());
     const int iters = res.iter_s - 1 + res.iter_t - 1;
     EXPECT_EQ(comm.n_forward, iters + 3);
     EXPECT_EQ(comm.n_reverse, iters + 2);
@@ -228,12 +230,12 @@ TEST(CudaQEq, CommPattern) {
     // Device paths (owners given, or found by id): only the sums; the
     // ghosts' final charges are set on the device too.
     for (bool images : {false, true}) {
-      auto cuda = make_cuda_qeq_solver(set);
+      CudaQEq cuda(set);
       SingleRankComm comm = make_comm(sys);
       std::vector<double> q(sys.n_total(), -7.0);
       QEqInput in = make_input(sys, !images);
       in.ghosts_are_images = images;
-      const QEqResult res = cuda->solve(in, comm, q.data());
+      const QEqResult res = cuda.solve(in, comm, q.data());
       const int iters = res.iter_s - 1 + res.iter_t - 1;
       EXPECT_EQ(comm.n_forward, 0) << (images ? "owners by id" : "owners given");
       EXPECT_EQ(comm.n_reverse, 0);
@@ -252,13 +254,13 @@ TEST(CudaQEq, GhostOwnersFoundByIdKeptUntilReordered) {
   System sys = make_periodic_system(64, 10.0, 6.0, 8u);
   const std::vector<int> tag32(sys.tag.begin(), sys.tag.end());
   auto host = make_host_qeq_solver(settings(0.0, 6.0, 1e-12));
-  auto cuda = make_cuda_qeq_solver(settings(0.0, 6.0, 1e-12));
+  CudaQEq cuda(settings(0.0, 6.0, 1e-12));
   QEqInput in = make_input(sys, false);
   in.tag = tag32.data();
   in.ghosts_are_images = true;
-  expect_same_solve(*host, *cuda, in, sys, "first solve");
+  expect_same_solve(*host, cuda, in, sys, "first solve");
   in.atoms_reordered = false;
-  expect_same_solve(*host, *cuda, in, sys, "owners kept");
+  expect_same_solve(*host, cuda, in, sys, "owners kept");
   // A ghost whose id no owned atom has (another rank's atom): QEqComm path,
   // found again because the atoms were reordered.
   System other = sys;
@@ -268,7 +270,7 @@ TEST(CudaQEq, GhostOwnersFoundByIdKeptUntilReordered) {
   in.atoms_reordered = true;
   SingleRankComm comm = make_comm(sys);
   std::vector<double> q(sys.n_total());
-  cuda->solve(in, comm, q.data());
+  cuda.solve(in, comm, q.data());
   EXPECT_GT(comm.n_forward, 0) << "a ghost without an owner must go through QEqComm";
 }
 
@@ -286,30 +288,30 @@ TEST(CudaQEq, HistoryStaysOnTheGpuBetweenSolves) {
   std::mt19937 rng(9u);
   std::normal_distribution<double> kick(0.0, 0.05);
   auto host = make_host_qeq_solver(settings(0.0, cut, 1e-12));
-  auto cuda = make_cuda_qeq_solver(settings(0.0, cut, 1e-12));
+  CudaQEq cuda(settings(0.0, cut, 1e-12));
   for (int step = 0; step < 8; ++step) {
     const System sys = periodic_from_positions(pos, type, active, L, cut);
     QEqInput in = make_input(sys, true);
     SingleRankComm ch = make_comm(sys), cc = make_comm(sys);
     std::vector<double> qh(sys.n_total()), qc(sys.n_total());
     host->solve(in, ch, qh.data());
-    cuda->solve(in, cc, qc.data());
+    cuda.solve(in, cc, qc.data());
     for (int i = 0; i < sys.n_total(); ++i)
       ASSERT_NEAR(qc[i], qh[i], 1e-10) << "step " << step << ": q of atom " << i;
     for (double &v : pos) v += kick(rng);
     if (step == 3) {  // the first call of the history API brings it home
       std::vector<double> h(QEqSolver::kHistoryPerAtom);
-      for (QEqSolver *s : {host.get(), cuda.get()}) {
+      for (QEqSolver *s : {host.get(), cuda.solver.get()}) {
         s->pack_history(5, h.data());
         s->copy_history(40, 5);
         s->unpack_history(40, h.data());
       }
-      expect_same_history(*host, *cuda, n, "after the swap");
+      expect_same_history(*host, *cuda.solver, n, "after the swap");
       for (int k = 0; k < 3; ++k) std::swap(pos[15 + k], pos[120 + k]);
       std::swap(type[5], type[40]);
     }
   }
-  expect_same_history(*host, *cuda, n, "after 8 solves");
+  expect_same_history(*host, *cuda.solver, n, "after 8 solves");
 }
 
 TEST(CudaQEq, SomeGhostOwnersUnknownUsesComm) {
@@ -320,12 +322,12 @@ TEST(CudaQEq, SomeGhostOwnersUnknownUsesComm) {
   QEqInput in = make_input(sys, true);
   in.ghost_owner = owner.data();
   auto host = make_host_qeq_solver(settings(0.0, 6.0, 1e-12));
-  auto cuda = make_cuda_qeq_solver(settings(0.0, 6.0, 1e-12));
-  expect_same_solve(*host, *cuda, in, sys, "partial ghost_owner");
+  CudaQEq cuda(settings(0.0, 6.0, 1e-12));
+  expect_same_solve(*host, cuda, in, sys, "partial ghost_owner");
   owner[0] = sys.n_local;  // not an owned atom
   SingleRankComm comm = make_comm(sys);
   std::vector<double> q(sys.n_total());
-  EXPECT_THROW(cuda->solve(in, comm, q.data()), RuntimeError);
+  EXPECT_THROW(cuda.solve(in, comm, q.data()), RuntimeError);
 }
 
 TEST(CudaQEq, ReportsNonConvergence) {
@@ -333,11 +335,11 @@ TEST(CudaQEq, ReportsNonConvergence) {
   const System sys = make_periodic_system(27, 9.0, 6.0, 31u);
   for (bool with_owner : {true, false}) {
     auto host = make_host_qeq_solver(settings(0.0, 6.0, 1e-14, 2));
-    auto cuda = make_cuda_qeq_solver(settings(0.0, 6.0, 1e-14, 2));
-    expect_same_solve(*host, *cuda, make_input(sys, with_owner), sys, "max_iter 2");
+    CudaQEq cuda(settings(0.0, 6.0, 1e-14, 2));
+    expect_same_solve(*host, cuda, make_input(sys, with_owner), sys, "max_iter 2");
     SingleRankComm comm = make_comm(sys);
     std::vector<double> q(sys.n_total());
-    const QEqResult res = cuda->solve(make_input(sys, with_owner), comm, q.data());
+    const QEqResult res = cuda.solve(make_input(sys, with_owner), comm, q.data());
     EXPECT_FALSE(res.converged());
     EXPECT_EQ(res.iter_s, 2);
     EXPECT_EQ(res.iter_t, 2);
@@ -366,7 +368,7 @@ TEST(CudaQEq, EmptyGroupAndNoGhosts) {
 TEST(CudaQEq, RejectsBadInput) {
   REQUIRE_GPU();
   const System sys = make_periodic_system(8, 8.0, 5.0, 1u);
-  auto solver = make_cuda_qeq_solver(settings(0.0, 5.0, 1e-6));
+  CudaQEq solver(settings(0.0, 5.0, 1e-6));
   SingleRankComm comm = make_comm(sys);
   std::vector<double> q(sys.n_total());
   QEqInput in = make_input(sys, true);
@@ -374,17 +376,17 @@ TEST(CudaQEq, RejectsBadInput) {
   std::vector<int> types(sys.n_total(), 1);
   in.type = types.data();
   in.eta = bad_eta.data();
-  EXPECT_THROW(solver->solve(in, comm, q.data()), InputError);
+  EXPECT_THROW(solver.solve(in, comm, q.data()), InputError);
   in.eta = kEta.data();
   in.num_types = 1;
-  EXPECT_THROW(solver->solve(in, comm, q.data()), InputError);
+  EXPECT_THROW(solver.solve(in, comm, q.data()), InputError);
   // A ghost partner with a type that has no parameters (found on the GPU).
   in = make_input(sys, true);
   std::vector<int> ghost_bad = sys.type;
   for (int g = sys.n_local; g < sys.n_total(); ++g) ghost_bad[g] = 7;
   in.type = ghost_bad.data();
-  EXPECT_THROW(solver->solve(in, comm, q.data()), InputError);
+  EXPECT_THROW(solver.solve(in, comm, q.data()), InputError);
   // The solver is still usable afterwards.
   in = make_input(sys, true);
-  EXPECT_NO_THROW(solver->solve(in, comm, q.data()));
+  EXPECT_NO_THROW(solver.solve(in, comm, q.data()));
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "puremd_gpu/control.h"
+#include "puremd_gpu/engine_settings.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/force_field.h"
 
@@ -751,3 +752,28 @@ TEST_F(ParserTest, ControlErrors) {
 }
 
 }  // namespace
+
+// pair_style reaxff/gpu ... lanes: stages named are set, the others keep
+// their defaults; a bad item is an error that names it.
+TEST(LaneCounts, ParsedFromTheKeywordValue) {
+  using puremd::InputError;
+  using puremd::LaneCounts;
+  using puremd::parse_lanes;
+  const LaneCounts defaults;
+  const LaneCounts m = parse_lanes("nonbonded=8,hbonds=4");
+  EXPECT_EQ(m.nonbonded, 8);
+  EXPECT_EQ(m.hbonds, 4);
+  EXPECT_EQ(m.neighbors, defaults.neighbors);
+  EXPECT_EQ(m.compaction, defaults.compaction);
+  EXPECT_EQ(m.lists, defaults.lists);
+  EXPECT_EQ(parse_lanes(m.describe()).describe(), m.describe());
+  for (const char *bad :
+       {"nonbonded=3", "nonbonded=64", "bonds=8", "nonbonded", "nonbonded=8,", "hbonds=4x", ""}) {
+    try {
+      parse_lanes(bad);
+      ADD_FAILURE() << "lanes '" << bad << "' was accepted";
+    } catch (const InputError &e) {
+      EXPECT_NE(std::string(e.what()).find("bad item"), std::string::npos) << e.what();
+    }
+  }
+}

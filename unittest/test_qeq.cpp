@@ -360,6 +360,15 @@ TEST(QEqSolver, RejectsBadInput) {
   set.cut_lo = 0.0;
   set.tolerance = 0.0;
   EXPECT_THROW(make_host_qeq_solver(set), InputError);
+  set.tolerance = 1e-6;
+  for (int tpr : {0, 4, 8, 16, 32}) {
+    set.threads_per_row = tpr;
+    EXPECT_NO_THROW(make_host_qeq_solver(set)) << "threads per row " << tpr;
+  }
+  for (int tpr : {-4, 1, 3, 64}) {
+    set.threads_per_row = tpr;
+    EXPECT_THROW(make_host_qeq_solver(set), InputError) << "threads per row " << tpr;
+  }
 
   const System sys = make_periodic_system(8, 8.0, 5.0, 1u);
   set = QEqSettings{};

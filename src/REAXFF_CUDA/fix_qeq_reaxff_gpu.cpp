@@ -32,7 +32,8 @@ using namespace FixConst;
 namespace {
 constexpr double kNetChargeWarn = 1.0e-5;  // net group charge that triggers a warning
 constexpr const char *kUsage =
-    "fix ID group qeq/reaxff/gpu Nevery cutlo cuthi tol params [nowarn] [maxiter N]";
+    "fix ID group qeq/reaxff/gpu Nevery cutlo cuthi tol params [nowarn] [maxiter N] "
+    "[threads_per_row N]";
 }  // namespace
 
 /* The solver's communication, through this fix's pack/unpack callbacks:
@@ -73,11 +74,8 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg)
       pertype_option(nullptr),
       reaxflag(0),
       reaxff(nullptr),
-      solver_is_cuda(false),
       solver_logged(false),
       comm_vec(nullptr) {
-  const char *shared = std::getenv("REAXFF_GPU_QEQ_SHARED_LIST");
-  share_far_list = !(shared && shared[0] == '0');
   if (narg < 8) error->all(FLERR, "Illegal fix {} command: expected '{}'", style, kUsage);
 
   scalar_flag = 1;
@@ -109,12 +107,24 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg)
       if (imax < 1)
         error->all(FLERR, "Fix {}: maxiter must be at least 1, got {}", style, arg[iarg + 1]);
       ++iarg;
+    } else if (strcmp(arg[iarg], "threads_per_row") == 0) {
+      if (iarg + 1 >= narg)
+        error->all(FLERR, "Fix {}: keyword 'threads_per_row' needs a value", style);
+      threads_per_row = utils::inumeric(FLERR, arg[iarg + 1], false, lmp);
+      if (threads_per_row != 0 && threads_per_row != 4 && threads_per_row != 8 &&
+          threads_per_row != 16 && threads_per_row != 32)
+        error->all(FLERR,
+                   "Fix {}: threads_per_row must be 4, 8, 16 or 32 (or 0: chosen from the "
+                   "matrix), got {}",
+                   style, arg[iarg + 1]);
+      ++iarg;
     } else {
       error->all(FLERR, "Unknown fix {} keyword: {} (expected '{}')", style, arg[iarg], kUsage);
     }
   }
   check_taper();
-  // The host solver until init() knows the pair style's driver (select_solver).
+  // A host solver holds the history until init() has the pair style's
+  // engine, which makes the solver that runs (select_solver).
   try {
     solver = puremd::make_host_qeq_solver(qeq_settings());
   } catch (std::exception &e) {
@@ -174,25 +184,26 @@ puremd::QEqSettings FixQEqReaxFFGPU::qeq_settings() const {
   set.cut_hi = swb;
   set.tolerance = tolerance;
   set.max_iter = imax;
+  set.threads_per_row = threads_per_row;
   return set;
 }
 
 /* ----------------------------------------------------------------------
-   the CUDA solver when pair_style reaxff/gpu runs its CUDA driver, else the
-   host solver; a switch carries the per-atom history over
+   the solver of the pair style's engine (the charge stage of its step: the
+   CUDA solver with the CUDA driver, else the host solver); a new engine (a
+   new driver, new pair settings) gets a new solver, with the history
 ------------------------------------------------------------------------- */
 
 void FixQEqReaxFFGPU::select_solver() {
-  const bool want_cuda = reaxff && reaxff->driver() == puremd::Driver::Cuda;
-
-  if (want_cuda != solver_is_cuda) {
+  puremd::Engine *engine = reaxff->charge_engine();
+  if (!engine) error->all(FLERR, "Fix {}: pair_style reaxff/gpu has no engine yet", style);
+  if (solver->engine_id() != engine->id()) {
     std::unique_ptr<puremd::QEqSolver> next;
     try {
-      next = want_cuda ? puremd::make_cuda_qeq_solver(qeq_settings())
-                       : puremd::make_host_qeq_solver(qeq_settings());
+      next = engine->make_qeq_solver(qeq_settings());
     } catch (std::exception &e) {
-      error->one(FLERR, "Fix {}: cannot start the {} QEq solver: {}", style,
-                 want_cuda ? "CUDA" : "host", e.what());
+      error->one(FLERR, "Fix {}: cannot start the QEq solver of {}: {}", style,
+                 engine->description(), e.what());
     }
     const int n = solver->history_capacity();
     next->grow_history(std::max(n, atom->nmax));
@@ -202,9 +213,9 @@ void FixQEqReaxFFGPU::select_solver() {
       next->unpack_history(i, buf.data());
     }
     solver = std::move(next);
-    solver_is_cuda = want_cuda;
     solver_logged = false;
   }
+  solver_is_cuda = engine->driver() == puremd::Driver::Cuda;
 
   if (!solver_logged && comm->me == 0) {
     if (solver_is_cuda)
@@ -355,6 +366,17 @@ void FixQEqReaxFFGPU::init() {
   if (utils::strmatch(update->integrate_style, "^respa"))
     nlevels_respa = (dynamic_cast<Respa *>(update->integrate))->nlevels;
 
+  // A fix after this one at pre_force may change the charges (fix adapt):
+  // then the pair style reads atom->q instead of the solve's charges.
+  later_pre_force = false;
+  bool after_me = false;
+  for (int k = 0; k < modify->nfix; ++k) {
+    if (modify->fix[k] == this)
+      after_me = true;
+    else if (after_me && (modify->fmask[k] & (PRE_FORCE | PRE_FORCE_RESPA | MIN_PRE_FORCE)))
+      later_pre_force = true;
+  }
+
   // the pair style has created its engine by now (force->init runs first)
   select_solver();
 }
@@ -413,17 +435,14 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   in.atoms_reordered =
       update->setupflag || last_solve_step < 0 || neighbor->lastcall > last_solve_step;
   last_solve_step = update->ntimestep;
-  // The CUDA solver builds the matrix from the force engine's far list of
-  // this step (the pair style computes right after us and reuses the list),
-  // so the step has one neighbour search. REAXFF_GPU_QEQ_SHARED_LIST=0 gives
-  // the solver its own cell search instead (bench/README.md compares them).
-  puremd::DeviceFarList far;
-  if (solver_is_cuda && share_far_list && reaxff->prepare_far_list(far)) in.far = &far;
 
+  // The engine's charge stage: with the CUDA driver the atoms go up and the
+  // neighbours are built here, for this solve and the forces that follow.
   puremd::QEqResult res;
+  const bool timing = reaxff->timing();
   const double t0 = timing ? platform::walltime() : 0.0;
   try {
-    res = solver->solve(in, *qcomm, atom->q);
+    res = reaxff->solve_charges(in, *solver, *qcomm, atom->q);
   } catch (std::exception &e) {
     error->one(FLERR, "Fix {}: {}", style, e.what());
   }
@@ -448,10 +467,11 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
 
 /* ---------------------------------------------------------------------- */
 
-// With REAXFF_GPU_TIMING=1: QEq's share of the step for the phase table
-// (the solve includes matrix build, both CG solves and the charge update).
+// With pair_style reaxff/gpu ... timing yes: the wall time of a solve
+// (with the CUDA driver also the upload and neighbour search it starts the
+// step with) and the CG iterations, beside the pair style's phase table.
 void FixQEqReaxFFGPU::post_run() {
-  if (!timing || solves == 0 || comm->me != 0) return;
+  if (solves == 0 || comm->me != 0) return;
   utils::logmesg(lmp,
                  "ReaxFF/GPU phase QEq ({} solver): {:.3f} ms/solve, CG iterations per solve "
                  "s {:.1f} t {:.1f} ({} solves)\n",
@@ -459,6 +479,10 @@ void FixQEqReaxFFGPU::post_run() {
                  double(iter_s_sum) / solves, double(iter_t_sum) / solves, solves);
   solve_seconds = 0.0;
   solves = iter_s_sum = iter_t_sum = 0;
+}
+
+bool FixQEqReaxFFGPU::charges_unchanged_since_solve() const {
+  return last_solve_step == update->ntimestep && !later_pre_force;
 }
 
 double FixQEqReaxFFGPU::compute_scalar() { return (iter_s + iter_t) / 2.0; }

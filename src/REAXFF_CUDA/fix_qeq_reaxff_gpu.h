@@ -9,15 +9,19 @@
    With fix efield, the field's potential shifts the electronegativities
    (QEqEfield), as in fix qeq/reaxff.
 
-   The solve is lib/puremd_gpu's QEqSolver (the CUDA solver when pair_style
-   reaxff/gpu runs its CUDA driver, else the host solver); this class only hands it the
-   atoms, implements its communication with LAMMPS's forward/reverse comm and
-   MPI_Allreduce, and moves the solver's per-atom history of past solutions
-   with the atoms (grow/copy/pack/unpack_exchange). */
+   The solve is the charge stage of pair_style reaxff/gpu's engine
+   (Engine::solve_charges, with the solver the engine made: the CUDA solver
+   with the CUDA driver, else the host solver). This class keeps LAMMPS's
+   side: it runs at pre_force, owns the settings, implements the solver's
+   communication with LAMMPS's forward/reverse comm and MPI_Allreduce, and
+   moves the solver's per-atom history of past solutions with the atoms
+   (grow/copy/pack/unpack_exchange).
+
+   Extra keyword: threads_per_row N (4, 8, 16, 32; default 0 = chosen from
+   the matrix), threads per row of the CUDA solver's matrix product. */
 #ifndef LMP_FIX_QEQ_REAXFF_GPU_H
 #define LMP_FIX_QEQ_REAXFF_GPU_H
 
-#include <cstdlib>
 #include <memory>
 #include <vector>
 
@@ -49,6 +53,10 @@ class FixQEqReaxFFGPU : public Fix {
   // as fix qeq/reaxff reports it. Vector: [iterations s, iterations t].
   void post_run() override;
   double compute_scalar() override;
+  // atom->q still holds what this step's solve gave: solved at this step and
+  // no fix after this one runs at pre_force (it might change the charges).
+  // The pair style then lets the CUDA driver keep the charges on the GPU.
+  bool charges_unchanged_since_solve() const;
   double compute_vector(int) override;
 
   int pack_forward_comm(int, int *, double *, int, int *) override;
@@ -72,8 +80,8 @@ class FixQEqReaxFFGPU : public Fix {
   int maxwarn;  // 0 with 'nowarn'
   int nlevels_respa;
   int iter_s, iter_t;
-  // Per-run QEq timing, reported by post_run() when REAXFF_GPU_TIMING=1.
-  bool timing = std::getenv("REAXFF_GPU_TIMING") && std::getenv("REAXFF_GPU_TIMING")[0] == '1';
+  int threads_per_row = 0;  // QEqSettings::threads_per_row
+  // Per-run QEq timing, reported by post_run() with the pair's `timing yes`.
   double solve_seconds = 0.0;
   long solves = 0, iter_s_sum = 0, iter_t_sum = 0;
   char *pertype_option;
@@ -85,11 +93,9 @@ class FixQEqReaxFFGPU : public Fix {
   class PairReaxFFGPU *reaxff;        // found in init()
   std::unique_ptr<QEqEfield> efield;  // the run's fix efield, if any
   std::unique_ptr<puremd::QEqSolver> solver;
-  bool solver_is_cuda;  // solver came from make_cuda_qeq_solver
-  bool solver_logged;   // the log line naming the solver was written
-  // matrix from the engine's far list (set in the constructor;
-  // REAXFF_GPU_QEQ_SHARED_LIST=0: the solver's own search)
-  bool share_far_list;
+  bool solver_is_cuda = false;   // the engine runs the CUDA driver
+  bool solver_logged;            // the log line naming the solver was written
+  bool later_pre_force = false;  // a fix after this one runs at pre_force (init)
   std::unique_ptr<LammpsComm> qcomm;
   double *comm_vec;  // the vector the current forward/reverse comm moves
 

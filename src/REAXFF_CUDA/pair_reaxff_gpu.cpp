@@ -59,10 +59,13 @@ void PairReaxFFGPU::settings(int narg, char **arg) {
   control.lgvdw = false;
   control.enobonds = true;
   requested_driver = puremd::Driver::Auto;
+  engine_settings = puremd::EngineSettings{};
+  list_skin = -1.0;
 
   // Same keywords as pair_style reaxff (safezone, mincap, minhbonds and
   // list/blocking size CPU lists there; our lists size themselves, so they
-  // are accepted and checked but have no effect), plus `driver`.
+  // are accepted and checked but have no effect), plus ours: driver, skin,
+  // lanes, timing (doc/pair_reaxff_gpu.md).
   int iarg = 1;
   auto need = [&](const char *kw) {
     if (iarg + 2 > narg)
@@ -106,6 +109,24 @@ void PairReaxFFGPU::settings(int narg, char **arg) {
         requested_driver = puremd::Driver::Cuda;
       else
         error->all(FLERR, "Illegal pair_style reaxff/gpu driver '{}': use auto, host or cuda", v);
+    } else if (kw == "skin") {
+      need("skin");
+      list_skin = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
+      if (!(list_skin >= 0.0))
+        error->all(FLERR,
+                   "Illegal pair_style reaxff/gpu skin {}: a distance >= 0 (A) is expected; 0 "
+                   "builds the GPU's pair list every step",
+                   arg[iarg + 1]);
+    } else if (kw == "lanes") {
+      need("lanes");
+      try {
+        engine_settings.lanes = puremd::parse_lanes(arg[iarg + 1]);
+      } catch (puremd::InputError &e) {
+        error->all(FLERR, "Illegal pair_style reaxff/gpu {}", e.what());
+      }
+    } else if (kw == "timing") {
+      need("timing");
+      engine_settings.timing = utils::logical(FLERR, arg[iarg + 1], false, lmp);
     } else {
       error->all(FLERR, "Unknown pair_style reaxff/gpu keyword '{}'", kw);
     }
@@ -206,10 +227,15 @@ void PairReaxFFGPU::init_style() {
   if (!own_list) own_list = new NeighList(lmp);
   list = own_list;
 
+  charge_fix = nullptr;
+  for (Fix *fix : modify->get_fix_list())
+    if (auto *q = dynamic_cast<FixQEqReaxFFGPU *>(fix)) charge_fix = q;
+
   if (engine_stale) make_engine();
-  // The CUDA driver keeps its pair list between LAMMPS's re-neighbourings
-  // with LAMMPS's own skin (and its own displacement check).
-  engine->set_list_skin(neighbor->skin);
+  // The CUDA driver keeps its pair list between LAMMPS's re-neighbourings,
+  // with LAMMPS's own skin unless `skin` says otherwise (and its own
+  // displacement check).
+  engine->set_list_skin(list_skin >= 0.0 ? list_skin : neighbor->skin);
 }
 
 PairReaxFFGPU *PairReaxFFGPU::find(LAMMPS *lmp) {
@@ -268,7 +294,7 @@ void PairReaxFFGPU::make_engine() {
     error->all(FLERR, "pair_style reaxff/gpu driver cuda requested but no usable GPU: {}", why);
   try {
     if (gpu && d != puremd::Driver::Host) gpu_id = choose_gpu();
-    engine = puremd::make_engine(d, ffield, control);
+    engine = puremd::make_engine(d, ffield, control, engine_settings);
   } catch (std::exception &e) {
     error->all(FLERR, "pair_style reaxff/gpu: cannot start the {} driver: {}",
                d == puremd::Driver::Cuda ? "CUDA" : "selected", e.what());
@@ -313,18 +339,15 @@ void PairReaxFFGPU::fill_step_input(puremd::StepInput &in) {
   in.atoms_reordered = (neighbor->ago == 0);  // re-neighboured: indices / ghosts changed
 }
 
-bool PairReaxFFGPU::prepare_far_list(puremd::DeviceFarList &far) {
-  if (!engine || engine->driver() != puremd::Driver::Cuda) return false;
-  // Atoms of a NULL type have no far pairs; QEq leaves them out too
-  // (QEqInput::type_map), as fix qeq/reaxff does.
+// The charge stage of this step, before compute() on the same atoms (fix
+// qeq/reaxff/gpu at pre_force): the engine uploads the atoms and builds the
+// neighbours once for both.
+puremd::QEqResult PairReaxFFGPU::solve_charges(const puremd::QEqInput &qeq,
+                                               puremd::QEqSolver &solver, puremd::QEqComm &comm,
+                                               double *q) {
   puremd::StepInput in;
   fill_step_input(in);
-  try {
-    return engine->prepare_far_list(in, far);
-  } catch (std::exception &e) {
-    error->one(FLERR, "pair_style reaxff/gpu: {}", e.what());
-  }
-  return false;
+  return engine->solve_charges(in, qeq, solver, comm, q);
 }
 
 void PairReaxFFGPU::compute(int eflag, int vflag) {
@@ -332,6 +355,7 @@ void PairReaxFFGPU::compute(int eflag, int vflag) {
   const int nall = atom->nlocal + atom->nghost;
   puremd::StepInput in;
   fill_step_input(in);
+  in.charges_from_solve = charge_fix && charge_fix->charges_unchanged_since_solve();
 
   puremd::StepRequest req;
   req.eatom = eflag_atom != 0;
@@ -441,22 +465,20 @@ void *PairReaxFFGPU::extract(const char *str, int &dim) {
   return nullptr;
 }
 
-// End of run: with REAXFF_GPU_TIMING=1 the per-phase times (ms per step,
+// End of run: with `timing yes` the per-phase device times (ms per step,
 // like Table 3 of the PuReMD-GPU paper) and the driver's peak memory.
 void PairReaxFFGPU::finish() {
-  if (!engine || comm->me != 0) return;
-  const char *t = std::getenv("REAXFF_GPU_TIMING");
-  if (!t || t[0] != '1') return;
+  if (!engine || comm->me != 0 || !engine_settings.timing) return;
   const puremd::PhaseTimes p = engine->phase_times();
   if (p.steps > 0) {
     const double n = static_cast<double>(p.steps);
     utils::logmesg(lmp,
-                   "ReaxFF/GPU phase ms/step over {} steps: neighbors {:.3f} lists {:.3f} "
-                   "bond_orders {:.3f} bonded {:.3f} hbonds {:.3f} nonbonded {:.3f} "
+                   "ReaxFF/GPU phase ms/step over {} steps: neighbors {:.3f} charges {:.3f} "
+                   "lists {:.3f} bond_orders {:.3f} bonded {:.3f} hbonds {:.3f} nonbonded {:.3f} "
                    "chain_rule {:.3f} transfer {:.3f}\n",
-                   p.steps, p.neighbors_ms / n, p.lists_ms / n, p.bond_orders_ms / n,
-                   p.bonded_ms / n, p.hbonds_ms / n, p.nonbonded_ms / n, p.chain_rule_ms / n,
-                   p.transfer_ms / n);
+                   p.steps, p.neighbors_ms / n, p.charges_ms / n, p.lists_ms / n,
+                   p.bond_orders_ms / n, p.bonded_ms / n, p.hbonds_ms / n, p.nonbonded_ms / n,
+                   p.chain_rule_ms / n, p.transfer_ms / n);
   }
   const double bytes = static_cast<double>(engine->device_bytes());
   if (bytes > 0)

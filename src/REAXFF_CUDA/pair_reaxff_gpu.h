@@ -41,11 +41,13 @@ class PairReaxFFGPU : public PairReaxFF {
   // pair_coeff's map from atom type (1..ntypes) to force-field element, -1
   // for NULL; ntypes + 1 entries.
   const int *type_map() const { return map; }
-  // For fix qeq/reaxff/gpu, which runs before compute() in a step: the CUDA
-  // driver builds this step's far list now and lends it to the QEq solver
-  // (compute() then reuses it). False when there is none to lend (host
-  // driver).
-  bool prepare_far_list(puremd::DeviceFarList &far);
+  // For fix qeq/reaxff/gpu: the engine that runs the charge stage (null
+  // before the first init), and the stage on this step's atoms.
+  puremd::Engine *charge_engine() { return engine.get(); }
+  puremd::QEqResult solve_charges(const puremd::QEqInput &qeq, puremd::QEqSolver &solver,
+                                  puremd::QEqComm &comm, double *q);
+  // `timing yes`: per-phase times at the end of a run (the QEq fix's too).
+  bool timing() const { return engine_settings.timing; }
 
  protected:
   void setup() override {}
@@ -55,6 +57,9 @@ class PairReaxFFGPU : public PairReaxFF {
   puremd::ForceField ffield;
   bool have_ffield = false;
   puremd::Driver requested_driver = puremd::Driver::Auto;
+  puremd::EngineSettings engine_settings;       // lanes, timing
+  double list_skin = -1.0;                      // `skin`; < 0: LAMMPS's neighbor skin
+  class FixQEqReaxFFGPU *charge_fix = nullptr;  // of this run (init_style)
   std::unique_ptr<puremd::Engine> engine;
   bool engine_stale = true;
   int gpu_id = -1;  // this rank's GPU (CUDA driver)

@@ -9,9 +9,10 @@
 
 #include "puremd_gpu/atom_input.h"
 #include "puremd_gpu/control.h"
-#include "puremd_gpu/device_far_list.h"
 #include "puremd_gpu/energies.h"
+#include "puremd_gpu/engine_settings.h"
 #include "puremd_gpu/force_field.h"
+#include "puremd_gpu/qeq.h"
 
 namespace puremd {
 
@@ -32,6 +33,10 @@ struct StepInput {
   TagArray tag;                 // n_total global ids
   const double *q = nullptr;    // n_total charges
   bool atoms_reordered = true;  // LAMMPS re-neighboured since the last call: indices/ghosts changed
+  // compute() only: the charges are those solve_charges() gave these atoms
+  // this step, unchanged since; a driver that kept them (the CUDA driver,
+  // on the GPU) then does not read q. See CudaEngine::charges_to_device.
+  bool charges_from_solve = false;
 };
 
 struct StepRequest {
@@ -51,12 +56,13 @@ struct StepOutput {
   double virial[6] = {0, 0, 0, 0, 0, 0};  // sum over atoms of x (x) f (xx yy zz xy xz yz)
 };
 
-// Per-phase device time accumulated over compute() calls (milliseconds), for
-// drivers that measure it (CUDA driver with REAXFF_GPU_TIMING=1); all zero
-// otherwise. transfer_ms: uploads, downloads and the output reductions.
+// Per-phase device time accumulated over steps (milliseconds), for drivers
+// that measure it (the CUDA driver with EngineSettings::timing); all zero
+// otherwise. transfer_ms: uploads, downloads and the output reductions;
+// charges_ms: solve_charges() after the neighbours (matrix, CG, charges).
 struct PhaseTimes {
-  double neighbors_ms = 0, lists_ms = 0, bond_orders_ms = 0, bonded_ms = 0, hbonds_ms = 0,
-         nonbonded_ms = 0, chain_rule_ms = 0, transfer_ms = 0;
+  double neighbors_ms = 0, charges_ms = 0, lists_ms = 0, bond_orders_ms = 0, bonded_ms = 0,
+         hbonds_ms = 0, nonbonded_ms = 0, chain_rule_ms = 0, transfer_ms = 0;
   long steps = 0;
 };
 
@@ -68,7 +74,12 @@ struct BondRecord {
 
 class Engine {
  public:
+  Engine();
   virtual ~Engine() = default;
+  Engine(const Engine &) = delete;
+  Engine &operator=(const Engine &) = delete;
+  // Unique in the process: a QEq solver remembers the engine that made it.
+  long long id() const { return id_; }
   virtual Driver driver() const = 0;
   virtual std::string description() const = 0;  // e.g. "host reference driver"
   virtual void compute(const StepInput &in, const StepRequest &req, StepOutput &out) = 0;
@@ -87,21 +98,36 @@ class Engine {
   // Skin (A) for drivers that keep their own Verlet list between
   // re-neighbourings (the CUDA driver): the list holds pairs within
   // cut-off + skin and is rebuilt when an atom has moved more than skin / 2.
-  // The LAMMPS adapter passes its neighbor skin; 0 builds a list every step.
-  // Ignored by the host driver.
+  // The LAMMPS adapter passes its neighbor skin (or pair_style's `skin`);
+  // 0 builds a list every step. Ignored by the host driver.
   virtual void set_list_skin(double /*skin*/) {}
 
-  // Build this step's far-neighbour list before compute() and lend it out
-  // (valid until the next call of either). The next compute() on the same
-  // atoms (same n_total and x pointer; positions, types and tags unchanged,
-  // charges may differ) uses it and the positions already on the device.
-  // Returns false for drivers without a device list (the host driver).
-  virtual bool prepare_far_list(const StepInput & /*in*/, DeviceFarList & /*out*/) { return false; }
+  // --- The charge stage: charge equilibration before the forces ---
+  // A QEq solver that runs on this engine (the CUDA driver's on its GPU and
+  // stream, with its atoms and neighbours; the host driver's is the
+  // reference solver). The caller keeps it: its settings and the per-atom
+  // history (QEqSolver's history API) are the caller's, as LAMMPS moves atoms.
+  virtual std::unique_ptr<QEqSolver> make_qeq_solver(const QEqSettings &settings) = 0;
+  // Equilibrate the charges of `atoms` (as for the compute() that follows;
+  // atoms.q is not read) with `solver` (from make_qeq_solver of this
+  // engine). `qeq` gives the group, the parameters, the ghost information
+  // and the reordering flag; its counts, positions and ids are taken from
+  // `atoms` (and its per-type parameters index atoms.type). The new charges
+  // go to q (n_total entries; other atoms' entries are left alone). The CUDA
+  // driver uploads the atoms and builds the step's neighbours here, once: a
+  // compute() on the same atoms (same n_total and x array) reuses them, and
+  // the charges too when told (StepInput::charges_from_solve).
+  virtual QEqResult solve_charges(const StepInput &atoms, QEqInput qeq, QEqSolver &solver,
+                                  QEqComm &comm, double *q) = 0;
+
+ private:
+  long long id_;
 };
 
 // True if a CUDA device is usable; `why` says what was found (or not).
 bool cuda_available(std::string *why);
 
-std::unique_ptr<Engine> make_engine(Driver driver, const ForceField &ff, const Control &control);
+std::unique_ptr<Engine> make_engine(Driver driver, const ForceField &ff, const Control &control,
+                                    const EngineSettings &settings = {});
 
 }  // namespace puremd

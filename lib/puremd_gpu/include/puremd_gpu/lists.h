@@ -78,16 +78,29 @@ struct ThreeBodyList {
 };
 
 // Per-atom intermediates of the bond-order and multi-body terms (rows 0..n_total-1).
+// The per-atom workspace arrays, listed once as X(element type, name): the
+// host driver's vectors (host/host_context.h), the CUDA driver's one block
+// (cuda/cuda_context.cu) and the StepView below all derive from this list.
+// A new array is one line here.
+#define PUREMD_WORKSPACE(X)                                                                        \
+  X(double, total_bond_order)                                                                      \
+  X(double, Deltap)                                                                                \
+  X(double, Deltap_boc)                                                                            \
+  X(double, Delta) X(double, Delta_lp) X(double, Delta_lp_temp) X(double, Delta_e)                 \
+      X(double, Delta_boc) X(double, Delta_val) X(double, dDelta_lp) X(double, dDelta_lp_temp)     \
+          X(double, nlp) X(double, nlp_temp) X(double, Clp) X(double, vlpex) X(vec3, dDeltap_self) \
+              X(double, CdDelta) /* dE/dDelta, folded into the chain rule */
+
 struct Workspace {
-  double *total_bond_order = nullptr;
-  double *Deltap = nullptr, *Deltap_boc = nullptr;
-  double *Delta = nullptr, *Delta_lp = nullptr, *Delta_lp_temp = nullptr;
-  double *Delta_e = nullptr, *Delta_boc = nullptr, *Delta_val = nullptr;
-  double *dDelta_lp = nullptr, *dDelta_lp_temp = nullptr;
-  double *nlp = nullptr, *nlp_temp = nullptr, *Clp = nullptr, *vlpex = nullptr;
-  vec3 *dDeltap_self = nullptr;
-  double *CdDelta = nullptr;  // dE/dDelta, folded into the chain rule
+#define PUREMD_WORKSPACE_POINTER(T, name) T *name = nullptr;
+  PUREMD_WORKSPACE(PUREMD_WORKSPACE_POINTER)
+#undef PUREMD_WORKSPACE_POINTER
 };
+
+// Doubles per atom of all workspace arrays together (a vec3 counts 3).
+#define PUREMD_WORKSPACE_DOUBLES(T, name) +static_cast<int>(sizeof(T) / sizeof(double))
+constexpr int kWorkspaceBlockDoubles = 0 PUREMD_WORKSPACE(PUREMD_WORKSPACE_DOUBLES);
+#undef PUREMD_WORKSPACE_DOUBLES
 
 // Where the energy terms put their results. grad holds dE/dx (the force is
 // -grad); eatom / vatom are optional per-atom energy and virial (xx yy zz xy

@@ -14,7 +14,6 @@
 #include <vector>
 
 #include "puremd_gpu/atom_input.h"
-#include "puremd_gpu/device_far_list.h"
 #include "puremd_gpu/physics/qeq_history.h"
 #include "puremd_gpu/physics/qeq_matrix.h"
 
@@ -82,11 +81,6 @@ struct QEqInput {
   // Indices or ghosts changed since the last solve (LAMMPS re-neighboured
   // or sorted); false lets the CUDA solver keep the ghost owners it found.
   bool atoms_reordered = true;
-  // Optional (CUDA solver; the host solver finds its own pairs): the force
-  // engine's far list of this step, on the solver's GPU. Matrix pairs are
-  // then taken from it instead of a cell search of the solver's own. Used
-  // when it covers the same atoms and cut_hi <= far->cut_local.
-  const DeviceFarList *far = nullptr;
 };
 
 // Iterations are counted as fix qeq/reaxff counts them (its loop index at
@@ -109,8 +103,10 @@ class QEqSolver {
   static constexpr int kHistoryDepth = kQEqHistoryDepth;
   static constexpr int kHistoryPerAtom = kQEqHistoryPerAtom;  // s history, then t history
 
-  explicit QEqSolver(const QEqSettings &settings);
+  // engine_id: the Engine that runs this solver (Engine::make_qeq_solver), 0 for none.
+  explicit QEqSolver(const QEqSettings &settings, long long engine_id = 0);
   virtual ~QEqSolver() = default;
+  long long engine_id() const { return engine_id_; }
 
   // Throws InputError if cut_hi <= cut_lo, tolerance <= 0, max_iter < 1 or
   // threads_per_row is not 0, 4, 8, 16 or 32.
@@ -123,6 +119,8 @@ class QEqSolver {
   // sets the ghosts itself when it refreshes them on the device, else
   // through QEqComm::forward). Shifts the history.
   // Throws InputError for an active atom with eta <= 0 or a type out of range.
+  // The CUDA solver runs only through its engine (Engine::solve_charges) and
+  // throws RuntimeError here.
   virtual QEqResult solve(const QEqInput &in, QEqComm &comm, double *q) = 0;
 
   // --- history of past solutions, one block of kHistoryPerAtom doubles per atom
@@ -161,17 +159,14 @@ class QEqSolver {
 
   QEqSettings settings_;
   Taper taper_;
+  long long engine_id_ = 0;
   mutable std::vector<double> hist_;  // see fetch_history()
 };
 
-// The host reference solver (serial within a sub-domain).
-std::unique_ptr<QEqSolver> make_host_qeq_solver(const QEqSettings &settings);
-
-// The CUDA solver (matrix and CG on the current GPU), same results as the host
-// solver to round-off. The history API above works as for the host solver;
-// between solves the history stays on the GPU and comes home only when that
-// API touches it (LAMMPS exchanging or sorting atoms).
-// Throws RuntimeError if the library was built without CUDA or no GPU is usable.
-std::unique_ptr<QEqSolver> make_cuda_qeq_solver(const QEqSettings &settings);
+// The host reference solver (serial within a sub-domain). The CUDA solver
+// comes only from the CUDA driver's Engine::make_qeq_solver: it works on the
+// engine's atoms and neighbours.
+std::unique_ptr<QEqSolver> make_host_qeq_solver(const QEqSettings &settings,
+                                                long long engine_id = 0);
 
 }  // namespace puremd

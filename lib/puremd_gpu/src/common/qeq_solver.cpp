@@ -10,7 +10,9 @@
 
 namespace puremd {
 
-QEqSolver::QEqSolver(const QEqSettings &settings) { set_settings(settings); }
+QEqSolver::QEqSolver(const QEqSettings &settings, long long engine_id) : engine_id_(engine_id) {
+  set_settings(settings);
+}
 
 void QEqSolver::set_settings(const QEqSettings &settings) {
   if (!(settings.cut_hi > settings.cut_lo))

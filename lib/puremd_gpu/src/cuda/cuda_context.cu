@@ -28,17 +28,15 @@ StepView CudaContext::view() const {
                         thb_pthb.data(),    thb_theta.data(),   thb_cos.data(),
                         thb_dcos_di.data(), thb_dcos_dj.data(), thb_dcos_dk.data()};
 
+  // the workspace arrays one after the other in ws_block, ws_stride atoms each
   Workspace &w = v.ws;
   double *const b = ws_block.data();
-  const size_t s = ws_stride;
-  double **const arrays[kWorkspaceDoubles] = {
-      &w.total_bond_order, &w.Deltap,        &w.Deltap_boc,     &w.Delta,
-      &w.Delta_lp,         &w.Delta_lp_temp, &w.Delta_e,        &w.Delta_boc,
-      &w.Delta_val,        &w.dDelta_lp,     &w.dDelta_lp_temp, &w.nlp,
-      &w.nlp_temp,         &w.Clp,           &w.vlpex,          &w.CdDelta};
-  for (int k = 0; k < kWorkspaceDoubles; ++k) *arrays[k] = b ? b + k * s : nullptr;
-  // dDeltap_self: 3 doubles per atom after the scalar arrays
-  w.dDeltap_self = b ? reinterpret_cast<vec3 *>(b + kWorkspaceDoubles * s) : nullptr;
+  size_t offset = 0;
+#define PUREMD_WORKSPACE_BLOCK(T, name)                     \
+  w.name = b ? reinterpret_cast<T *>(b + offset) : nullptr; \
+  offset += sizeof(T) / sizeof(double) * ws_stride;
+  PUREMD_WORKSPACE(PUREMD_WORKSPACE_BLOCK)
+#undef PUREMD_WORKSPACE_BLOCK
 
   v.tally.energy = reinterpret_cast<Energies *>(energy_slots.data());
   v.tally.grad = grad.data();

@@ -60,7 +60,8 @@ struct CudaContext {
   Control control;
   int num_types = 0;
   int vdw_type = 0;
-  ThreadMapping lanes;  // threads per row of the long-row stages
+  ThreadMapping lanes;   // threads per row of the long-row stages
+  double far_cut = 0.0;  // owned rows of the far list: max(nonb_cut, QEq cut-off)
 
   // --- current step ---
   int n_local = 0, n_total = 0;
@@ -163,9 +164,8 @@ struct CudaContext {
       thb_dcos_dj{"three-body dcos/dj", &mem}, thb_dcos_dk{"three-body dcos/dk", &mem};
 
   // --- per-atom workspace: one block, zeroed with one memset per step ---
-  static constexpr int kWorkspaceDoubles = 16;  // double arrays of Workspace
-  DeviceArray<double> ws_block{"per-atom workspace", &mem};
-  size_t ws_stride = 0;  // doubles per array (= atom capacity)
+  DeviceArray<double> ws_block{"per-atom workspace", &mem};  // kWorkspaceBlockDoubles per atom
+  size_t ws_stride = 0;                                      // atoms per array (= atom capacity)
 
   // --- outputs ---
   DeviceArray<vec3> grad{"gradients", &mem};

@@ -9,9 +9,10 @@
 #include <cstring>
 #include <string>
 
-#include "cuda/cuda_engine.h"
 #include "common/driver_entry.h"
+#include "cuda/cuda_engine.h"
 #include "cuda/kernel_utils.cuh"
+#include "cuda/qeq_cuda_solver.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/long_range_tables.h"
 
@@ -56,8 +57,8 @@ void copy_to_device(DeviceArray<T> &dst, const std::vector<T> &src, size_t expec
 // ---------------------------------------------------------------------------
 // StepTimer
 
-void StepTimer::init() {
-  enabled_ = env_flag("REAXFF_GPU_TIMING");
+void StepTimer::init(bool enabled) {
+  enabled_ = enabled;
   if (!enabled_) return;
   for (cudaEvent_t &e : events_) PMD_CUDA_CHECK(cudaEventCreate(&e));
 }
@@ -78,9 +79,9 @@ void StepTimer::end_step(cudaStream_t stream) {
   if (!enabled_ || used_ == 0) return;
   PMD_CUDA_CHECK(cudaEventRecord(events_[used_], stream));
   PMD_CUDA_CHECK(cudaEventSynchronize(events_[used_]));
-  double *bucket[kNumPhases] = {&times_.transfer_ms,    &times_.neighbors_ms, &times_.lists_ms,
-                                &times_.bond_orders_ms, &times_.bonded_ms,    &times_.hbonds_ms,
-                                &times_.nonbonded_ms,   &times_.chain_rule_ms};
+  double *bucket[kNumPhases] = {&times_.transfer_ms, &times_.neighbors_ms,   &times_.charges_ms,
+                                &times_.lists_ms,    &times_.bond_orders_ms, &times_.bonded_ms,
+                                &times_.hbonds_ms,   &times_.nonbonded_ms,   &times_.chain_rule_ms};
   for (int k = 0; k < used_; ++k) {
     if (phase_[k] == kNumPhases) continue;  // a pause
     float ms = 0.0f;
@@ -94,7 +95,8 @@ void StepTimer::end_step(cudaStream_t stream) {
 // ---------------------------------------------------------------------------
 // Construction
 
-CudaEngine::CudaEngine(const ForceField &ff, const Control &control) {
+CudaEngine::CudaEngine(const ForceField &ff, const Control &control,
+                       const EngineSettings &settings) {
   int count = 0;
   const cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess || count == 0) {
@@ -127,22 +129,15 @@ CudaEngine::CudaEngine(const ForceField &ff, const Control &control) {
                          std::to_string(prop.major) + std::to_string(prop.minor));
     }
   }
-  PMD_CUDA_CHECK(cudaStreamCreateWithFlags(&c_.stream, cudaStreamNonBlocking));
+  stream_ = std::make_shared<CudaStream>();
+  c_.stream = stream_->get();
   c_.mem.stream = c_.stream;
-  timer_.init();
+  timer_.init(settings.timing);
 
   c_.control = control;
+  c_.far_cut = control.nonb_cut;
   c_.skin = kDefaultSkin;
-  if (const char *v = std::getenv("REAXFF_GPU_SKIN"); v && v[0] != '\0') {
-    char *end = nullptr;
-    const double skin = std::strtod(v, &end);
-    if (end == v || *end != '\0' || !std::isfinite(skin) || skin < 0.0)
-      throw RuntimeError(std::string("CUDA driver: REAXFF_GPU_SKIN=") + v +
-                         ": expected a non-negative distance in A (0 disables list reuse)");
-    c_.skin = skin;
-    skin_from_env_ = true;
-  }
-  c_.lanes = ThreadMapping::from_environment();
+  c_.lanes = settings.lanes;
   copy_force_field(ff);
 
   c_.totals.reserve(kNumTotals);
@@ -188,7 +183,6 @@ void CudaEngine::copy_force_field(const ForceField &ff) {
 }
 
 void CudaEngine::set_list_skin(double skin) {
-  if (skin_from_env_) return;
   if (!std::isfinite(skin) || skin < 0.0)
     throw RuntimeError("CUDA driver: neighbour-list skin " + std::to_string(skin) +
                        " A: expected a finite distance >= 0");
@@ -196,15 +190,14 @@ void CudaEngine::set_list_skin(double skin) {
   c_.skin = skin;
 }
 
+// The stream goes with its last owner (stream_, shared with QEq solvers);
+// the arrays are freed after the work that may use them.
 CudaEngine::~CudaEngine() {
-  if (c_.stream) {
-    cudaStreamSynchronize(c_.stream);  // errors ignored: may follow a device fault
-    cudaStreamDestroy(c_.stream);
-  }
+  if (c_.stream) cudaStreamSynchronize(c_.stream);  // errors ignored: may follow a device fault
 }
 
 // ---------------------------------------------------------------------------
-// The step
+// The step: prepare_atoms (once per step) -> [solve_charges] -> compute
 
 void CudaEngine::check_counts(const StepInput &in) const {
   if (in.n_total < 0 || in.n_local < 0 || in.n_local > in.n_total)
@@ -214,41 +207,70 @@ void CudaEngine::check_counts(const StepInput &in) const {
     throw RuntimeError("CUDA driver: StepInput needs x, type and tag for every atom");
 }
 
-bool CudaEngine::prepare_far_list(const StepInput &in, DeviceFarList &out) {
-  check_counts(in);
-  PMD_CUDA_CHECK(cudaSetDevice(device_));
+// Atoms up, then this step's far list: the skin list rebuilt if due, and
+// compacted (cuda_neighbors.cu).
+void CudaEngine::prepare_atoms(const StepInput &in) {
   CudaContext &c = c_;
-  far_prepared_ = false;
+  prepared_ = false;
+  charges_on_gpu_ = false;
   last_step_complete_ = false;  // the bond tables of the last step are gone from here on
   timer_.begin_step();
   timer_.mark(kPhaseTransfer, c.stream);
-  upload(in, StepRequest{}, true);
+  upload_atoms(in);
   if (c.n_total > 0) {
     timer_.mark(kPhaseNeighbors, c.stream);
     update_far_neighbors(c, in.atoms_reordered);
-    update_reverse_far_index(c);
   }
-  // the borrower (the QEq solver) works on a stream of its own
-  PMD_CUDA_CHECK(cudaStreamSynchronize(c.stream));
-  timer_.pause(c.stream);
-  far_prepared_ = true;
+  prepared_ = true;
   prepared_n_total_ = in.n_total;
   prepared_x_ = in.x;
-  out = DeviceFarList{};
-  out.n_local = c.n_local;
-  out.n_total = c.n_total;
-  out.cut_local = c.control.nonb_cut;
-  out.start = c.far_start.data();
-  out.end = c.far_end.data();
-  out.nbr = c.far_nbr.data();
-  out.d = c.far_d.data();
-  out.dvec = c.far_dvec.data();
-  out.row_room = static_cast<long long>(c.far_total);
-  out.x = c.x.data();
-  out.rev_start = c.rev_start.data();
-  out.rev_row = c.rev_row.data();
-  out.rev_total = static_cast<long long>(c.rev_total);
-  return true;
+}
+
+std::unique_ptr<QEqSolver> CudaEngine::make_qeq_solver(const QEqSettings &settings) {
+  PMD_CUDA_CHECK(cudaSetDevice(device_));
+  return std::make_unique<CudaQEqSolver>(settings, id(), stream_);
+}
+
+// The charge stage, before compute() on the same atoms: the solver builds
+// its matrix from this step's far list and leaves the charges on the GPU
+// (c.q) when it has every one of them there (one rank), besides writing q.
+QEqResult CudaEngine::solve_charges(const StepInput &in, QEqInput qeq, QEqSolver &solver,
+                                    QEqComm &comm, double *q) {
+  auto *cuda_solver = dynamic_cast<CudaQEqSolver *>(&solver);
+  if (!cuda_solver || solver.engine_id() != id())
+    throw RuntimeError(
+        "CUDA driver: solve_charges() needs a QEq solver made by this engine (make_qeq_solver)");
+  check_counts(in);
+  PMD_CUDA_CHECK(cudaSetDevice(device_));
+  CudaContext &c = c_;
+  // The far list reaches the QEq cut-off (for good, once asked; the
+  // nonbonded stage keeps to its own cut-off).
+  if (solver.settings().cut_hi > c.far_cut) {
+    c.far_cut = solver.settings().cut_hi;
+    c.skin_valid = false;
+  }
+  prepare_atoms(in);
+  if (c.n_total > 0) update_reverse_far_index(c);
+  timer_.mark(kPhaseCharges, c.stream);
+  qeq.n_local = in.n_local;
+  qeq.n_total = in.n_total;
+  qeq.x = in.x;
+  qeq.tag = in.tag;
+  if (qeq.type) qeq.type = in.type;  // the types that went up with the atoms
+  const QEqResult res = cuda_solver->solve_on(lend_atoms(), qeq, comm, q);
+  charges_on_gpu_ = cuda_solver->copy_charges(c.q.data());
+  timer_.pause(c.stream);  // LAMMPS's work until compute() counts in no phase
+  return res;
+}
+
+// The rule for the charges of compute(): they stay on the GPU from the
+// solve to the forces only when the caller says they are still those of
+// this step's solve (StepInput::charges_from_solve: nothing has changed
+// atom->q since) and the solve left all of them there, ghosts included.
+// Otherwise (charges from another fix, `set charge`, a QEq fix every N
+// steps, several ranks) the caller's q goes up.
+bool CudaEngine::charges_up(const StepInput &in) const {
+  return !(in.charges_from_solve && charges_on_gpu_ && prepared_for(in));
 }
 
 void CudaEngine::compute(const StepInput &in, const StepRequest &req, StepOutput &out) {
@@ -256,16 +278,16 @@ void CudaEngine::compute(const StepInput &in, const StepRequest &req, StepOutput
   PMD_CUDA_CHECK(cudaSetDevice(device_));
   CudaContext &c = c_;
   cudaStream_t st = c.stream;
-  // LAMMPS computes forces right after the QEq fix, on the same atoms.
-  const bool far_ready = far_prepared_ && in.n_total == prepared_n_total_ && in.x == prepared_x_;
-  far_prepared_ = false;
-
+  // LAMMPS computes forces right after the QEq fix, on the same atoms: what
+  // solve_charges() put on the GPU then serves (same n_total and x array).
+  if (!prepared_for(in)) prepare_atoms(in);
+  const bool q_up = charges_up(in);
+  prepared_ = false;
   last_step_complete_ = false;
-  if (!far_ready) timer_.begin_step();  // else the step's timing began in prepare_far_list()
+
   timer_.mark(kPhaseTransfer, st);
-  // atoms up (positions, types and tags are there already when the far list
-  // was prepared on them); gradients, workspace, energy slots zeroed
-  upload(in, req, !far_ready);
+  if (q_up) upload_charges(in);
+  clear_step_arrays(req);
   if (c.n_total == 0) {
     c.skin_valid = false;
     out.energy = Energies{};
@@ -273,11 +295,6 @@ void CudaEngine::compute(const StepInput &in, const StepRequest &req, StepOutput
     timer_.end_step(st);
     last_step_complete_ = true;
     return;
-  }
-
-  if (!far_ready) {
-    timer_.mark(kPhaseNeighbors, st);
-    update_far_neighbors(c, in.atoms_reordered);  // skin-list rebuild (if due) + compaction
   }
 
   timer_.mark(kPhaseLists, st);
@@ -312,7 +329,29 @@ void CudaEngine::compute(const StepInput &in, const StepRequest &req, StepOutput
   last_step_complete_ = true;
 }
 
-void CudaEngine::reserve_atoms(int n_total, const StepRequest &req) {
+// What the QEq solver borrows for one solve (engine_atoms.h).
+EngineAtoms CudaEngine::lend_atoms() const {
+  const CudaContext &c = c_;
+  EngineAtoms a;
+  a.n_local = c.n_local;
+  a.n_total = c.n_total;
+  a.x = c.x.data();
+  a.tag = c.tag.data();
+  a.type_given = c.type_in.data();
+  a.cut_local = c.far_cut;
+  a.start = c.far_start.data();
+  a.end = c.far_end.data();
+  a.nbr = c.far_nbr.data();
+  a.d = c.far_d.data();
+  a.dvec = c.far_dvec.data();
+  a.row_room = static_cast<long long>(c.far_total);
+  a.rev_start = c.rev_start.data();
+  a.rev_row = c.rev_row.data();
+  a.rev_total = static_cast<long long>(c.rev_total);
+  return a;
+}
+
+void CudaEngine::reserve_atoms(int n_total) {
   CudaContext &c = c_;
   c.mem.n_atoms = n_total;
   const size_t n = static_cast<size_t>(n_total);
@@ -333,59 +372,66 @@ void CudaEngine::reserve_atoms(int n_total, const StepRequest &req) {
                                 &c.bond_start, &c.bond_end, &c.hb_count, &c.hb_start, &c.hb_end})
       a->reserve(cap + 1);
     c.grad.reserve(cap);
-    // workspace: 16 double arrays + dDeltap_self (3 doubles per atom)
-    c.ws_block.reserve((CudaContext::kWorkspaceDoubles + 3) * cap);
+    c.ws_block.reserve(kWorkspaceBlockDoubles * cap);
     c.ws_stride = cap;
     c.type_in.reserve(cap);
     c.tag_in.reserve(cap);
     atom_capacity_ = cap;
-    // eatom / vatom follow below, on request
+    // eatom / vatom follow in clear_step_arrays, on request
     c.eatom.release();
     c.vatom.release();
   }
-  if (req.eatom) c.eatom.reserve(atom_capacity_);
-  if (req.vatom) c.vatom.reserve(6 * atom_capacity_);
 }
 
-void CudaEngine::upload(const StepInput &in, const StepRequest &req, bool positions) {
+// Straight from the caller's (pageable) arrays: the copy engine's staging
+// replaces a copy of ours into pinned buffers.
+void CudaEngine::upload_atoms(const StepInput &in) {
   CudaContext &c = c_;
   cudaStream_t st = c.stream;
   const int N = in.n_total;
-  reserve_atoms(N, req);
+  reserve_atoms(N);
   c.n_local = in.n_local;
   c.n_total = N;
+  c.far_total = c.bond_total = c.hb_total = c.thb_total = 0;
+  const size_t n = static_cast<size_t>(N);
+  if (n == 0) return;
+  upload_type_map(in);
+  PMD_CUDA_CHECK(cudaMemcpyAsync(c.x.data(), in.x, n * sizeof(vec3), cudaMemcpyHostToDevice, st));
+  PMD_CUDA_CHECK(
+      cudaMemcpyAsync(c.type_in.data(), in.type, n * sizeof(int), cudaMemcpyHostToDevice, st));
+  PMD_CUDA_CHECK(cudaMemcpyAsync(c.tag_in.data(), in.tag.data(), n * in.tag.bytes_per_id(),
+                                 cudaMemcpyHostToDevice, st));
+  map_atoms_kernel<<<blocks_for(N, kAtomBlock), kAtomBlock, 0, st>>>(
+      N, c.type_in.data(), c.num_mapped ? c.type_map.data() : nullptr, c.num_mapped,
+      c.tag_in.data(), in.tag.wide(), c.type.data(), c.tag.data());
+  PMD_CUDA_CHECK_LAUNCH("map_atoms_kernel", st);
+}
+
+void CudaEngine::upload_charges(const StepInput &in) {
+  CudaContext &c = c_;
+  const size_t n = static_cast<size_t>(c.n_total);
+  if (n == 0) return;
+  if (in.q)
+    PMD_CUDA_CHECK(
+        cudaMemcpyAsync(c.q.data(), in.q, n * sizeof(double), cudaMemcpyHostToDevice, c.stream));
+  else
+    PMD_CUDA_CHECK(cudaMemsetAsync(c.q.data(), 0, n * sizeof(double), c.stream));
+}
+
+void CudaEngine::clear_step_arrays(const StepRequest &req) {
+  CudaContext &c = c_;
+  cudaStream_t st = c.stream;
   c.terms = req.terms;
   c.want_eatom = req.eatom;
   c.want_vatom = req.vatom;
-  c.far_total = c.bond_total = c.hb_total = c.thb_total = 0;
-
-  const size_t n = static_cast<size_t>(N);
+  c.bond_total = c.hb_total = c.thb_total = 0;
+  if (req.eatom) c.eatom.reserve(atom_capacity_);
+  if (req.vatom) c.vatom.reserve(6 * atom_capacity_);
+  const size_t n = static_cast<size_t>(c.n_total);
   if (n) {
-    // Straight from the caller's (pageable) arrays: the copy engine's staging
-    // replaces a copy of ours into pinned buffers.
-    if (positions) {
-      upload_type_map(in);
-      PMD_CUDA_CHECK(
-          cudaMemcpyAsync(c.x.data(), in.x, n * sizeof(vec3), cudaMemcpyHostToDevice, st));
-      PMD_CUDA_CHECK(
-          cudaMemcpyAsync(c.type_in.data(), in.type, n * sizeof(int), cudaMemcpyHostToDevice, st));
-      PMD_CUDA_CHECK(cudaMemcpyAsync(c.tag_in.data(), in.tag.data(), n * in.tag.bytes_per_id(),
-                                     cudaMemcpyHostToDevice, st));
-      map_atoms_kernel<<<blocks_for(N, kAtomBlock), kAtomBlock, 0, st>>>(
-          N, c.type_in.data(), c.num_mapped ? c.type_map.data() : nullptr, c.num_mapped,
-          c.tag_in.data(), in.tag.wide(), c.type.data(), c.tag.data());
-      PMD_CUDA_CHECK_LAUNCH("map_atoms_kernel", st);
-    }
-    if (in.q) {
-      PMD_CUDA_CHECK(
-          cudaMemcpyAsync(c.q.data(), in.q, n * sizeof(double), cudaMemcpyHostToDevice, st));
-    } else {
-      PMD_CUDA_CHECK(cudaMemsetAsync(c.q.data(), 0, n * sizeof(double), st));
-    }
     PMD_CUDA_CHECK(cudaMemsetAsync(c.grad.data(), 0, n * sizeof(vec3), st));
-    PMD_CUDA_CHECK(
-        cudaMemsetAsync(c.ws_block.data(), 0,
-                        (CudaContext::kWorkspaceDoubles + 3) * c.ws_stride * sizeof(double), st));
+    PMD_CUDA_CHECK(cudaMemsetAsync(c.ws_block.data(), 0,
+                                   kWorkspaceBlockDoubles * c.ws_stride * sizeof(double), st));
     if (req.eatom) PMD_CUDA_CHECK(cudaMemsetAsync(c.eatom.data(), 0, n * sizeof(double), st));
     if (req.vatom) PMD_CUDA_CHECK(cudaMemsetAsync(c.vatom.data(), 0, 6 * n * sizeof(double), st));
   }
@@ -497,8 +543,9 @@ void CudaEngine::atom_table(std::vector<double> &total_bo, std::vector<double> &
 
 }  // namespace cuda
 
-std::unique_ptr<Engine> make_cuda_engine(const ForceField &ff, const Control &control) {
-  return std::make_unique<cuda::CudaEngine>(ff, control);
+std::unique_ptr<Engine> make_cuda_engine(const ForceField &ff, const Control &control,
+                                         const EngineSettings &settings) {
+  return std::make_unique<cuda::CudaEngine>(ff, control, settings);
 }
 
 }  // namespace puremd

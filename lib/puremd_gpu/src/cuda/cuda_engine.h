@@ -1,13 +1,11 @@
 // The CUDA driver: the host driver's step (host/host_engine.cpp) with every
-// stage on the GPU, calling the same per-atom bodies of physics/*.h.
+// stage on the GPU, calling the same per-atom bodies of physics/*.h, on one
+// stream. The step, top-down, is in cuda_engine.cu (prepare_atoms,
+// solve_charges, compute).
 //
-// Environment variables (read when the engine is made):
-//   REAXFF_GPU_TIMING=1  per-phase cudaEvent timings, see phase_times()
-//   REAXFF_GPU_SKIN=d    skin (A) of the reused neighbour list, overriding
-//                        set_list_skin(); 0 rebuilds the far list every step
-//   REAXFF_GPU_LANES=... threads per row of the long-row stages (thread_mapping.h)
-//   REAXFF_GPU_DEBUG=1   synchronise and check after every kernel; log list
-//                        sizes and every device allocation to stderr
+// Settings come from EngineSettings (timing, lanes) and set_list_skin();
+// the one environment variable, for debugging, is REAXFF_GPU_DEBUG
+// (device_buffer.h).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -17,7 +15,9 @@
 #include <vector>
 
 #include "cuda/cuda_context.h"
+#include "cuda/cuda_stream.h"
 #include "cuda/device_buffer.h"
+#include "cuda/engine_atoms.h"
 #include "puremd_gpu/engine.h"
 
 namespace puremd::cuda {
@@ -30,6 +30,7 @@ constexpr double kDefaultSkin = 2.0;
 enum Phase : int {
   kPhaseTransfer = 0,
   kPhaseNeighbors,
+  kPhaseCharges,
   kPhaseLists,
   kPhaseBondOrders,
   kPhaseBonded,
@@ -40,19 +41,19 @@ enum Phase : int {
 };
 
 // cudaEvent timings of consecutive phases of one step, accumulated over steps.
-// Disabled (no events, no synchronisation) unless REAXFF_GPU_TIMING=1.
+// Disabled (no events, no synchronisation) unless EngineSettings::timing.
 class StepTimer {
  public:
   StepTimer() = default;
   ~StepTimer();
-  void init();  // reads REAXFF_GPU_TIMING; creates the events (device must be set)
+  void init(bool enabled);  // creates the events (the device must be set)
   StepTimer(const StepTimer &) = delete;
   StepTimer &operator=(const StepTimer &) = delete;
   bool enabled() const { return enabled_; }
   void begin_step() { used_ = 0; }
   void mark(Phase phase, cudaStream_t stream);  // the phase starting now
-  // Nothing of the step runs from now to the next mark (the QEq solve between
-  // prepare_far_list and compute): that interval counts in no phase.
+  // Nothing of the step runs from now to the next mark (between
+  // solve_charges and compute): that interval counts in no phase.
   void pause(cudaStream_t stream) { mark(kNumPhases, stream); }
   void end_step(cudaStream_t stream);  // waits for the step's last event
   const PhaseTimes &times() const { return times_; }
@@ -68,7 +69,7 @@ class StepTimer {
 
 class CudaEngine : public Engine {
  public:
-  CudaEngine(const ForceField &ff, const Control &control);
+  CudaEngine(const ForceField &ff, const Control &control, const EngineSettings &settings);
   ~CudaEngine() override;
 
   Driver driver() const override { return Driver::Cuda; }
@@ -79,13 +80,25 @@ class CudaEngine : public Engine {
   PhaseTimes phase_times() const override { return timer_.times(); }
   size_t device_bytes() const override { return c_.mem.peak; }
   void set_list_skin(double skin) override;
-  bool prepare_far_list(const StepInput &in, DeviceFarList &out) override;
+  std::unique_ptr<QEqSolver> make_qeq_solver(const QEqSettings &settings) override;
+  QEqResult solve_charges(const StepInput &atoms, QEqInput qeq, QEqSolver &solver, QEqComm &comm,
+                          double *q) override;
 
  private:
+  // Positions, types and ids up, this step's far list (reaching far_cut):
+  // once per step, by solve_charges or else by compute().
+  void prepare_atoms(const StepInput &in);
+  bool prepared_for(const StepInput &in) const {
+    return prepared_ && in.n_total == prepared_n_total_ && in.x == prepared_x_;
+  }
+  // Whether compute() reads the caller's charges (the rule, in one place).
+  bool charges_up(const StepInput &in) const;
+  EngineAtoms lend_atoms() const;
   void copy_force_field(const ForceField &ff);
-  void reserve_atoms(int n_total, const StepRequest &req);
-  // positions false: x, type and tag are on the device already (prepare_far_list).
-  void upload(const StepInput &in, const StepRequest &req, bool positions);
+  void reserve_atoms(int n_total);
+  void upload_atoms(const StepInput &in);  // x, type, tag (types mapped, ids widened)
+  void upload_charges(const StepInput &in);
+  void clear_step_arrays(const StepRequest &req);  // gradients, workspace, energy slots
   void upload_type_map(const StepInput &in);
   // Results into the caller's arrays, straight from the device.
   void enqueue_download(const StepRequest &req, const StepOutput &out);
@@ -97,13 +110,14 @@ class CudaEngine : public Engine {
   std::string description_;
   CudaContext c_;
   StepTimer timer_;
-  size_t atom_capacity_ = 0;        // rows of the per-atom device arrays
-  bool last_step_complete_ = true;  // false while (or after a failed) compute()
-  bool skin_from_env_ = false;      // REAXFF_GPU_SKIN set: set_list_skin() is ignored
-  // prepare_far_list() built the far list for the atoms of the next compute()
-  bool far_prepared_ = false;
+  size_t atom_capacity_ = 0;            // rows of the per-atom device arrays
+  bool last_step_complete_ = true;      // false while (or after a failed) compute()
+  std::shared_ptr<CudaStream> stream_;  // c_.stream; shared with the QEq solvers made here
+  // prepare_atoms() ran for the atoms of the next compute()
+  bool prepared_ = false;
   int prepared_n_total_ = -1;
   const double *prepared_x_ = nullptr;
+  bool charges_on_gpu_ = false;  // c_.q holds what the last solve_charges() gave them
 
   // the type map of the last upload (copied to the device when it changes)
   std::vector<int> type_map_;

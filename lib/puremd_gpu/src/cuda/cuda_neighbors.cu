@@ -1,9 +1,10 @@
 // Far-neighbour list on the GPU by cell binning: the same content as the
 // host's build_half_neighbor_list (pair (i, j), i < j, in row i when
-// |x_j - x_i| <= (i < n_local ? nonb_cut : bond_cut); atoms of type -1 get
-// no pairs). Distances are computed with the host's rounding (no fused
-// multiply-add), so every inclusion decision and every d matches the host
-// bit for bit.
+// |x_j - x_i| <= (i < n_local ? far_cut : bond_cut); atoms of type -1 get
+// no pairs). far_cut is the nonbonded cut-off, or a larger QEq cut-off
+// (CudaEngine::solve_charges); the stages keep to their own cut-offs. Distances are computed with
+// the host's rounding (no fused multiply-add), so every inclusion decision and every d matches the
+// host bit for bit.
 //
 //  1. validate types / positions and reduce the bounding box (read back);
 //  2. cells no smaller than the cut-off: key = cell of each atom, CUB radix
@@ -371,7 +372,7 @@ size_t build_cell_pairs(CudaContext &c, double skin, DeviceArray<int> &start, De
   }
 
   // 2. cells
-  const double cut_local = c.control.nonb_cut, cut_ghost = c.control.bond_cut;
+  const double cut_local = c.far_cut, cut_ghost = c.control.bond_cut;
   const CellGrid g = make_cell_grid(probe.box, std::max(cut_local, cut_ghost) + skin, n);
   const long long n_cells = static_cast<long long>(g.nx) * g.ny * g.nz;
   c.cell_start.reserve(n_cells, kListHeadroom);
@@ -441,7 +442,7 @@ size_t build_cell_pairs(CudaContext &c, double skin, DeviceArray<int> &start, De
 // when it was built.
 void compact_skin_list(CudaContext &c) {
   const int n = c.n_total;
-  const CompactParams P{c.n_local, n, c.control.nonb_cut, c.control.bond_cut};
+  const CompactParams P{c.n_local, n, c.far_cut, c.control.bond_cut};
   dispatch_lanes(c.lanes.compaction, [&](auto l) {
     constexpr int L = decltype(l)::value;
     skin_compact_kernel<L>

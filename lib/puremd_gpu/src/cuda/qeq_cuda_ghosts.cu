@@ -89,16 +89,16 @@ void CudaQEqSolver::find_ghost_owners(const QEqInput &in) {
     idx_sorted_.reserve(nl, kQEqHeadroom);
     if (nl > 0) {  // owned ids sorted with their indices (iota_, from k_prepare_atoms)
       std::size_t bytes = 0;
-      PMD_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, tag_dev_.data(),
-                                                     tag_sorted_.data(), iota_.data(),
-                                                     idx_sorted_.data(), nl, 0, 64, stream_));
+      PMD_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, atoms_.tag, tag_sorted_.data(),
+                                                     iota_.data(), idx_sorted_.data(), nl, 0, 64,
+                                                     stream_));
       cub_tmp_.reserve(bytes, kQEqHeadroom);
-      PMD_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(cub_tmp_.data(), bytes, tag_dev_.data(),
+      PMD_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(cub_tmp_.data(), bytes, atoms_.tag,
                                                      tag_sorted_.data(), iota_.data(),
                                                      idx_sorted_.data(), nl, 0, 64, stream_));
     }
     k_find_owners<<<blocks_for(n_ghost, kQEqBlock), kQEqBlock, 0, stream_>>>(
-        tag_sorted_.data(), idx_sorted_.data(), nl, tag_dev_.data(), n_ghost, owner_dev_.data(),
+        tag_sorted_.data(), idx_sorted_.data(), nl, atoms_.tag, n_ghost, owner_dev_.data(),
         checks_.data());
     PMD_CUDA_CHECK_LAUNCH("k_find_owners", stream_);
   }

@@ -1,7 +1,9 @@
-// The CUDA QEq solver's input: the caller's arrays go up as they are (ids of
-// 4 or 8 bytes, LAMMPS's mask with the group bit); ids are widened, the group
-// flags and rows of H (cub::DeviceSelect) found, and the input checked on the
-// GPU. The history of past solutions stays on the GPU between solves.
+// The CUDA QEq solver's input: the atoms are the engine's (EngineAtoms:
+// positions, 64-bit ids and the caller's types already on the GPU); the
+// group (LAMMPS's mask with the group bit) and the parameters go up as they
+// are, the group flags and rows of H (cub::DeviceSelect) are found and the
+// input is checked on the GPU. The history of past solutions stays on the
+// GPU between solves.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -20,9 +22,6 @@ namespace {
 
 struct PrepArgs {
   int n_local, n_total;
-  const void *tag_in;  // the caller's ids, 4 or 8 bytes each
-  bool wide;
-  long long *tag;
   const int *active_in;  // the caller's flags (null: all in the group)
   int active_bits;
   int *active;      // 0/1, for the kernels (null: every atom takes part)
@@ -35,12 +34,11 @@ struct PrepArgs {
   int *checks;
 };
 
-// 64-bit ids, 0/1 flags of the atoms that take part, and which owned atoms
-// are rows of H (each checked as the host solver checks them).
+// 0/1 flags of the atoms that take part, and which owned atoms are rows of
+// H (each checked as the host solver checks them).
 __global__ void k_prepare_atoms(PrepArgs a) {
   const int i = blockIdx.x * kQEqBlock + threadIdx.x;
   if (i >= a.n_total) return;
-  a.tag[i] = id_at(a.tag_in, a.wide, i);
   const bool in_group =
       qeq_takes_part(a.active_in, a.active_bits, a.type, a.type_map, a.num_mapped, i);
   if (a.active) a.active[i] = in_group ? 1 : 0;
@@ -63,8 +61,8 @@ __global__ void k_prepare_atoms(PrepArgs a) {
 // selects the rows, finds the ghost owners, sizes the work vectors.
 void CudaQEqSolver::setup(const QEqInput &in) {
   if (in.n_local < 0 || in.n_total < in.n_local) throw RuntimeError("QEq: invalid atom counts");
-  if (in.n_total > 0 && (!in.x || !in.tag || !in.chi || !in.eta || !in.gamma))
-    throw RuntimeError("QEq: missing positions, tags or parameters");
+  if (in.n_total > 0 && (!in.chi || !in.eta || !in.gamma))
+    throw RuntimeError("QEq: missing parameters");
   grow_history(in.n_local);
   n_local_ = in.n_local;
   n_total_ = in.n_total;
@@ -72,19 +70,14 @@ void CudaQEqSolver::setup(const QEqInput &in) {
   n_rows_ = 0;
 
   const int n = in.n_total, nl = in.n_local;
-  upload(x_dev_, in.x, 3 * static_cast<std::size_t>(n));
-  tag_in_.reserve(n, kQEqHeadroom);
-  if (n > 0)
-    PMD_CUDA_CHECK(cudaMemcpyAsync(tag_in_.data(), in.tag.data(), n * in.tag.bytes_per_id(),
-                                   cudaMemcpyHostToDevice, stream_));
-  tag_dev_.reserve(n, kQEqHeadroom);
+  if (atoms_.n_local != nl || atoms_.n_total != n)
+    throw RuntimeError("QEq (CUDA): the engine's atoms are not those of the solve");
   flags_ = has_exclusions(in);
   if (in.active) upload(active_in_, in.active, n);
   if (flags_) active_dev_.reserve(n, kQEqHeadroom);
   if (in.type && in.type_map) upload(type_map_dev_, in.type_map, std::max(in.num_mapped, 0));
   if (in.type) {
     const int nt = std::max(in.num_types, 0);
-    upload(type_dev_, in.type, n);
     upload(chi_dev_, in.chi, nt);
     upload(eta_dev_, in.eta, nt);
     upload(gamma_dev_, in.gamma, nt);
@@ -99,7 +92,7 @@ void CudaQEqSolver::setup(const QEqInput &in) {
     upload(gamma_dev_, in.gamma, n);
   }
   if (in.chi_shift) upload(shift_dev_, in.chi_shift, nl);
-  params_.type = in.type ? type_dev_.data() : nullptr;
+  params_.type = in.type ? atoms_.type_given : nullptr;
   params_.chi = chi_dev_.data();
   params_.eta = eta_dev_.data();
   params_.chi_shift = in.chi_shift ? shift_dev_.data() : nullptr;
@@ -116,13 +109,10 @@ void CudaQEqSolver::setup(const QEqInput &in) {
     PrepArgs a{};
     a.n_local = nl;
     a.n_total = n;
-    a.tag_in = tag_in_.data();
-    a.wide = in.tag.wide();
-    a.tag = tag_dev_.data();
     a.active_in = in.active ? active_in_.data() : nullptr;
     a.active_bits = in.active_bits;
     a.active = flags_ ? active_dev_.data() : nullptr;
-    a.type = in.type ? type_dev_.data() : nullptr;
+    a.type = in.type ? atoms_.type_given : nullptr;
     a.num_types = in.num_types;
     a.type_map = in.type && in.type_map ? type_map_dev_.data() : nullptr;
     a.num_mapped = in.num_mapped;

@@ -221,30 +221,37 @@ __global__ void k_charges(int n_rows, const int *rows, double mu, const double2 
 
 }  // namespace
 
-CudaQEqSolver::CudaQEqSolver(const QEqSettings &settings) : QEqSolver(settings) {
-  int count = 0;
-  const cudaError_t err = cudaGetDeviceCount(&count);
-  if (err != cudaSuccess) {
-    cudaGetLastError();
-    throw RuntimeError(std::string("QEq (CUDA): no usable GPU: cudaGetDeviceCount: ") +
-                       cudaGetErrorString(err));
-  }
-  if (count == 0) throw RuntimeError("QEq (CUDA): no usable GPU: no CUDA device found");
+CudaQEqSolver::CudaQEqSolver(const QEqSettings &settings, long long engine_id,
+                             std::shared_ptr<CudaStream> stream)
+    : QEqSolver(settings, engine_id), stream_owner_(std::move(stream)) {
+  stream_ = stream_owner_->get();
+  mem_.stream = stream_;  // growing an array waits for the work that may use it
   sums_dev_.reserve(8);
   partial_.reserve(static_cast<std::size_t>(6) * kQEqMaxReduceBlocks);
-  sums_host_.reserve(8, kQEqHeadroom);
-  grid_host_.reserve(8, kQEqHeadroom);
-  checks_host_.reserve(kNumChecks, kQEqHeadroom);
-  // last: nothing after it can throw, so the destructor always runs for it
-  PMD_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-  mem_.stream = stream_;  // growing an array waits for the work that may use it
+  sums_host_.reserve(8);
+  grid_host_.reserve(8);
+  checks_host_.reserve(kNumChecks);
 }
 
-CudaQEqSolver::~CudaQEqSolver() {
-  if (stream_) cudaStreamDestroy(stream_);
+// Arrays are freed after the work that may still use them.
+CudaQEqSolver::~CudaQEqSolver() { cudaStreamSynchronize(stream_); }
+
+QEqResult CudaQEqSolver::solve(const QEqInput &, QEqComm &, double *) {
+  throw RuntimeError("QEq (CUDA): the CUDA solver runs through its engine (Engine::solve_charges)");
 }
 
-QEqResult CudaQEqSolver::solve(const QEqInput &in, QEqComm &comm, double *q) {
+// Charges of owned atoms outside the rows were uploaded with the solve's q
+// (or are not part of it: no rows), ghosts refreshed on the device path only.
+bool CudaQEqSolver::copy_charges(double *dst) {
+  if (n_rows_ == 0 || !device_comm_ || n_total_ == 0) return false;
+  PMD_CUDA_CHECK(cudaMemcpyAsync(dst, q_dev_.data(), n_total_ * sizeof(double),
+                                 cudaMemcpyDeviceToDevice, stream_));
+  return true;
+}
+
+QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in, QEqComm &comm,
+                                  double *q) {
+  atoms_ = atoms;
   setup(in);
   build_matrix(in);
 
@@ -399,7 +406,7 @@ template <int TPR>
 void CudaQEqSolver::launch_spmv(const double2 *v, double2 *y) {
   const int n = n_total_;
   const unsigned blocks = blocks_for(static_cast<long long>(n) * TPR, kQEqBlock);
-  k_spmv<TPR><<<blocks, kQEqBlock, 0, stream_>>>(n, n_local_, row_start_.data(), row_end_ptr_,
+  k_spmv<TPR><<<blocks, kQEqBlock, 0, stream_>>>(n, n_local_, row_start_.data(), row_end_.data(),
                                                  col_.data(), val_.data(), diag_.data(), v, y);
   PMD_CUDA_CHECK_LAUNCH("k_spmv", stream_);
 }
@@ -434,10 +441,3 @@ int pick_threads_per_row(long long nnz, long long nonempty_rows, int forced) {
 
 }  // namespace puremd::cuda
 
-namespace puremd {
-
-std::unique_ptr<QEqSolver> make_cuda_qeq_solver(const QEqSettings &settings) {
-  return std::make_unique<cuda::CudaQEqSolver>(settings);
-}
-
-}  // namespace puremd

@@ -1,14 +1,16 @@
 // The CUDA QEq solver: the same problem as the host reference solver
 // (src/host/qeq_host.cpp), same pairs, same ownership rule, same CG and
 // iteration counting, with the matrix built and both systems solved on the
-// GPU. One class, its work split by concern:
-//   qeq_cuda_input.cu   the caller's arrays up, checked and prepared on the
-//                       GPU (ids widened, group flags, rows of H); history
+// GPU. It is the charge stage of the CUDA driver: made by
+// CudaEngine::make_qeq_solver, run by CudaEngine::solve_charges on the
+// engine's stream, with the engine's atoms and far list (EngineAtoms). One
+// class, its work split by concern:
+//   qeq_cuda_input.cu   the caller's group and parameters up, checked and
+//                       prepared on the GPU (group flags, rows of H); history
 //   qeq_cuda_ghosts.cu  which owned atom each ghost is an image of, and the
 //                       ghost refresh (device gather, or QEqComm on the host)
-//   qeq_cuda_matrix.cu  the rows of H: from the force engine's far list, or
-//                       by a cell search of its own when none is lent
-//   qeq_cuda_solve.cu   solve(), top-down: CG on both systems, the charges
+//   qeq_cuda_matrix.cu  the rows of H, from the engine's far list
+//   qeq_cuda_solve.cu   solve_on(), top-down: CG on both systems, the charges
 //
 // Matrix. Rows are atoms (owned and ghosts), stored in full (both (i, j) and
 // (j, i)), so the product is a pure gather:
@@ -33,9 +35,12 @@
 
 #include <cuda_runtime.h>
 
+#include <memory>
 #include <vector>
 
+#include "cuda/cuda_stream.h"
 #include "cuda/device_buffer.h"
+#include "cuda/engine_atoms.h"
 #include "puremd_gpu/qeq.h"
 
 namespace puremd::cuda {
@@ -60,12 +65,6 @@ struct ParamArgs {
   const double *chi, *eta, *chi_shift;
 };
 
-// One binned atom of the solver's own cell search, in cell order.
-struct alignas(16) CellAtom {
-  double x, y, z;
-  int j, type;
-};
-
 // Slots of the int array `checks_`, read back with the matrix size.
 enum CheckSlot : int {
   kCheckRows = 0,  // rows selected (cub::DeviceSelect's count)
@@ -78,9 +77,18 @@ constexpr int kNoAtom = 0x7f7f7f7f;  // what a byte-wise memset of 0x7f writes: 
 
 class CudaQEqSolver final : public QEqSolver {
  public:
-  explicit CudaQEqSolver(const QEqSettings &settings);
+  CudaQEqSolver(const QEqSettings &settings, long long engine_id,
+                std::shared_ptr<CudaStream> stream);
   ~CudaQEqSolver() override;
+  // Only through the engine (solve_on): throws RuntimeError.
   QEqResult solve(const QEqInput &in, QEqComm &comm, double *q) override;
+  // The solve on the engine's atoms and far list of this step; `in` gives
+  // the group, the parameters and the ghost information.
+  QEqResult solve_on(const EngineAtoms &atoms, const QEqInput &in, QEqComm &comm, double *q);
+  // After solve_on: if the solve left every charge of the step on the GPU
+  // (owned and ghosts: a group with rows, ghosts refreshed on the device),
+  // copies them to dst (n_total, device) and returns true.
+  bool copy_charges(double *dst);
   std::size_t memory_bytes() const override;
 
  private:
@@ -116,13 +124,8 @@ class CudaQEqSolver final : public QEqSolver {
 
   // --- qeq_cuda_matrix.cu
   void build_matrix(const QEqInput &in);
-  bool use_far_list(const QEqInput &in) const;
-  void build_matrix_from_far(const QEqInput &in);
   void read_matrix_size(const QEqInput &in, const long long *nnz_dev);
   void build_image_map(int n, int nl);
-  void sort_pairs(const int *keys_in, int *keys_out, const int *vals_in, int *vals_out, int n,
-                  int end_bit);
-  void scan_rows(int n);
 
   // --- qeq_cuda_solve.cu
   unsigned reduce_blocks() const;
@@ -131,8 +134,10 @@ class CudaQEqSolver final : public QEqSolver {
   template <int TPR>
   void launch_spmv(const double2 *v, double2 *y);
 
-  MemoryTracker mem_;  // every device array below
+  MemoryTracker mem_;                         // every device array below
+  std::shared_ptr<CudaStream> stream_owner_;  // the engine's; kept while this solver lives
   cudaStream_t stream_ = nullptr;
+  EngineAtoms atoms_;  // of the solve in progress
   bool device_comm_ = false;
   // ghost owners found by id (ghosts_are_images), kept until the atoms are
   // reordered: for n_total owners_of_ (-1: none kept) and n_local owners_nl_
@@ -148,30 +153,24 @@ class CudaQEqSolver final : public QEqSolver {
 
   std::vector<double> shield_, comm_s_, comm_t_;
 
-  // input (the caller's ids and group flags as given, then as the kernels read them)
-  DeviceArray<double> x_dev_{"QEq: positions", &mem_}, chi_dev_{"QEq: chi", &mem_},
-      eta_dev_{"QEq: eta", &mem_}, gamma_dev_{"QEq: gamma", &mem_},
-      shield_dev_{"QEq: shielding table", &mem_}, shift_dev_{"QEq: chi shifts", &mem_},
-      hist_dev_{"QEq: history", &mem_};
-  DeviceArray<long long> tag_in_{"QEq: atom ids as given", &mem_}, tag_dev_{"QEq: atom ids", &mem_},
-      tag_sorted_{"QEq: sorted owned ids", &mem_};
+  // input (the group flags as given, then as the kernels read them)
+  DeviceArray<double> chi_dev_{"QEq: chi", &mem_}, eta_dev_{"QEq: eta", &mem_},
+      gamma_dev_{"QEq: gamma", &mem_}, shield_dev_{"QEq: shielding table", &mem_},
+      shift_dev_{"QEq: chi shifts", &mem_}, hist_dev_{"QEq: history", &mem_};
+  DeviceArray<long long> tag_sorted_{"QEq: sorted owned ids", &mem_};
   DeviceArray<int> active_in_{"QEq: group as given", &mem_}, active_dev_{"QEq: group", &mem_},
-      type_dev_{"QEq: atom types", &mem_}, type_map_dev_{"QEq: type map", &mem_},
-      owner_dev_{"QEq: ghost owners", &mem_};
+      type_map_dev_{"QEq: type map", &mem_}, owner_dev_{"QEq: ghost owners", &mem_};
   // rows of H and the checks of the input
   DeviceArray<int> row_flag_{"QEq: row flags", &mem_}, iota_{"QEq: owned indices", &mem_},
       rows_dev_{"QEq: rows", &mem_}, checks_{"QEq: input checks", &mem_};
-  // binning, sorting and the matrix
+  // sorting and the matrix
   DeviceArray<int> key_{"QEq: sort keys", &mem_}, key_sorted_{"QEq: sorted keys", &mem_},
       idx_{"QEq: sort values", &mem_}, idx_sorted_{"QEq: sorted values", &mem_},
-      cell_start_{"QEq: cell starts", &mem_}, cell_end_{"QEq: cell ends", &mem_},
       counters_{"QEq: matrix counters", &mem_};
-  DeviceArray<CellAtom> cell_atoms_{"QEq: atoms by cell", &mem_};
   DeviceArray<unsigned char> cub_tmp_{"QEq: CUB temporary storage", &mem_};
   DeviceArray<long long> row_count_{"QEq: matrix row counts", &mem_},
       row_start_{"QEq: matrix row starts", &mem_}, row_end_{"QEq: matrix row ends", &mem_},
       nnz_total_{"QEq: matrix size", &mem_};
-  const long long *row_end_ptr_ = nullptr;  // row_end_, or row_start_ + 1 for a CSR
   DeviceArray<int> col_{"QEq: matrix columns", &mem_};
   DeviceArray<double> val_{"QEq: matrix values", &mem_};
   DeviceArray<int> img_start_{"QEq: ghost image starts", &mem_},

@@ -21,25 +21,14 @@
 // the lists stage scans for bonds and hbond partners) of entries, so several
 // lanes per row win everywhere; one lane per row also leaves Water-6540's few
 // thousand rows too few threads to fill the GPU.
-// REAXFF_GPU_LANES="neighbors=8,compaction=32,hbonds=1,nonbonded=8,lists=16" overrides
-// any of them (1, 2, 4, 8, 16 or 32), for experiments.
+// pair_style reaxff/gpu ... lanes "neighbors=8,hbonds=4" overrides any of them
+// (puremd::parse_lanes), for experiments.
 #pragma once
 
-#include <string>
+#include "puremd_gpu/engine_settings.h"
 
 namespace puremd::cuda {
 
-struct ThreadMapping {
-  int neighbors = 32;   // cell search of the far / skin list (count + fill)
-  int compaction = 32;  // skin list -> far list, every step
-  int hbonds = 32;      // acceptor entries of an owned hydrogen
-  int nonbonded = 16;   // far entries of an owned atom
-  int lists = 32;       // far entries scanned for bonds and hbond partners (count + fill)
-
-  // The defaults with REAXFF_GPU_LANES applied; throws RuntimeError on a
-  // malformed value.
-  static ThreadMapping from_environment();
-  std::string describe() const;
-};
+using ThreadMapping = LaneCounts;
 
 }  // namespace puremd::cuda

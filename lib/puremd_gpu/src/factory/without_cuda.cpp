@@ -5,21 +5,17 @@
 #include "common/driver_entry.h"
 #include "puremd_gpu/device_choice.h"
 #include "puremd_gpu/errors.h"
-#include "puremd_gpu/qeq.h"
 
 namespace puremd {
 
-std::unique_ptr<Engine> make_cuda_engine(const ForceField &, const Control &) {
+std::unique_ptr<Engine> make_cuda_engine(const ForceField &, const Control &,
+                                         const EngineSettings &) {
   throw InputError("the CUDA driver was requested but this build has no CUDA support");
 }
 
 bool cuda_device_available(std::string *why) {
   if (why) *why = "library built without CUDA";
   return false;
-}
-
-std::unique_ptr<QEqSolver> make_cuda_qeq_solver(const QEqSettings &) {
-  throw RuntimeError("QEq: the CUDA solver was requested but this build has no CUDA support");
 }
 
 int select_cuda_device(const GpuAssignment &) { return -1; }

@@ -34,15 +34,11 @@ void reset_rows(CsrStore &rows, int n) {
 }
 
 void zero_workspace(HostContext &c, int n) {
-  for (std::vector<double> *a :
-       {&c.total_bond_order, &c.Deltap, &c.Deltap_boc, &c.Delta, &c.Delta_lp, &c.Delta_lp_temp,
-        &c.Delta_e, &c.Delta_boc, &c.Delta_val, &c.dDelta_lp, &c.dDelta_lp_temp, &c.nlp,
-        &c.nlp_temp, &c.Clp, &c.vlpex, &c.CdDelta}) {
-    ensure_size(*a, static_cast<size_t>(n));
-    std::fill_n(a->begin(), n, 0.0);
-  }
-  ensure_size(c.dDeltap_self, static_cast<size_t>(n));
-  std::fill_n(c.dDeltap_self.begin(), n, vec3{0.0, 0.0, 0.0});
+#define PUREMD_WORKSPACE_ZERO(T, name)         \
+  ensure_size(c.name, static_cast<size_t>(n)); \
+  std::fill_n(c.name.begin(), n, T{});
+  PUREMD_WORKSPACE(PUREMD_WORKSPACE_ZERO)
+#undef PUREMD_WORKSPACE_ZERO
 }
 
 // The PairListFlag bits of every far entry (physics/pair_lists.h).

@@ -22,23 +22,9 @@ void HostContext::refresh_view() {
                         thb_dcos_di.data(),    thb_dcos_dj.data(),  thb_dcos_dk.data()};
 
   Workspace &w = v.ws;
-  w.total_bond_order = total_bond_order.data();
-  w.Deltap = Deltap.data();
-  w.Deltap_boc = Deltap_boc.data();
-  w.Delta = Delta.data();
-  w.Delta_lp = Delta_lp.data();
-  w.Delta_lp_temp = Delta_lp_temp.data();
-  w.Delta_e = Delta_e.data();
-  w.Delta_boc = Delta_boc.data();
-  w.Delta_val = Delta_val.data();
-  w.dDelta_lp = dDelta_lp.data();
-  w.dDelta_lp_temp = dDelta_lp_temp.data();
-  w.nlp = nlp.data();
-  w.nlp_temp = nlp_temp.data();
-  w.Clp = Clp.data();
-  w.vlpex = vlpex.data();
-  w.dDeltap_self = dDeltap_self.data();
-  w.CdDelta = CdDelta.data();
+#define PUREMD_WORKSPACE_VIEW(T, name) w.name = name.data();
+  PUREMD_WORKSPACE(PUREMD_WORKSPACE_VIEW)
+#undef PUREMD_WORKSPACE_VIEW
 
   v.tally.energy = &energy;
   v.tally.grad = grad.data();

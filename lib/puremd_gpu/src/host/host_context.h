@@ -55,10 +55,10 @@ struct HostContext {
   std::vector<double> thb_theta, thb_cos;
   std::vector<vec3> thb_dcos_di, thb_dcos_dj, thb_dcos_dk;
 
-  // per-atom workspace
-  std::vector<double> total_bond_order, Deltap, Deltap_boc, Delta, Delta_lp, Delta_lp_temp, Delta_e,
-      Delta_boc, Delta_val, dDelta_lp, dDelta_lp_temp, nlp, nlp_temp, Clp, vlpex, CdDelta;
-  std::vector<vec3> dDeltap_self;
+  // per-atom workspace (lists.h)
+#define PUREMD_WORKSPACE_VECTOR(T, name) std::vector<T> name;
+  PUREMD_WORKSPACE(PUREMD_WORKSPACE_VECTOR)
+#undef PUREMD_WORKSPACE_VECTOR
 
   // outputs
   Energies energy;

@@ -106,6 +106,22 @@ void build_far_neighbors(HostContext &c) {
   c.refresh_view();
 }
 
+// The charge stage: the reference solver on the caller's arrays (it finds
+// its own pairs; the force step that follows builds its lists anew).
+std::unique_ptr<QEqSolver> HostEngine::make_qeq_solver(const QEqSettings &settings) {
+  return make_host_qeq_solver(settings, id());
+}
+
+QEqResult HostEngine::solve_charges(const StepInput &atoms, QEqInput qeq, QEqSolver &solver,
+                                    QEqComm &comm, double *q) {
+  qeq.n_local = atoms.n_local;
+  qeq.n_total = atoms.n_total;
+  qeq.x = atoms.x;
+  qeq.tag = atoms.tag;
+  if (qeq.type) qeq.type = atoms.type;
+  return solver.solve(qeq, comm, q);
+}
+
 }  // namespace puremd::host
 
 namespace puremd {

@@ -207,8 +207,8 @@ class HostQEqSolver final : public QEqSolver {
 
 }  // namespace
 
-std::unique_ptr<QEqSolver> make_host_qeq_solver(const QEqSettings &settings) {
-  return std::make_unique<HostQEqSolver>(settings);
+std::unique_ptr<QEqSolver> make_host_qeq_solver(const QEqSettings &settings, long long engine_id) {
+  return std::make_unique<HostQEqSolver>(settings, engine_id);
 }
 
 }  // namespace puremd

@@ -1,8 +1,7 @@
-// The CUDA driver's far-neighbour list of the current step, as device
-// pointers, lent to the CUDA QEq solver so that the QEq matrix is assembled
-// from the same pairs as the force computation (fix qeq/reaxff/gpu runs
-// before pair_style reaxff/gpu in a step, so the engine builds the list
-// early: Engine::prepare_far_list).
+// What the CUDA driver lends its QEq solver for one step (CudaEngine::
+// solve_charges): the atoms as they are on the GPU and the step's
+// far-neighbour list, so that the QEq matrix is assembled from the same
+// pairs as the forces and nothing goes up twice.
 //
 // Half list: row i holds partners j > i in [start[i], end[i]), with the
 // distance d and x_j - x_i. Owned rows (i < n_local) hold every partner of
@@ -19,18 +18,21 @@
 
 #include "puremd_gpu/hd.h"
 
-namespace puremd {
+namespace puremd::cuda {
 
-struct DeviceFarList {
+struct EngineAtoms {
   int n_local = 0, n_total = 0;
+  const vec3 *x = nullptr;          // positions of the step
+  const long long *tag = nullptr;   // ids, widened to 64 bits
+  const int *type_given = nullptr;  // the caller's atom types, as given (StepInput::type)
+  // the far list
   double cut_local = 0.0;
   const int *start = nullptr, *end = nullptr, *nbr = nullptr;
   const double *d = nullptr;
   const vec3 *dvec = nullptr;
-  long long row_room = 0;   // start[i] + (room of row i) <= start[i + 1]; the last ends here
-  const vec3 *x = nullptr;  // positions of the step (n_total)
+  long long row_room = 0;  // start[i] + (room of row i) <= start[i + 1]; the last ends here
   const int *rev_start = nullptr, *rev_row = nullptr;
   long long rev_total = 0;
 };
 
-}  // namespace puremd
+}  // namespace puremd::cuda

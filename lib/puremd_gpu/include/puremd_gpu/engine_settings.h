@@ -1,0 +1,31 @@
+// What a user may tune, as keywords of pair_style reaxff/gpu (doc/
+// pair_reaxff_gpu.md), parsed and checked once and handed to make_engine.
+#pragma once
+
+#include <string>
+
+namespace puremd {
+
+// Threads per row of the CUDA stages with long rows (src/cuda/
+// thread_mapping.h has the measurements behind the defaults): 1, 2, 4, 8,
+// 16 or 32 each.
+struct LaneCounts {
+  int neighbors = 32;   // cell search of the far / skin list (count + fill)
+  int compaction = 32;  // skin list -> far list, every step
+  int hbonds = 32;      // acceptor entries of an owned hydrogen
+  int nonbonded = 16;   // far entries of an owned atom
+  int lists = 32;       // far entries scanned for bonds and hbond partners (count + fill)
+
+  std::string describe() const;  // "neighbors=32,compaction=32,..."
+};
+
+// "stage=lanes" items separated by commas, e.g. "nonbonded=8,hbonds=4"; the
+// stages not named keep their defaults. Throws InputError naming the bad item.
+LaneCounts parse_lanes(const std::string &spec);
+
+struct EngineSettings {
+  bool timing = false;  // per-phase device times (Engine::phase_times); costs a sync per phase
+  LaneCounts lanes;     // CUDA driver
+};
+
+}  // namespace puremd
