@@ -367,7 +367,8 @@ void FixQEqReaxFFGPU::init() {
     nlevels_respa = (dynamic_cast<Respa *>(update->integrate))->nlevels;
 
   // A fix after this one at pre_force may change the charges (fix adapt):
-  // then the pair style reads atom->q instead of the solve's charges.
+  // then the pair style reads atom->q instead of the solve's charges (the
+  // CUDA driver keeps those on the GPU otherwise).
   later_pre_force = false;
   bool after_me = false;
   for (int k = 0; k < modify->nfix; ++k) {
@@ -442,7 +443,7 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   const bool timing = reaxff->timing();
   const double t0 = timing ? platform::walltime() : 0.0;
   try {
-    res = reaxff->solve_charges(in, *solver, *qcomm, atom->q);
+    res = reaxff->solve_charges(in, *solver, *qcomm, atom->q, !later_pre_force);
   } catch (std::exception &e) {
     error->one(FLERR, "Fix {}: {}", style, e.what());
   }
@@ -479,10 +480,6 @@ void FixQEqReaxFFGPU::post_run() {
                  double(iter_s_sum) / solves, double(iter_t_sum) / solves, solves);
   solve_seconds = 0.0;
   solves = iter_s_sum = iter_t_sum = 0;
-}
-
-bool FixQEqReaxFFGPU::charges_unchanged_since_solve() const {
-  return last_solve_step == update->ntimestep && !later_pre_force;
 }
 
 double FixQEqReaxFFGPU::compute_scalar() { return (iter_s + iter_t) / 2.0; }

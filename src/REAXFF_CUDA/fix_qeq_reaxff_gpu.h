@@ -53,10 +53,6 @@ class FixQEqReaxFFGPU : public Fix {
   // as fix qeq/reaxff reports it. Vector: [iterations s, iterations t].
   void post_run() override;
   double compute_scalar() override;
-  // atom->q still holds what this step's solve gave: solved at this step and
-  // no fix after this one runs at pre_force (it might change the charges).
-  // The pair style then lets the CUDA driver keep the charges on the GPU.
-  bool charges_unchanged_since_solve() const;
   double compute_vector(int) override;
 
   int pack_forward_comm(int, int *, double *, int, int *) override;

@@ -8,7 +8,6 @@
 #include "comm.h"
 #include "error.h"
 #include "fix_package_gpu.h"
-#include "fix_qeq_reaxff_gpu.h"
 #include "force.h"
 #include "memory.h"
 #include "modify.h"
@@ -22,6 +21,11 @@
 #include "utils.h"
 
 using namespace LAMMPS_NS;
+
+namespace {
+// fix qeq/reaxff/gpu under both names the plugin registers (plugin.cpp)
+constexpr const char *kOurChargeFixes = "^qeq/reax(ff)?/gpu$";
+}  // namespace
 
 PairReaxFFGPU::PairReaxFFGPU(LAMMPS *lmp) : PairReaxFF(lmp) {
   // The base constructor prepares PairReaxFF's own (CPU) data; we only use
@@ -205,9 +209,8 @@ void PairReaxFFGPU::init_style() {
     error->all(FLERR, "Pair style reaxff/gpu: pair_coeff * * ffield ... was not given");
 
   refuse_foreign_charge_fixes();
-  int have_qeq = modify->get_fix_by_style("^qeq/shielded").size();
-  for (const Fix *fix : modify->get_fix_list())
-    if (dynamic_cast<const FixQEqReaxFFGPU *>(fix)) ++have_qeq;
+  const int have_qeq = modify->get_fix_by_style("^qeq/shielded").size() +
+                       modify->get_fix_by_style(kOurChargeFixes).size();
   if (qeqflag && have_qeq != 1)
     error->all(FLERR,
                "Pair style reaxff/gpu requires exactly one charge equilibration fix "
@@ -227,10 +230,7 @@ void PairReaxFFGPU::init_style() {
   if (!own_list) own_list = new NeighList(lmp);
   list = own_list;
 
-  charge_fix = nullptr;
-  for (Fix *fix : modify->get_fix_list())
-    if (auto *q = dynamic_cast<FixQEqReaxFFGPU *>(fix)) charge_fix = q;
-
+  charges_solved_step = -1;
   if (engine_stale) make_engine();
   // The CUDA driver keeps its pair list between LAMMPS's re-neighbourings,
   // with LAMMPS's own skin unless `skin` says otherwise (and its own
@@ -247,8 +247,8 @@ PairReaxFFGPU *PairReaxFFGPU::find(LAMMPS *lmp) {
 // this style does not build: they would fail or leave the charges alone.
 void PairReaxFFGPU::refuse_foreign_charge_fixes() {
   for (const Fix *fix : modify->get_fix_list()) {
-    if (dynamic_cast<const FixQEqReaxFFGPU *>(fix)) continue;
     const char *style = fix->style;
+    if (utils::strmatch(style, kOurChargeFixes)) continue;
     if (utils::strmatch(style, "^qeq/reax"))
       error->all(FLERR,
                  "Fix {} is {}, LAMMPS's charge equilibration for pair_style reaxff; with "
@@ -344,10 +344,13 @@ void PairReaxFFGPU::fill_step_input(puremd::StepInput &in) {
 // neighbours once for both.
 puremd::QEqResult PairReaxFFGPU::solve_charges(const puremd::QEqInput &qeq,
                                                puremd::QEqSolver &solver, puremd::QEqComm &comm,
-                                               double *q) {
+                                               double *q, bool unchanged_until_forces) {
   puremd::StepInput in;
   fill_step_input(in);
-  return engine->solve_charges(in, qeq, solver, comm, q);
+  charges_solved_step = -1;
+  const puremd::QEqResult res = engine->solve_charges(in, qeq, solver, comm, q);
+  if (unchanged_until_forces) charges_solved_step = update->ntimestep;
+  return res;
 }
 
 void PairReaxFFGPU::compute(int eflag, int vflag) {
@@ -355,7 +358,7 @@ void PairReaxFFGPU::compute(int eflag, int vflag) {
   const int nall = atom->nlocal + atom->nghost;
   puremd::StepInput in;
   fill_step_input(in);
-  in.charges_from_solve = charge_fix && charge_fix->charges_unchanged_since_solve();
+  in.charges_from_solve = charges_solved_step == update->ntimestep;
 
   puremd::StepRequest req;
   req.eatom = eflag_atom != 0;

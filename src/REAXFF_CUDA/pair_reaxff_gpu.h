@@ -43,9 +43,12 @@ class PairReaxFFGPU : public PairReaxFF {
   const int *type_map() const { return map; }
   // For fix qeq/reaxff/gpu: the engine that runs the charge stage (null
   // before the first init), and the stage on this step's atoms.
+  // unchanged_until_forces: nothing will change atom->q between this solve
+  // and this step's compute(), so the CUDA driver may keep the charges on
+  // the GPU (StepInput::charges_from_solve).
   puremd::Engine *charge_engine() { return engine.get(); }
   puremd::QEqResult solve_charges(const puremd::QEqInput &qeq, puremd::QEqSolver &solver,
-                                  puremd::QEqComm &comm, double *q);
+                                  puremd::QEqComm &comm, double *q, bool unchanged_until_forces);
   // `timing yes`: per-phase times at the end of a run (the QEq fix's too).
   bool timing() const { return engine_settings.timing; }
 
@@ -57,9 +60,9 @@ class PairReaxFFGPU : public PairReaxFF {
   puremd::ForceField ffield;
   bool have_ffield = false;
   puremd::Driver requested_driver = puremd::Driver::Auto;
-  puremd::EngineSettings engine_settings;       // lanes, timing
-  double list_skin = -1.0;                      // `skin`; < 0: LAMMPS's neighbor skin
-  class FixQEqReaxFFGPU *charge_fix = nullptr;  // of this run (init_style)
+  puremd::EngineSettings engine_settings;  // lanes, timing
+  double list_skin = -1.0;                 // `skin`; < 0: LAMMPS's neighbor skin
+  bigint charges_solved_step = -1;  // step of the last solve_charges() that keeps its charges
   std::unique_ptr<puremd::Engine> engine;
   bool engine_stale = true;
   int gpu_id = -1;  // this rank's GPU (CUDA driver)

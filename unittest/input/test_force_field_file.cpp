@@ -1,7 +1,6 @@
-// Tests of the ffield and control-file readers. Expected values are the
-// literal numbers printed in the shipped files (quoted next to each check) or
-// are computed here from such numbers; none comes from the reader's output.
-
+// The ffield reader. Expected values are the literal numbers printed in the
+// shipped files (quoted next to each check) or are computed here from such
+// numbers; none comes from the reader's output.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -15,114 +14,12 @@
 #include <string>
 #include <vector>
 
-#include "puremd_gpu/control.h"
-#include "puremd_gpu/engine_settings.h"
-#include "puremd_gpu/errors.h"
 #include "puremd_gpu/force_field.h"
+#include "reader_test.h"
 
 namespace {
 
-using puremd::Control;
-using puremd::ForceField;
-using puremd::InputError;
-
-std::string repo_path(const std::string &rel) {
-  return std::string(REAXFF_CUDA_SOURCE_DIR) + "/" + rel;
-}
-
-const std::string kHns = "examples/HNS/ffield.reax.hns";
-
-std::vector<std::string> read_lines(const std::string &path) {
-  std::ifstream in(path);
-  EXPECT_TRUE(in.good()) << "cannot open " << path;
-  std::vector<std::string> lines;
-  std::string s;
-  while (std::getline(in, s)) lines.push_back(s);
-  return lines;
-}
-
-std::vector<std::string> words(const std::string &s) {
-  std::istringstream in(s);
-  std::vector<std::string> w;
-  std::string t;
-  while (in >> t) w.push_back(t);
-  return w;
-}
-
-std::string join(const std::vector<std::string> &w) {
-  std::string s;
-  for (const auto &t : w) s += " " + t;
-  return s;
-}
-
-// 0-based index of the first line whose words start with `prefix` words.
-int find_line(const std::vector<std::string> &lines, const std::string &prefix, int from = 0) {
-  const std::vector<std::string> p = words(prefix);
-  for (int i = from; i < static_cast<int>(lines.size()); ++i) {
-    const std::vector<std::string> w = words(lines[i]);
-    if (w.size() >= p.size() && std::equal(p.begin(), p.end(), w.begin())) return i;
-  }
-  ADD_FAILURE() << "no line starting with '" << prefix << "'";
-  return -1;
-}
-
-// A scratch directory per test, removed with its files afterwards.
-class ParserTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    std::string tmpl = ::testing::TempDir() + "reaxff_parsers_XXXXXX";
-    std::vector<char> buf(tmpl.begin(), tmpl.end());
-    buf.push_back('\0');
-    ASSERT_NE(mkdtemp(buf.data()), nullptr);
-    dir_ = buf.data();
-  }
-  void TearDown() override {
-    for (const auto &f : files_) unlink(f.c_str());
-    rmdir(dir_.c_str());
-  }
-  std::string write(const std::string &name, const std::string &text) {
-    const std::string path = dir_ + "/" + name;
-    std::ofstream(path) << text;
-    files_.push_back(path);
-    return path;
-  }
-  std::string write_lines(const std::string &name, const std::vector<std::string> &lines) {
-    std::string text;
-    for (const auto &l : lines) text += l + "\n";
-    return write(name, text);
-  }
-  // HNS force field with an edit applied to its lines.
-  std::string hns_variant(const std::string &name,
-                          const std::function<void(std::vector<std::string> &)> &edit) {
-    std::vector<std::string> lines = read_lines(repo_path(kHns));
-    edit(lines);
-    return write_lines(name, lines);
-  }
-
-  std::string dir_;
-  std::vector<std::string> files_;
-};
-
-// Runs `fn`, which must throw InputError whose message holds every string in
-// `parts` (file name, line number, the offending token...).
-void expect_input_error(const std::function<void()> &fn, const std::vector<std::string> &parts) {
-  try {
-    fn();
-    ADD_FAILURE() << "expected puremd::InputError, nothing was thrown";
-  } catch (const InputError &e) {
-    const std::string msg = e.what();
-    for (const auto &p : parts)
-      EXPECT_NE(msg.find(p), std::string::npos) << "message lacks '" << p << "': " << msg;
-  } catch (const std::exception &e) {
-    ADD_FAILURE() << "expected puremd::InputError, got another exception: " << e.what();
-  }
-}
-
-bool any_warning_has(const std::vector<std::string> &warnings, const std::string &part) {
-  for (const auto &w : warnings)
-    if (w.find(part) != std::string::npos) return true;
-  return false;
-}
+using namespace reader_test;
 
 // ---------------------------------------------------------------------------
 // Force field: the shipped files
@@ -671,109 +568,4 @@ TEST_F(ParserTest, ErrorTooManyAngleSets) {
   expect_input_error([&] { puremd::read_force_field(path); }, {"angles:", "1-1-2"});
 }
 
-// ---------------------------------------------------------------------------
-// Control file
-
-TEST(ControlFile, Defaults) {
-  const Control c;
-  EXPECT_EQ(c.bond_cut, 5.0);
-  EXPECT_EQ(c.hbond_cut, 7.5);
-  EXPECT_EQ(c.thb_cut, 0.001);
-  EXPECT_EQ(c.thb_cutsq, 0.00001);
-  EXPECT_EQ(c.bg_cut, 0.3);
-  EXPECT_EQ(c.tabulate, 0);
-}
-
-TEST(ControlFile, RdxExample) {
-  const puremd::ControlReadResult r =
-      puremd::read_control_file(repo_path("examples/RDX/lmp_control"));
-  EXPECT_EQ(r.control.tabulate, 10000);
-  EXPECT_EQ(r.control.bond_cut, 4.5);
-  EXPECT_EQ(r.control.hbond_cut, 6.0);
-  EXPECT_EQ(r.control.bg_cut, 0.3);
-  EXPECT_EQ(r.control.thb_cut, 0.001);
-  EXPECT_EQ(r.control.thb_cutsq, 0.00001);  // not in the file: default
-  EXPECT_TRUE(r.warnings.empty());
-  for (const char *p :
-       {"examples/CHO/lmp_control", "examples/AuO/lmp_control", "examples/FeOH3/lmp_control"})
-    EXPECT_NO_THROW(puremd::read_control_file(repo_path(p))) << p;
-}
-
-TEST_F(ParserTest, ControlKeepsBaseAndParsesAllKeywords) {
-  Control base;
-  base.hbond_cut = 3.25;
-  base.lgvdw = true;
-  base.nonb_cut = 12.0;
-  const std::string path = write("ctl",
-                                 "\n  thb_cutoff_sq 0.0002  ! sq\n\tthb_cutoff 0.002\n"
-                                 "bond_graph_cutoff 0.25\nnbrhood_cutoff 4.0\n"
-                                 "tabulate_long_range 0\nwrite_freq 0\n");
-  const puremd::ControlReadResult r = puremd::read_control_file(path, base);
-  EXPECT_EQ(r.control.thb_cutsq, 0.0002);
-  EXPECT_EQ(r.control.thb_cut, 0.002);
-  EXPECT_EQ(r.control.bg_cut, 0.25);
-  EXPECT_EQ(r.control.bond_cut, 4.0);
-  EXPECT_EQ(r.control.tabulate, 0);
-  EXPECT_EQ(r.control.hbond_cut, 3.25);
-  EXPECT_TRUE(r.control.lgvdw);
-  EXPECT_EQ(r.control.nonb_cut, 12.0);
-  EXPECT_TRUE(r.warnings.empty());
-}
-
-TEST_F(ParserTest, ControlInactiveKeywordWarns) {
-  const std::string path = write("ctl",
-                                 "simulation_name test\nnsteps 100\nhbond_cutoff 5.0\n"
-                                 "write_freq 10\n");
-  const puremd::ControlReadResult r = puremd::read_control_file(path);
-  ASSERT_EQ(r.warnings.size(), 3u);
-  EXPECT_NE(r.warnings[0].find("simulation_name"), std::string::npos);
-  EXPECT_NE(r.warnings[0].find("ctl:1:"), std::string::npos);
-  EXPECT_NE(r.warnings[1].find("nsteps"), std::string::npos);
-  EXPECT_NE(r.warnings[2].find("trajector"), std::string::npos);
-  EXPECT_EQ(r.control.hbond_cut, 5.0);
-  EXPECT_EQ(r.control.bond_cut, 5.0);
-}
-
-TEST_F(ParserTest, ControlErrors) {
-  const std::string missing = dir_ + "/no_control";
-  expect_input_error([&] { puremd::read_control_file(missing); }, {missing});
-  const std::string unknown = write("unknown", "hbond_cutoff 6.0\nbogus_keyword 1\n");
-  expect_input_error([&] { puremd::read_control_file(unknown); }, {"unknown:2:", "bogus_keyword"});
-  const std::string novalue = write("novalue", "nbrhood_cutoff\n");
-  expect_input_error([&] { puremd::read_control_file(novalue); }, {"novalue:1:", "nbrhood_cutoff"});
-  const std::string inactive_novalue = write("inact", "\nnsteps  \n");
-  expect_input_error([&] { puremd::read_control_file(inactive_novalue); }, {"inact:2:", "nsteps"});
-  const std::string nonnum = write("nonnum", "hbond_cutoff six\n");
-  expect_input_error([&] { puremd::read_control_file(nonnum); }, {"nonnum:1:", "'six'"});
-  const std::string nonint = write("nonint", "tabulate_long_range 10.5\n");
-  expect_input_error([&] { puremd::read_control_file(nonint); }, {"nonint:1:", "'10.5'"});
-  const std::string partial = write("partial", "thb_cutoff 0.001x\n");
-  expect_input_error([&] { puremd::read_control_file(partial); }, {"partial:1:", "'0.001x'"});
-}
-
 }  // namespace
-
-// pair_style reaxff/gpu ... lanes: stages named are set, the others keep
-// their defaults; a bad item is an error that names it.
-TEST(LaneCounts, ParsedFromTheKeywordValue) {
-  using puremd::InputError;
-  using puremd::LaneCounts;
-  using puremd::parse_lanes;
-  const LaneCounts defaults;
-  const LaneCounts m = parse_lanes("nonbonded=8,hbonds=4");
-  EXPECT_EQ(m.nonbonded, 8);
-  EXPECT_EQ(m.hbonds, 4);
-  EXPECT_EQ(m.neighbors, defaults.neighbors);
-  EXPECT_EQ(m.compaction, defaults.compaction);
-  EXPECT_EQ(m.lists, defaults.lists);
-  EXPECT_EQ(parse_lanes(m.describe()).describe(), m.describe());
-  for (const char *bad :
-       {"nonbonded=3", "nonbonded=64", "bonds=8", "nonbonded", "nonbonded=8,", "hbonds=4x", ""}) {
-    try {
-      parse_lanes(bad);
-      ADD_FAILURE() << "lanes '" << bad << "' was accepted";
-    } catch (const InputError &e) {
-      EXPECT_NE(std::string(e.what()).find("bad item"), std::string::npos) << e.what();
-    }
-  }
-}

@@ -1,0 +1,170 @@
+// The charge stage of the CUDA engine (Engine::solve_charges) against the
+// host QEq solver and the host driver, as LAMMPS runs a step.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "engine_test.h"
+#include "puremd_gpu/engine.h"
+#include "puremd_gpu/errors.h"
+#include "puremd_gpu/qeq.h"
+#include "qeq_test_system.h"
+#include "require_gpu.h"
+
+namespace {
+
+using namespace engine_test;
+
+// As fix qeq/reaxff/gpu and pair_style reaxff/gpu run a step: the charge
+// stage (solve_charges, with the engine's solver, atoms and far list) must
+// give the host solver's charges (all atoms and a sub-group; ghost owners
+// given, found by id, or moved by QEqComm), on a fresh and on a reused skin
+// list, and with a QEq cut-off beyond the nonbonded one (the far list widens);
+// then compute() on the same atoms reuses them, and with charges_from_solve
+// the charges the solve left on the GPU (the caller's q is not read), and
+// must give the host driver's results with the host solver's charges.
+TEST(CudaEngine, ChargeStageOfTheEngine) {
+  REQUIRE_GPU();
+  const Model st = load("water/qeq_ff.water", nullptr);
+  System s =
+      periodic_system(read_data(example("water/data.water")), st.ff, {"O", "H"}, 12.0, 19, 0.05);
+  const int n = s.n_total(), nl = s.n_local;
+  std::map<long long, int> index_of_tag;
+  for (int i = 0; i < nl; ++i) index_of_tag[s.tag[i]] = i;
+  qeq_test::SingleRankComm comm;
+  comm.n_local = nl;
+  for (int g = nl; g < n; ++g) comm.owner.push_back(index_of_tag.at(s.tag[g]));
+  std::vector<double> chi, eta, gamma;
+  for (int t = 0; t < st.ff.num_types; ++t) {
+    chi.push_back(st.ff.sbp[t].chi);
+    eta.push_back(st.ff.sbp[t].eta);
+    gamma.push_back(st.ff.sbp[t].gamma);
+  }
+  QEqSettings set;
+  set.cut_lo = 0.0;
+  set.cut_hi = st.control.nonb_cut;
+  set.tolerance = 1e-12;
+  set.max_iter = 400;
+
+  Engines e = make_engines(st);
+  auto step_input = [&](const System &sys) {
+    StepInput in;
+    in.n_local = nl;
+    in.n_total = n;
+    in.x = sys.x.data();
+    in.type = sys.type.data();
+    in.tag = sys.tag.data();
+    in.q = sys.q.data();
+    return in;
+  };
+  // The group as LAMMPS's mask holds it: bit 0 (group all) everywhere, the
+  // fix's group bit 0x4 on four atoms of five.
+  std::vector<int> mask(n, 0x5);
+  for (int g = 0; g < n; ++g)
+    if ((g < nl ? g : comm.owner[g - nl]) % 5 == 0) mask[g] = 0x1;
+  // LAMMPS's 32-bit ids
+  const std::vector<int> tag32(s.tag.begin(), s.tag.end());
+  auto qeq_input = [&](bool sub_group, int ghosts) {
+    QEqInput qi;
+    qi.n_local = nl;
+    qi.n_total = n;
+    qi.x = s.x.data();
+    qi.tag = s.tag.data();
+    qi.active = sub_group ? mask.data() : nullptr;
+    qi.active_bits = 0x4;
+    qi.type = s.type.data();
+    qi.num_types = st.ff.num_types;
+    qi.chi = chi.data();
+    qi.eta = eta.data();
+    qi.gamma = gamma.data();
+    qi.ghost_owner = ghosts == 0 ? comm.owner.data() : nullptr;
+    qi.ghosts_are_images = ghosts == 1;
+    return qi;
+  };
+  auto charges_equal_host = [&](const std::string &what) {
+    for (bool sub_group : {false, true})
+      for (int ghosts : {0, 1, 2}) {  // owners given, found by id (images), QEqComm
+        const char *how[] = {", device ghost refresh", ", ghosts found by id", ", QEqComm"};
+        const std::string where = what + (sub_group ? ", sub-group" : ", all atoms") + how[ghosts];
+        QEqInput qi = qeq_input(sub_group, ghosts);
+        std::vector<double> q_host = s.q, q_gpu = s.q;
+        const QEqResult rh = make_host_qeq_solver(set)->solve(qi, comm, q_host.data());
+        StepInput in = step_input(s);
+        if (ghosts == 1) in.tag = tag32.data();
+        auto solver = e.gpu->make_qeq_solver(set);
+        const QEqResult rg = e.gpu->solve_charges(in, qi, *solver, comm, q_gpu.data());
+        EXPECT_NEAR(rg.iter_s, rh.iter_s, 1) << where;
+        EXPECT_NEAR(rg.iter_t, rh.iter_t, 1) << where;
+        double worst = 0.0;
+        for (int i = 0; i < n; ++i) worst = std::max(worst, std::fabs(q_gpu[i] - q_host[i]));
+        EXPECT_LE(worst, 1e-10) << where << ": charges of the charge stage vs host";
+        if (!sub_group && ghosts == 0) s.q = q_host;
+      }
+  };
+
+  // Without a skin the far list is built each step; with one, the reverse
+  // index comes from the skin list (pairs out to cut + skin, which the
+  // matrix must drop) and, after a move of less than skin / 2, is reused.
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> shake(-0.25, 0.25);
+  for (double skin : {0.0, 2.0}) {
+    e.gpu->set_list_skin(skin);
+    const std::string with = "skin " + std::to_string(skin);
+    charges_equal_host(with);
+    std::vector<double> dx(3 * static_cast<size_t>(nl));
+    for (double &v : dx) v = shake(rng);
+    for (int g = 0; g < n; ++g) {  // images move with their owners
+      const int o = g < nl ? g : comm.owner[g - nl];
+      for (int k = 0; k < 3; ++k) s.x[3 * g + k] += dx[3 * o + k];
+    }
+    charges_equal_host(with + ", atoms moved");
+  }
+
+  // The step as LAMMPS runs it: solve, then compute on the same atoms.
+  for (bool from_solve : {true, false}) {
+    const std::string what = from_solve ? "compute with the solve's charges kept on the GPU"
+                                        : "compute with the caller's charges";
+    System sg = s;  // the GPU's copy of the atoms
+    const QEqInput qi = qeq_input(false, 1);
+    std::vector<double> q_host = s.q;
+    make_host_qeq_solver(set)->solve(qi, comm, q_host.data());
+    auto solver = e.gpu->make_qeq_solver(set);
+    e.gpu->solve_charges(step_input(sg), qi, *solver, comm, sg.q.data());
+    if (from_solve) std::fill(sg.q.begin(), sg.q.end(), 1.0e3);  // must not be read
+    const Result rg = run(*e.gpu, sg, kTermAll, true, false, from_solve);
+    System sh = s;
+    sh.q = q_host;
+    const Result rh = run(*e.host, sh, kTermAll, true, false);
+    expect_same(rh, rg, what, true);
+  }
+
+  // A QEq cut-off beyond the nonbonded one: the far list reaches it, the
+  // forces keep to the nonbonded cut-off.
+  QEqSettings wide = set;
+  wide.cut_hi = st.control.nonb_cut + 1.5;
+  {
+    const QEqInput qi = qeq_input(false, 1);
+    std::vector<double> q_host = s.q, q_gpu = s.q;
+    const QEqResult rh = make_host_qeq_solver(wide)->solve(qi, comm, q_host.data());
+    auto solver = e.gpu->make_qeq_solver(wide);
+    const QEqResult rg = e.gpu->solve_charges(step_input(s), qi, *solver, comm, q_gpu.data());
+    EXPECT_NEAR(rg.iter_s, rh.iter_s, 1);
+    double worst = 0.0;
+    for (int i = 0; i < n; ++i) worst = std::max(worst, std::fabs(q_gpu[i] - q_host[i]));
+    EXPECT_LE(worst, 1e-10) << "charges with a QEq cut-off beyond the nonbonded one";
+    compare_step(*e.host, *e.gpu, s, "compute after a QEq cut-off beyond the nonbonded one");
+  }
+
+  // A solver belongs to the engine that made it.
+  auto foreign = e.host->make_qeq_solver(set);
+  std::vector<double> q = s.q;
+  EXPECT_THROW(e.gpu->solve_charges(step_input(s), qeq_input(false, 0), *foreign, comm, q.data()),
+               RuntimeError);
+}
+
+}  // namespace
