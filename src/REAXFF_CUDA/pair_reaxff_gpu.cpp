@@ -23,8 +23,11 @@
 using namespace LAMMPS_NS;
 
 namespace {
-// fix qeq/reaxff/gpu under both names the plugin registers (plugin.cpp)
-constexpr const char *kOurChargeFixes = "^qeq/reax(ff)?/gpu$";
+// fix qeq/reaxff/gpu, under both names the plugin registers (plugin.cpp).
+// (LAMMPS's utils::strmatch has no groups, so one pattern per name.)
+bool is_our_charge_fix(const char *style) {
+  return utils::strmatch(style, "^qeq/reaxff/gpu$") || utils::strmatch(style, "^qeq/reax/gpu$");
+}
 }  // namespace
 
 PairReaxFFGPU::PairReaxFFGPU(LAMMPS *lmp) : PairReaxFF(lmp) {
@@ -209,8 +212,9 @@ void PairReaxFFGPU::init_style() {
     error->all(FLERR, "Pair style reaxff/gpu: pair_coeff * * ffield ... was not given");
 
   refuse_foreign_charge_fixes();
-  const int have_qeq = modify->get_fix_by_style("^qeq/shielded").size() +
-                       modify->get_fix_by_style(kOurChargeFixes).size();
+  int have_qeq = modify->get_fix_by_style("^qeq/shielded").size();
+  for (const Fix *fix : modify->get_fix_list())
+    if (is_our_charge_fix(fix->style)) ++have_qeq;
   if (qeqflag && have_qeq != 1)
     error->all(FLERR,
                "Pair style reaxff/gpu requires exactly one charge equilibration fix "
@@ -248,7 +252,7 @@ PairReaxFFGPU *PairReaxFFGPU::find(LAMMPS *lmp) {
 void PairReaxFFGPU::refuse_foreign_charge_fixes() {
   for (const Fix *fix : modify->get_fix_list()) {
     const char *style = fix->style;
-    if (utils::strmatch(style, kOurChargeFixes)) continue;
+    if (is_our_charge_fix(style)) continue;
     if (utils::strmatch(style, "^qeq/reax"))
       error->all(FLERR,
                  "Fix {} is {}, LAMMPS's charge equilibration for pair_style reaxff; with "

@@ -367,8 +367,10 @@ class Synth {
     c.view.tally.terms = terms;
     c.view.tally.eatom = per_atom ? c.eatom.data() : nullptr;
     c.view.tally.vatom = per_atom ? c.vatom.data() : nullptr;
-    puremd::host::compute_valence_angles(c);
-    puremd::host::compute_torsions(c);
+    // the angle and torsion stages of the bonded stages (physics/stages.h)
+    puremd::host::build_three_body_list(c);
+    for (int j = 0; j < n_local; ++j) puremd::valence_angles_atom(j, c.view);
+    for (int j = 0; j < n_local; ++j) puremd::torsions_atom(j, c.view);
   }
 
   double energy() const {

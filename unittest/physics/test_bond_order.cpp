@@ -206,8 +206,11 @@ struct StageRunner {
                          bool enobonds) {
     const int n = static_cast<int>(x.size());
     setup(x, type, n, terms, enobonds);
-    host::compute_bond_energy(c);
-    host::compute_atom_energy(c);
+    // the bond and atom energies of the bonded stages (physics/stages.h)
+    const int n_local = c.view.atoms.n_local;
+    for (int i = 0; i < n_local; ++i) bond_energy_atom(i, c.view);
+    for (int i = 0; i < n_local; ++i) lone_pair_atom(i, c.view);
+    for (int i = 0; i < n_local; ++i) over_under_coordination_atom(i, c.view);
     host::apply_bond_order_chain_rule(c);
     return c.energy.total();
   }

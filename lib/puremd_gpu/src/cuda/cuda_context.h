@@ -19,7 +19,7 @@
 namespace puremd::cuda {
 
 constexpr double kListHeadroom = 1.2;  // capacity = 1.2 x need when an array grows
-constexpr int kNumEnergyTerms = 13;    // doubles in Energies
+constexpr int kNumEnergyTerms = sizeof(Energies) / sizeof(double);
 constexpr int kEnergySlots = 64;       // see with_energy_slot() in kernel_utils.cuh
 constexpr int kEnergySlotStride = 16;  // doubles between slots (128 bytes)
 constexpr int kMaxReduceBlocks = 512;  // partial sums of the virial reduction
@@ -214,10 +214,7 @@ void update_reverse_far_index(CudaContext &c);
 void build_bond_and_hbond_lists(CudaContext &c);   // uncorrected BO, bonds, hbond partners
 void compute_bond_orders(CudaContext &c);          // all atoms: Deltap, corrected BO, Delta's
 void build_three_body_list(CudaContext &c);        // all atoms: count, scan, fill
-void compute_bond_energy(CudaContext &c);          // owned atoms
-void compute_atom_energy(CudaContext &c);          // owned: lone pair, over/under
-void compute_valence_angles(CudaContext &c);       // owned
-void compute_torsions(CudaContext &c);             // owned
+void compute_bonded(CudaContext &c);               // owned: the stages of physics/stages.h
 void compute_hydrogen_bonds(CudaContext &c);       // owned hydrogens
 void compute_nonbonded(CudaContext &c);            // owned: vdW + Coulomb, polarization
 void apply_bond_order_chain_rule(CudaContext &c);  // all atoms

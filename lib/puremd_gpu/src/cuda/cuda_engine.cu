@@ -307,10 +307,7 @@ void CudaEngine::compute(const StepInput &in, const StepRequest &req, StepOutput
   build_three_body_list(c);  // needs the corrected bond orders
 
   timer_.mark(kPhaseBonded, st);
-  compute_bond_energy(c);
-  compute_atom_energy(c);
-  compute_valence_angles(c);
-  compute_torsions(c);
+  compute_bonded(c);  // physics/stages.h
 
   timer_.mark(kPhaseHbonds, st);
   compute_hydrogen_bonds(c);

@@ -29,9 +29,9 @@
 #include <cstdio>
 #include <cstring>
 #include <cub/block/block_reduce.cuh>
-#include <cub/device/device_radix_sort.cuh>
 #include <string>
 
+#include "cuda/cub_calls.cuh"
 #include "cuda/cuda_context.h"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/lane_group.cuh"
@@ -383,17 +383,8 @@ size_t build_cell_pairs(CudaContext &c, double skin, DeviceArray<int> &start, De
   cell_key_kernel<<<blocks_for(n, kReduceBlock), kReduceBlock, 0, st>>>(
       c.x.data(), n, g, c.cell_key.data(), c.atom_index.data());
   PMD_CUDA_CHECK_LAUNCH("cell_key_kernel", st);
-  {
-    const int end_bit = bits_for(n_cells);
-    size_t bytes = 0;
-    PMD_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, c.cell_key.data(),
-                                                   c.cell_key_sorted.data(), c.atom_index.data(),
-                                                   c.cell_atoms.data(), n, 0, end_bit, st));
-    c.cub_temp.reserve(bytes, kListHeadroom);
-    PMD_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(c.cub_temp.data(), bytes, c.cell_key.data(),
-                                                   c.cell_key_sorted.data(), c.atom_index.data(),
-                                                   c.cell_atoms.data(), n, 0, end_bit, st));
-  }
+  sort_pairs(c.cub_temp, c.cell_key.data(), c.cell_key_sorted.data(), c.atom_index.data(),
+             c.cell_atoms.data(), n, bits_for(n_cells), st);
   cell_bounds_kernel<<<blocks_for(n, kReduceBlock), kReduceBlock, 0, st>>>(
       c.cell_key_sorted.data(), c.cell_atoms.data(), c.x.data(), c.type.data(), n,
       c.cell_start.data(), c.cell_end.data(), c.cell_x.data(), c.cell_type.data());

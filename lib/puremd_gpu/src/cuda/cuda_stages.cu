@@ -18,13 +18,10 @@
 #include "cuda/cuda_context.h"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/lane_group.cuh"
-#include "puremd_gpu/physics/atom_energy.h"
 #include "puremd_gpu/physics/bond_order.h"
-#include "puremd_gpu/physics/bonds.h"
 #include "puremd_gpu/physics/hydrogen_bond.h"
 #include "puremd_gpu/physics/nonbonded.h"
-#include "puremd_gpu/physics/torsion.h"
-#include "puremd_gpu/physics/valence_angle.h"
+#include "puremd_gpu/physics/stages.h"
 
 namespace puremd::cuda {
 namespace {
@@ -40,25 +37,14 @@ struct CorrectedBondOrderBody {
   static constexpr bool kTallies = false;
   __device__ void operator()(int i, const StepView &v) const { corrected_bond_order_atom(i, v); }
 };
-struct BondEnergyBody {
-  static constexpr bool kTallies = true;
-  __device__ void operator()(int i, const StepView &v) const { bond_energy_atom(i, v); }
-};
-struct AtomEnergyBody {  // host: all lone pairs, then all over/under; the two are independent
-  static constexpr bool kTallies = true;
-  __device__ void operator()(int i, const StepView &v) const {
-    lone_pair_atom(i, v);
-    over_under_coordination_atom(i, v);
-  }
-};
-struct ValenceAngleBody {
-  static constexpr bool kTallies = true;
-  __device__ void operator()(int j, const StepView &v) const { valence_angles_atom(j, v); }
-};
-struct TorsionBody {
-  static constexpr bool kTallies = true;
-  __device__ void operator()(int j, const StepView &v) const { torsions_atom(j, v); }
-};
+// the bonded stages of physics/stages.h: BondEnergyBody, LonePairBody, ...
+#define PUREMD_CUDA_BODY(Name, body)                                           \
+  struct Name##Body {                                                          \
+    static constexpr bool kTallies = true;                                     \
+    __device__ void operator()(int i, const StepView &v) const { body(i, v); } \
+  };
+PUREMD_BONDED_STAGES(PUREMD_CUDA_BODY)
+#undef PUREMD_CUDA_BODY
 struct ChainRuleBody {
   static constexpr bool kTallies = false;
   __device__ void operator()(int i, const StepView &v) const { bond_order_chain_rule_atom(i, v); }
@@ -202,20 +188,10 @@ void compute_bond_orders(CudaContext &c) {
   launch_atoms<CorrectedBondOrderBody>(c, "corrected_bond_order_atom", 0, c.n_total);
 }
 
-void compute_bond_energy(CudaContext &c) {
-  launch_atoms<BondEnergyBody>(c, "bond_energy_atom", 0, c.n_local);
-}
-
-void compute_atom_energy(CudaContext &c) {
-  launch_atoms<AtomEnergyBody>(c, "lone_pair_atom + over_under_coordination_atom", 0, c.n_local);
-}
-
-void compute_valence_angles(CudaContext &c) {
-  launch_atoms<ValenceAngleBody>(c, "valence_angles_atom", 0, c.n_local);
-}
-
-void compute_torsions(CudaContext &c) {
-  launch_atoms<TorsionBody>(c, "torsions_atom", 0, c.n_local);
+void compute_bonded(CudaContext &c) {
+#define PUREMD_CUDA_STAGE(Name, body) launch_atoms<Name##Body>(c, #body, 0, c.n_local);
+  PUREMD_BONDED_STAGES(PUREMD_CUDA_STAGE)
+#undef PUREMD_CUDA_STAGE
 }
 
 void compute_hydrogen_bonds(CudaContext &c) {

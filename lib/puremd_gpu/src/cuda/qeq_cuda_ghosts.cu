@@ -14,10 +14,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <cub/device/device_radix_sort.cuh>
 #include <string>
 #include <vector>
 
+#include "cuda/cub_calls.cuh"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/qeq_cuda_solver.h"
 #include "puremd_gpu/errors.h"
@@ -88,14 +88,8 @@ void CudaQEqSolver::find_ghost_owners(const QEqInput &in) {
     tag_sorted_.reserve(nl, kQEqHeadroom);
     idx_sorted_.reserve(nl, kQEqHeadroom);
     if (nl > 0) {  // owned ids sorted with their indices (iota_, from k_prepare_atoms)
-      std::size_t bytes = 0;
-      PMD_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, atoms_.tag, tag_sorted_.data(),
-                                                     iota_.data(), idx_sorted_.data(), nl, 0, 64,
-                                                     stream_));
-      cub_tmp_.reserve(bytes, kQEqHeadroom);
-      PMD_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(cub_tmp_.data(), bytes, atoms_.tag,
-                                                     tag_sorted_.data(), iota_.data(),
-                                                     idx_sorted_.data(), nl, 0, 64, stream_));
+      sort_pairs(cub_tmp_, atoms_.tag, tag_sorted_.data(), iota_.data(), idx_sorted_.data(), nl, 64,
+                 stream_);
     }
     k_find_owners<<<blocks_for(n_ghost, kQEqBlock), kQEqBlock, 0, stream_>>>(
         tag_sorted_.data(), idx_sorted_.data(), nl, atoms_.tag, n_ghost, owner_dev_.data(),

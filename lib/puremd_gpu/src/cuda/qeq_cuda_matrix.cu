@@ -6,9 +6,9 @@
 
 #include <algorithm>
 #include <cstring>
-#include <cub/device/device_radix_sort.cuh>
 #include <string>
 
+#include "cuda/cub_calls.cuh"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/qeq_cuda_solver.h"
 #include "puremd_gpu/errors.h"
@@ -247,14 +247,8 @@ void CudaQEqSolver::build_image_map(int n, int nl) {
       k_image_keys<<<blocks_for(n_ghost, kQEqBlock), kQEqBlock, 0, stream_>>>(
           owner_dev_.data(), row_count_.data(), nl, n_ghost, key_.data(), idx_.data());
       PMD_CUDA_CHECK_LAUNCH("k_image_keys", stream_);
-      std::size_t bytes = 0;
-      PMD_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-          nullptr, bytes, key_.data(), key_sorted_.data(), idx_.data(), img_idx_.data(), n_ghost, 0,
-          bits_for(nl), stream_));
-      cub_tmp_.reserve(bytes, kQEqHeadroom);
-      PMD_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-          cub_tmp_.data(), bytes, key_.data(), key_sorted_.data(), idx_.data(), img_idx_.data(),
-          n_ghost, 0, bits_for(nl), stream_));
+      sort_pairs(cub_tmp_, key_.data(), key_sorted_.data(), idx_.data(), img_idx_.data(), n_ghost,
+                 bits_for(nl), stream_);
       k_segment_bounds<<<blocks_for(n_ghost, kQEqBlock), kQEqBlock, 0, stream_>>>(
           key_sorted_.data(), n_ghost, nl, img_start_.data(), img_end_.data());
       PMD_CUDA_CHECK_LAUNCH("k_segment_bounds(images)", stream_);

@@ -440,4 +440,3 @@ int pick_threads_per_row(long long nnz, long long nonempty_rows, int forced) {
 }
 
 }  // namespace puremd::cuda
-

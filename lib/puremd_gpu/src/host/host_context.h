@@ -76,10 +76,8 @@ struct HostContext {
 void build_far_neighbors(HostContext &c);         // cell binning over owned + ghost atoms
 void build_bond_and_hbond_lists(HostContext &c);  // uncorrected BO, bonds, hbond partners
 void compute_bond_orders(HostContext &c);         // corrections f1-f5, Delta's
-void compute_bond_energy(HostContext &c);
-void compute_atom_energy(HostContext &c);     // lone pair, over/under-coordination
-void compute_valence_angles(HostContext &c);  // builds the three-body list too
-void compute_torsions(HostContext &c);
+void build_three_body_list(HostContext &c);       // all atoms: count, prefix sum, fill
+void compute_bonded(HostContext &c);              // owned: the stages of physics/stages.h
 void compute_hydrogen_bonds(HostContext &c);
 void compute_nonbonded(HostContext &c);            // vdW, Coulomb, polarization
 void apply_bond_order_chain_rule(HostContext &c);  // dE/dBO * dBO/dr, once

@@ -48,10 +48,8 @@ void HostEngine::compute(const StepInput &in, const StepRequest &req, StepOutput
   build_far_neighbors(c);
   build_bond_and_hbond_lists(c);
   compute_bond_orders(c);
-  compute_bond_energy(c);
-  compute_atom_energy(c);
-  compute_valence_angles(c);
-  compute_torsions(c);
+  build_three_body_list(c);  // needs the corrected bond orders
+  compute_bonded(c);
   compute_hydrogen_bonds(c);
   compute_nonbonded(c);
   apply_bond_order_chain_rule(c);

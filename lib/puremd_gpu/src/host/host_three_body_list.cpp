@@ -1,12 +1,11 @@
-// Host stage: the three-body list (count, prefix sum, fill over all atoms) and
-// the valence-angle, penalty and coalition energies of the owned atoms.
+// Host stage: the three-body list (count, prefix sum, fill over all atoms),
+// which the valence angles and torsions of the bonded stages read.
 #include "host/host_context.h"
 #include "puremd_gpu/physics/valence_angle.h"
 
 namespace puremd::host {
 
-void compute_valence_angles(HostContext &c) {
-  const int n_local = c.view.atoms.n_local;
+void build_three_body_list(HostContext &c) {
   const int n_total = c.view.atoms.n_total;
   const size_t n_entries = c.bond_nbr.size();  // bond entries, headroom included
 
@@ -35,9 +34,6 @@ void compute_valence_angles(HostContext &c) {
 
   // 3. fill; ghost centres too: the torsions of owned atoms read their rows
   for (int j = 0; j < n_total; ++j) three_body_fill_atom(j, c.view);
-
-  // 4. energies of the angles centred on owned atoms
-  for (int j = 0; j < n_local; ++j) valence_angles_atom(j, c.view);
 }
 
 }  // namespace puremd::host

@@ -1,0 +1,24 @@
+// CUB's device-wide calls in their two-call form (size the temporary
+// storage, then run), with the temporary storage in one growing array of
+// the caller's, on the caller's stream. Every CUDA stage sorts through here.
+#pragma once
+
+#include <cub/device/device_radix_sort.cuh>
+
+#include "cuda/device_buffer.h"
+
+namespace puremd::cuda {
+
+// (keys, values) sorted by the low end_bit bits of the keys, stably.
+template <class K, class V>
+void sort_pairs(DeviceArray<unsigned char> &temp, const K *keys_in, K *keys_out, const V *vals_in,
+                V *vals_out, int n, int end_bit, cudaStream_t stream) {
+  size_t bytes = 0;
+  PMD_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_in, keys_out, vals_in,
+                                                 vals_out, n, 0, end_bit, stream));
+  temp.reserve(bytes, 1.2);
+  PMD_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.data(), bytes, keys_in, keys_out, vals_in,
+                                                 vals_out, n, 0, end_bit, stream));
+}
+
+}  // namespace puremd::cuda
