@@ -10,6 +10,7 @@
 
 #include "cuda/cub_calls.cuh"
 #include "cuda/kernel_utils.cuh"
+#include "cuda/lane_group.cuh"
 #include "cuda/qeq_cuda_solver.h"
 #include "puremd_gpu/errors.h"
 
@@ -71,30 +72,30 @@ __device__ __forceinline__ double qeq_list_shield(const ListArgs &a, int row, in
 }
 
 __global__ void __launch_bounds__(kQEqBlock) k_list_rows(ListArgs a) {
-  const long long warp = (static_cast<long long>(blockIdx.x) * kQEqBlock + threadIdx.x) >> 5;
-  const int lane = threadIdx.x & 31;
+  const LaneGroup<32> g;  // one warp per row
+  const long long warp = g.row();
   if (warp >= a.n_total) return;  // whole warp
   const int i = static_cast<int>(warp);
   const EngineAtoms &f = a.far;
   const long long base = static_cast<long long>(f.start[i]) + f.rev_start[i];
-  const unsigned lanes_below = (1u << lane) - 1u;
   int count = 0;
   // Appends the kept entries p of [begin, end) in order; keep(p, col, d2, row,
   // column) says whether p is kept, its column, its squared distance and the
   // (row, column) atoms of its shielding.
   auto append = [&](int begin, int end, auto &&keep) {
     for (int p0 = begin; p0 < end; p0 += 32) {
-      const int p = p0 + lane;
+      const int p = p0 + g.lane;
       int col = -1, row = 0, column = 0;
       double d2 = 0.0;
       const bool take = p < end && keep(p, col, d2, row, column);
-      const unsigned mask = __ballot_sync(kQEqFullMask, take);
+      int kept = 0;
+      const int before = g.rank(take, kept);
       if (take) {
-        const long long pos = base + count + __popc(mask & lanes_below);
+        const long long pos = base + count + before;
         a.col[pos] = col;
         a.val[pos] = qeq_offdiag(sqrt(d2), qeq_list_shield(a, row, column), a.taper);
       }
-      count += __popc(mask);
+      count += kept;
     }
   };
   if (!a.active || a.active[i]) {
@@ -128,7 +129,7 @@ __global__ void __launch_bounds__(kQEqBlock) k_list_rows(ListArgs a) {
         return true;
       });
   }
-  if (lane == 0) {
+  if (g.lane == 0) {
     a.row_start[i] = base;
     a.row_end[i] = base + count;
     a.row_count[i] = count;

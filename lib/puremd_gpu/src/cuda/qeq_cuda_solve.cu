@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cuda/kernel_utils.cuh"
+#include "cuda/lane_group.cuh"
 #include "cuda/qeq_cuda_solver.h"
 #include "puremd_gpu/errors.h"
 
@@ -43,41 +44,42 @@ __global__ void k_finish_sums(const double *partial, int nblocks, int nc, double
   }
 }
 
+// y = H v for both systems; a group of TPR lanes per row.
+struct SpmvSums {
+  double s, t;
+};
+
 template <int TPR>
 __global__ void __launch_bounds__(kQEqBlock)
     k_spmv(int n_rows, int n_local, const long long *__restrict__ row_start,
            const long long *__restrict__ row_end, const int *__restrict__ col,
            const double *__restrict__ val, const double *__restrict__ diag,
            const double2 *__restrict__ v, double2 *__restrict__ y) {
-  const long long t = static_cast<long long>(blockIdx.x) * kQEqBlock + threadIdx.x;
-  const long long row = t / TPR;
-  const int lane = threadIdx.x % TPR;
-  double ys = 0.0, yt = 0.0;
+  const LaneGroup<TPR> g;
+  const long long row = g.row();
+  SpmvSums acc{0.0, 0.0};
   if (row < n_rows) {
     const long long end = row_end[row];
-    for (long long p = row_start[row] + lane; p < end; p += TPR) {
+    for (long long p = row_start[row] + g.lane; p < end; p += TPR) {
       const double h = val[p];
       const double2 vj = v[col[p]];
-      ys += h * vj.x;
-      yt += h * vj.y;
+      acc.s += h * vj.x;
+      acc.t += h * vj.y;
     }
   }
-#pragma unroll
-  for (int off = TPR / 2; off > 0; off >>= 1) {
-    ys += __shfl_xor_sync(kQEqFullMask, ys, off, TPR);
-    yt += __shfl_xor_sync(kQEqFullMask, yt, off, TPR);
-  }
-  if (row < n_rows && lane == 0) {
+  g.sum_all(acc);  // every lane gets here
+  if (row < n_rows && g.lane == 0) {
     if (row < n_local) {
       const double dg = diag[row];
       const double2 vi = v[row];
-      ys += dg * vi.x;
-      yt += dg * vi.y;
+      acc.s += dg * vi.x;
+      acc.t += dg * vi.y;
     }
-    y[row] = make_double2(ys, yt);
+    y[row] = make_double2(acc.s, acc.t);
   }
 }
 
+// w[i] plus what its images' rows got (device reverse comm), stored back.
 __device__ __forceinline__ double2 qeq_fold(int i, double2 *w, const ImageMap &m) {
   double2 wi = w[i];
   if (m.start) {

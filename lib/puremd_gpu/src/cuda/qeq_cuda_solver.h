@@ -48,7 +48,6 @@ namespace puremd::cuda {
 constexpr int kQEqBlock = 256;             // threads per block of every QEq kernel
 constexpr int kQEqMaxReduceBlocks = 1024;  // blocks of the row kernels with partial sums
 constexpr double kQEqHeadroom = 1.2;       // capacity = 1.2 x need when an array grows
-constexpr unsigned kQEqFullMask = 0xffffffffu;
 
 // Threads per matrix row in the SpMV: `forced` (QEqSettings::threads_per_row)
 // or, for 0, chosen from the mean length of the non-empty rows.
