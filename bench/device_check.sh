@@ -191,7 +191,8 @@ if [ "$what" = all ] || [ "$what" = bench ] || [ "$what" = quick ]; then
       "$(awk -v a="$a" -v b="$b" 'BEGIN{if (a > 0 && b > 0) printf "%.2f", b / a; else print "-"}')" "$mo" "$mk")"
     # the phases, from one more run of ours with the timing table on
     "$LMP" -sf gpu -in "$(with_keywords "$in" "timing yes")" "$@" -log "$out/phases.log" -screen none
-    grep -hE "ReaxFF/GPU (phase|peak)" "$out/phases.log"
+    awk '/ReaxFF\/GPU (phase|peak)|QEq\/GPU peak/ {p = 1; print; next} p && /^  / {print; next} {p = 0}' \
+      "$out/phases.log"
     cd "$root"
   }
   # SYSTEMS picks (default all): HNS replications 2 4 8 16 and water

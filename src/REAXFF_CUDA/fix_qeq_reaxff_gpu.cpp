@@ -13,6 +13,7 @@
 #include "error.h"
 #include "force.h"
 #include "group.h"
+#include "memory_report.h"
 #include "modify.h"
 #include "neighbor.h"
 #include "pair.h"
@@ -478,6 +479,8 @@ void FixQEqReaxFFGPU::post_run() {
                  "s {:.1f} t {:.1f} ({} solves)\n",
                  solver_is_cuda ? "CUDA" : "host", 1000.0 * solve_seconds / solves,
                  double(iter_s_sum) / solves, double(iter_t_sum) / solves, solves);
+  utils::logmesg(
+      lmp, memory_report("QEq/GPU", solver->device_memory_table(), atom->nlocal + atom->nghost));
   solve_seconds = 0.0;
   solves = iter_s_sum = iter_t_sum = 0;
 }

@@ -10,6 +10,7 @@
 #include "fix_package_gpu.h"
 #include "force.h"
 #include "memory.h"
+#include "memory_report.h"
 #include "modify.h"
 #include "neigh_list.h"
 #include "neighbor.h"
@@ -487,12 +488,8 @@ void PairReaxFFGPU::finish() {
                    p.bond_orders_ms / n, p.bonded_ms / n, p.hbonds_ms / n, p.nonbonded_ms / n,
                    p.chain_rule_ms / n, p.transfer_ms / n);
   }
-  const double bytes = static_cast<double>(engine->device_bytes());
-  if (bytes > 0)
-    utils::logmesg(lmp,
-                   "ReaxFF/GPU peak device memory {:.1f} MB = {:.2f} KB/atom ({} owned+ghost)\n",
-                   bytes / 1048576.0, bytes / 1024.0 / std::max(1, atom->nlocal + atom->nghost),
-                   atom->nlocal + atom->nghost);
+  utils::logmesg(
+      lmp, memory_report("ReaxFF/GPU", engine->device_memory_table(), atom->nlocal + atom->nghost));
 }
 
 double PairReaxFFGPU::memory_usage() {

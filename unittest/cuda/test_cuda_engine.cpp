@@ -217,6 +217,21 @@ TEST(CudaEngine, PhaseTimesWhenRequested) {
                     t.hbonds_ms, t.nonbonded_ms, t.chain_rule_ms, t.transfer_ms})
     EXPECT_GE(ms, 0.0);
   EXPECT_GT(t.nonbonded_ms, 0.0);
+
+  // Memory by array at the peak: the arrays add up to the peak, largest
+  // first, the far list among them; the host driver holds no device memory.
+  const MemoryTable table = timed->device_memory_table();
+  ASSERT_FALSE(table.empty());
+  size_t sum = 0;
+  bool far_list = false;
+  for (size_t k = 0; k < table.size(); ++k) {
+    sum += table[k].bytes;
+    far_list = far_list || table[k].what == "far-neighbour list";
+    if (k > 0) EXPECT_GE(table[k - 1].bytes, table[k].bytes) << table[k].what;
+  }
+  EXPECT_EQ(sum, timed->device_bytes());
+  EXPECT_TRUE(far_list);
+  EXPECT_TRUE(make_engine(Driver::Host, st.ff, st.control)->device_memory_table().empty());
 }
 
 // ---------------------------------------------------------------------------

@@ -207,6 +207,16 @@ TEST(CudaQEq, HistoryOverSeveralSolvesWithMovingAtoms) {
       }
     }
     EXPECT_GT(cuda.solver->memory_bytes(), 0u);
+    const MemoryTable table = cuda.solver->device_memory_table();
+    size_t sum = 0;
+    bool matrix = false;
+    for (const MemoryEntry &e : table) {
+      sum += e.bytes;
+      matrix = matrix || e.what == "QEq: matrix values";
+    }
+    EXPECT_TRUE(matrix) << "the QEq matrix in the solver's memory table";
+    EXPECT_LE(sum, cuda.solver->memory_bytes());
+    EXPECT_TRUE(host->device_memory_table().empty());
   }
 }
 

@@ -87,6 +87,9 @@ TEST(SettingsKeywords, SettingsChangeNoResultAndTimingPrintsTheTable) {
   if (text.find("using the CUDA driver") != std::string::npos) {
     EXPECT_NE(text.find("ReaxFF/GPU phase ms/step"), std::string::npos) << text;
     EXPECT_NE(text.find("charges"), std::string::npos) << text;
+    EXPECT_NE(text.find("ReaxFF/GPU peak device memory"), std::string::npos) << text;
+    EXPECT_NE(text.find("far-neighbour list"), std::string::npos) << text;
+    EXPECT_NE(text.find("QEq: matrix values"), std::string::npos) << text;
   }
 }
 

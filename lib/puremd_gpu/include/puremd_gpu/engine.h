@@ -12,6 +12,7 @@
 #include "puremd_gpu/energies.h"
 #include "puremd_gpu/engine_settings.h"
 #include "puremd_gpu/force_field.h"
+#include "puremd_gpu/memory_table.h"
 #include "puremd_gpu/qeq.h"
 
 namespace puremd {
@@ -92,8 +93,10 @@ class Engine {
 
   // Device time per phase so far (zero unless the driver measures it).
   virtual PhaseTimes phase_times() const { return {}; }
-  // Peak device memory held by this engine, bytes (0 for host drivers).
+  // Peak device memory held by this engine, bytes (0 for host drivers), and
+  // by array at that peak (empty for host drivers).
   virtual size_t device_bytes() const { return 0; }
+  virtual MemoryTable device_memory_table() const { return {}; }
 
   // Skin (A) for drivers that keep their own Verlet list between
   // re-neighbourings (the CUDA driver): the list holds pairs within

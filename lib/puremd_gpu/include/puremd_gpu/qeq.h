@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "puremd_gpu/atom_input.h"
+#include "puremd_gpu/memory_table.h"
 #include "puremd_gpu/physics/qeq_history.h"
 #include "puremd_gpu/physics/qeq_matrix.h"
 
@@ -134,6 +135,8 @@ class QEqSolver {
   double t_history(int i, int k) const;
 
   virtual std::size_t memory_bytes() const;
+  // Device memory by array at this solver's peak (empty for the host solver).
+  virtual MemoryTable device_memory_table() const { return {}; }
 
  protected:
   static bool is_active(const QEqInput &in, int i) {

@@ -79,6 +79,7 @@ class CudaEngine : public Engine {
   void atom_table(std::vector<double> &total_bo, std::vector<double> &nlp) override;
   PhaseTimes phase_times() const override { return timer_.times(); }
   size_t device_bytes() const override { return c_.mem.peak; }
+  MemoryTable device_memory_table() const override { return c_.mem.peak_table(); }
   void set_list_skin(double skin) override;
   std::unique_ptr<QEqSolver> make_qeq_solver(const QEqSettings &settings) override;
   QEqResult solve_charges(const StepInput &atoms, QEqInput qeq, QEqSolver &solver, QEqComm &comm,

@@ -10,12 +10,15 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <utility>
 
 #include "puremd_gpu/errors.h"
+#include "puremd_gpu/memory_table.h"
 
 namespace puremd::cuda {
 
@@ -55,17 +58,35 @@ inline void check_launch(const char *kernel, cudaStream_t stream, const char *fi
 #define PMD_CUDA_CHECK_LAUNCH(kernel, stream) \
   ::puremd::cuda::check_launch(kernel, stream, __FILE__, __LINE__)
 
-// Device bytes held by one engine (current and peak), and what an
-// out-of-memory message should say about the step that asked.
+// Device bytes held by one engine or solver (current and peak, in all and
+// by array name), and what an out-of-memory message should say about the
+// step that asked.
 struct MemoryTracker {
   size_t current = 0, peak = 0;
   long long n_atoms = 0;          // n_total of the step being set up
   cudaStream_t stream = nullptr;  // work that may still use an array being replaced
-  void add(size_t b) {
+  std::map<std::string, size_t> held, held_at_peak;  // bytes by array name
+  void add(const char *name, size_t b) {
     current += b;
-    if (current > peak) peak = current;
+    held[name] += b;
+    if (current > peak) {
+      peak = current;
+      held_at_peak = held;
+    }
   }
-  void sub(size_t b) { current -= b; }
+  void sub(const char *name, size_t b) {
+    current -= b;
+    held[name] -= b;
+  }
+  // held_at_peak, largest first (arrays of size 0 left out)
+  MemoryTable peak_table() const {
+    MemoryTable t;
+    for (const auto &[what, bytes] : held_at_peak)
+      if (bytes) t.push_back({what, bytes});
+    std::stable_sort(t.begin(), t.end(),
+                     [](const MemoryEntry &a, const MemoryEntry &b) { return a.bytes > b.bytes; });
+    return t;
+  }
 };
 
 [[noreturn]] inline void throw_out_of_memory(const char *name, size_t bytes, const MemoryTracker *t,
@@ -130,7 +151,7 @@ class DeviceArray {
       throw_cuda_error(err, (std::string("cudaMalloc for ") + name_).c_str(), __FILE__, __LINE__);
     ptr_ = static_cast<T *>(p);
     cap_ = want;
-    if (tracker_) tracker_->add(cap_ * sizeof(T));
+    if (tracker_) tracker_->add(name_, cap_ * sizeof(T));
     if (debug_mode())
       std::fprintf(stderr, "[reaxff/gpu] allocated %s: %zu elements (%.2f MiB)\n", name_, cap_,
                    cap_ * sizeof(T) / (1024.0 * 1024.0));
@@ -140,7 +161,7 @@ class DeviceArray {
   void release() noexcept {
     if (ptr_) {
       cudaFree(ptr_);  // errors ignored: may run during unwinding after a fault
-      if (tracker_) tracker_->sub(cap_ * sizeof(T));
+      if (tracker_) tracker_->sub(name_, cap_ * sizeof(T));
     }
     ptr_ = nullptr;
     cap_ = 0;

@@ -89,6 +89,7 @@ class CudaQEqSolver final : public QEqSolver {
   // copies them to dst (n_total, device) and returns true.
   bool copy_charges(double *dst);
   std::size_t memory_bytes() const override;
+  MemoryTable device_memory_table() const override { return mem_.peak_table(); }
 
  private:
   // --- qeq_cuda_input.cu
