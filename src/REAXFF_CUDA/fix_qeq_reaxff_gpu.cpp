@@ -111,13 +111,8 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg)
     } else if (strcmp(arg[iarg], "threads_per_row") == 0) {
       if (iarg + 1 >= narg)
         error->all(FLERR, "Fix {}: keyword 'threads_per_row' needs a value", style);
+      // checked with the other settings by the solver made below (QEqSolver::set_settings)
       threads_per_row = utils::inumeric(FLERR, arg[iarg + 1], false, lmp);
-      if (threads_per_row != 0 && threads_per_row != 4 && threads_per_row != 8 &&
-          threads_per_row != 16 && threads_per_row != 32)
-        error->all(FLERR,
-                   "Fix {}: threads_per_row must be 4, 8, 16 or 32 (or 0: chosen from the "
-                   "matrix), got {}",
-                   style, arg[iarg + 1]);
       ++iarg;
     } else {
       error->all(FLERR, "Unknown fix {} keyword: {} (expected '{}')", style, arg[iarg], kUsage);

@@ -120,8 +120,14 @@ class Engine {
   // driver uploads the atoms and builds the step's neighbours here, once: a
   // compute() on the same atoms (same n_total and x array) reuses them, and
   // the charges too when told (StepInput::charges_from_solve).
-  virtual QEqResult solve_charges(const StepInput &atoms, QEqInput qeq, QEqSolver &solver,
-                                  QEqComm &comm, double *q) = 0;
+  QEqResult solve_charges(const StepInput &atoms, QEqInput qeq, QEqSolver &solver, QEqComm &comm,
+                          double *q);
+
+ protected:
+  // The driver's charge stage: solve_charges() with `qeq`'s counts,
+  // positions, ids and types already those of `atoms`.
+  virtual QEqResult charge_stage(const StepInput &atoms, const QEqInput &qeq, QEqSolver &solver,
+                                 QEqComm &comm, double *q) = 0;
 
  private:
   long long id_;

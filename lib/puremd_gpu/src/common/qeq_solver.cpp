@@ -23,8 +23,10 @@ void QEqSolver::set_settings(const QEqSettings &settings) {
   if (settings.max_iter < 1) throw InputError("QEq: the CG iteration limit must be at least 1");
   const int tpr = settings.threads_per_row;
   if (tpr != 0 && tpr != 4 && tpr != 8 && tpr != 16 && tpr != 32)
-    throw InputError("QEq: threads per row must be 4, 8, 16 or 32 (or 0: chosen per matrix), got " +
-                     std::to_string(tpr));
+    throw InputError(
+        "QEq: threads_per_row must be 4, 8, 16 or 32 (or 0: chosen from the matrix), "
+        "got " +
+        std::to_string(tpr));
   settings_ = settings;
   taper_ = make_taper(settings.cut_lo, settings.cut_hi);
 }

@@ -234,8 +234,8 @@ std::unique_ptr<QEqSolver> CudaEngine::make_qeq_solver(const QEqSettings &settin
 // The charge stage, before compute() on the same atoms: the solver builds
 // its matrix from this step's far list and leaves the charges on the GPU
 // (c.q) when it has every one of them there (one rank), besides writing q.
-QEqResult CudaEngine::solve_charges(const StepInput &in, QEqInput qeq, QEqSolver &solver,
-                                    QEqComm &comm, double *q) {
+QEqResult CudaEngine::charge_stage(const StepInput &in, const QEqInput &qeq, QEqSolver &solver,
+                                   QEqComm &comm, double *q) {
   auto *cuda_solver = dynamic_cast<CudaQEqSolver *>(&solver);
   if (!cuda_solver || solver.engine_id() != id())
     throw RuntimeError(
@@ -252,11 +252,6 @@ QEqResult CudaEngine::solve_charges(const StepInput &in, QEqInput qeq, QEqSolver
   prepare_atoms(in);
   if (c.n_total > 0) update_reverse_far_index(c);
   timer_.mark(kPhaseCharges, c.stream);
-  qeq.n_local = in.n_local;
-  qeq.n_total = in.n_total;
-  qeq.x = in.x;
-  qeq.tag = in.tag;
-  if (qeq.type) qeq.type = in.type;  // the types that went up with the atoms
   const QEqResult res = cuda_solver->solve_on(lend_atoms(), qeq, comm, q);
   charges_on_gpu_ = cuda_solver->copy_charges(c.q.data());
   timer_.pause(c.stream);  // LAMMPS's work until compute() counts in no phase

@@ -82,8 +82,10 @@ class CudaEngine : public Engine {
   MemoryTable device_memory_table() const override { return c_.mem.peak_table(); }
   void set_list_skin(double skin) override;
   std::unique_ptr<QEqSolver> make_qeq_solver(const QEqSettings &settings) override;
-  QEqResult solve_charges(const StepInput &atoms, QEqInput qeq, QEqSolver &solver, QEqComm &comm,
-                          double *q) override;
+
+ protected:
+  QEqResult charge_stage(const StepInput &atoms, const QEqInput &qeq, QEqSolver &solver,
+                         QEqComm &comm, double *q) override;
 
  private:
   // Positions, types and ids up, this step's far list (reaching far_cut):

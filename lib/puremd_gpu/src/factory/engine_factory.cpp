@@ -1,16 +1,9 @@
 // Which driver runs: the one asked for, or with Driver::Auto the CUDA driver
 // whenever this build has it and a GPU is usable, else the host reference.
-#include <atomic>
-
 #include "common/driver_entry.h"
 #include "puremd_gpu/engine.h"
 
 namespace puremd {
-
-Engine::Engine() {
-  static std::atomic<long long> made{0};
-  id_ = ++made;
-}
 
 bool cuda_available(std::string *why) { return cuda_device_available(why); }
 

@@ -110,13 +110,8 @@ std::unique_ptr<QEqSolver> HostEngine::make_qeq_solver(const QEqSettings &settin
   return make_host_qeq_solver(settings, id());
 }
 
-QEqResult HostEngine::solve_charges(const StepInput &atoms, QEqInput qeq, QEqSolver &solver,
-                                    QEqComm &comm, double *q) {
-  qeq.n_local = atoms.n_local;
-  qeq.n_total = atoms.n_total;
-  qeq.x = atoms.x;
-  qeq.tag = atoms.tag;
-  if (qeq.type) qeq.type = atoms.type;
+QEqResult HostEngine::charge_stage(const StepInput &, const QEqInput &qeq, QEqSolver &solver,
+                                   QEqComm &comm, double *q) {
   return solver.solve(qeq, comm, q);
 }
 

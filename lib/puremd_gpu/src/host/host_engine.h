@@ -14,10 +14,12 @@ class HostEngine : public Engine {
   void bond_table(std::vector<int> &row_start, std::vector<BondRecord> &bonds) override;
   void atom_table(std::vector<double> &total_bo, std::vector<double> &nlp) override;
   std::unique_ptr<QEqSolver> make_qeq_solver(const QEqSettings &settings) override;
-  QEqResult solve_charges(const StepInput &atoms, QEqInput qeq, QEqSolver &solver, QEqComm &comm,
-                          double *q) override;
 
   HostContext &context() { return c_; }  // for tests
+
+ protected:
+  QEqResult charge_stage(const StepInput &atoms, const QEqInput &qeq, QEqSolver &solver,
+                         QEqComm &comm, double *q) override;
 
  private:
   ForceField ff_;
