@@ -6,7 +6,7 @@
 #   4. benchmarks: HNS replicated 2^3 .. 16^3 and Water-6540, ms/step and phase breakdown.
 # On a machine with the full toolchain it builds first (scripts/configure.sh);
 # with BUNDLE=dir (made by bench/make_device_bundle.sh) it runs prebuilt binaries.
-# Usage: bench/device_check.sh [unit|quick|tests|bench|sanitize|drift|lanes|qeqtol|gpupkg|all]
+# Usage: bench/device_check.sh [unit|quick|tests|bench|sanitize|drift|lanes|qeqtol|qeqmatrix|gpupkg|all]
 #        (default all; lanes: the threads-per-row sweep behind thread_mapping.h's defaults;
 #        qeqtol: GPU vs host after 100 steps at two CG tolerances; gpupkg: the
 #        examples/reaxff suite and the -sf gpu tests against a LAMMPS with its own GPU
@@ -36,9 +36,10 @@ if [ -n "${BUNDLE:-}" ]; then
     mkdir -p "$(dirname "$examples_at")" && ln -s "$B/examples-reaxff" "$examples_at"
   fi
   # Copy only when changed: overwriting a mapped plugin crashes running tests.
-  mkdir -p "$root/build/plugins"
-  cmp -s "$B/plugins/reaxffgpuplugin.so" "$root/build/plugins/reaxffgpuplugin.so" ||
-    cp "$B/plugins/reaxffgpuplugin.so" "$root/build/plugins/"
+  plugdir="$root/$(cat "$B/build_dir" 2>/dev/null || echo build)/plugins"
+  mkdir -p "$plugdir"
+  cmp -s "$B/plugins/reaxffgpuplugin.so" "$plugdir/reaxffgpuplugin.so" ||
+    cp "$B/plugins/reaxffgpuplugin.so" "$plugdir/"
 else
   bash scripts/configure.sh >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
   LMP="$root/build/lmp"; UNIT="$root/build/unittest/puremd_unit_tests"
@@ -50,9 +51,12 @@ declare -a table
 row() { table+=("$1"); }
 ms_per_step() { awk '/^Loop time/ {printf "%.2f", 1000 * $4 / $9; exit}' "$1"; }  # LAMMPS log
 # A copy of input $1 whose pair_style line (reaxff or reaxff/gpu) also has keywords $2
-# (the /gpu style's: timing, lanes, skin), as $out/in.keywords.
+# (the /gpu style's: timing, lanes, skin) and whose QEq fix line has keywords $3 (the
+# /gpu fix's: matrix, threads_per_row), as $out/in.keywords.
 with_keywords() {
-  sed -E "s#^(pair_style[[:space:]]+reaxff(/gpu)?[[:space:]].*)\$#\1 $2#" "$1" >"$out/in.keywords"
+  sed -E -e "s#^(pair_style[[:space:]]+reaxff(/gpu)?[[:space:]].*)\$#\1 $2#" \
+    -e "s#^(fix[[:space:]]+[^[:space:]]+[[:space:]]+[^[:space:]]+[[:space:]]+qeq/reax[^[:space:]]*[[:space:]].*)\$#\1 ${3:-}#" \
+    "$1" >"$out/in.keywords"
   echo "$out/in.keywords"
 }
 
@@ -195,12 +199,16 @@ if [ "$what" = all ] || [ "$what" = bench ] || [ "$what" = quick ]; then
       "$out/phases.log"
     cd "$root"
   }
-  # SYSTEMS picks (default all): HNS replications 2 4 8 16 and water
+  # SYSTEMS picks (default 2 4 8 16 water): HNS replications N (100 steps up to 8^3,
+  # 20 from 12^3, 10 from 24^3), water (Water-6540), water3 (Water 3^3, 176,580
+  # atoms, 20 steps), silica (Silica-6000)
   for sys in ${SYSTEMS:-2 4 8 16 water}; do
     case $sys in
       water) side_by_side "Water-6540" "$root/examples/water6540" in.water6540.reaxff -v steps 100 ;;
-      16) side_by_side "HNS 16^3" "$root/examples/HNS" in.reaxff.hns -v x 16 -v y 16 -v z 16 -v t 20 ;;
-      *) side_by_side "HNS $sys^3" "$root/examples/HNS" in.reaxff.hns -v x $sys -v y $sys -v z $sys -v t 100 ;;
+      water3) side_by_side "Water 3^3" "$root/examples/water6540" in.water6540.reaxff -v steps 20 -v rep 3 ;;
+      silica) side_by_side "Silica-6000" "$root/examples/silica6000" in.silica6000.reaxff -v steps 100 ;;
+      *) t=100; [ "$sys" -ge 12 ] && t=20; [ "$sys" -ge 24 ] && t=10
+        side_by_side "HNS $sys^3" "$root/examples/HNS" in.reaxff.hns -v x $sys -v y $sys -v z $sys -v t $t ;;
     esac
   done
 fi
@@ -227,6 +235,31 @@ if [ "$what" = qeqtol ]; then
           END {printf "%-4s QEq tol %s  eqeq GPU vs host after 100 steps %.1e .. %.1e  iterations differ on %d of %d steps", n, t, lo, w, it, m}')"
     done
   done
+fi
+
+if [ "$what" = qeqmatrix ]; then
+  # The CUDA QEq solver with a stored matrix or matrix-free (fix keyword `matrix`):
+  # ours only, one run each with the phase table, peak GPU memory from nvidia-smi.
+  # SYSTEMS as for bench (default "8 16 water").
+  qm_run() {  # label, fix keywords, lmp arguments (the input first)...
+    local label=$1 kw=$2 in=$3 m; shift 3
+    nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 100 >"$out/mem.txt" & m=$!
+    "$LMP" -sf gpu -in "$(with_keywords "$in" "timing yes" "$kw")" "$@" -log "$out/qm.log" -screen none
+    kill $m; wait $m 2>/dev/null
+    row "$(printf '%-24s %7s ms/step  GPU MiB %s  %s' "$label" "$(ms_per_step "$out/qm.log")" \
+      "$(sort -n "$out/mem.txt" | tail -1)" "$(grep -h 'ReaxFF/GPU phase ms' "$out/qm.log" | sed 's/.*steps: //')")"
+  }
+  for sys in ${SYSTEMS:-8 16 water}; do
+    for mode in stored free; do
+      case $sys in
+        water) cd "$root/examples/water6540"
+          qm_run "Water-6540 matrix $mode" "matrix $mode" in.water6540.reaxff -v steps 100 ;;
+        *) cd "$root/examples/HNS"; t=100; [ "$sys" -ge 16 ] && t=20; [ "$sys" -ge 24 ] && t=10
+          qm_run "HNS $sys^3 matrix $mode" "matrix $mode" in.reaxff.hns -v x $sys -v y $sys -v z $sys -v t $t ;;
+      esac
+    done
+  done
+  cd "$root"
 fi
 
 if [ "$what" = lanes ]; then

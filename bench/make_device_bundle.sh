@@ -17,6 +17,8 @@ ln -sf liblammps.so.0 "$out/lib/liblammps.so"
 cp "$build/plugins/reaxffgpuplugin.so" "$out/plugins/"
 cp "$build/unittest/puremd_unit_tests" "$build/unittest/lammps_tests" "$out/bin/"
 pwd > "$out/source_dir"
+# the build folder, relative to the source: the test binaries load the plugin from its plugins/
+realpath --relative-to=. "$build" > "$out/build_dir"
 # LAMMPS's examples/reaxff, which the examples test reads at the path it was
 # built with (links into potentials/ followed)
 src=$(grep -E '^LAMMPS_SOURCE_DIR' "$build/CMakeCache.txt" | cut -d= -f2)

@@ -34,7 +34,7 @@ namespace {
 constexpr double kNetChargeWarn = 1.0e-5;  // net group charge that triggers a warning
 constexpr const char *kUsage =
     "fix ID group qeq/reaxff/gpu Nevery cutlo cuthi tol params [nowarn] [maxiter N] "
-    "[threads_per_row N]";
+    "[threads_per_row N] [matrix auto|stored|free]";
 }  // namespace
 
 /* The solver's communication, through this fix's pack/unpack callbacks:
@@ -56,6 +56,7 @@ struct FixQEqReaxFFGPU::LammpsComm : public puremd::QEqComm {
     MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, fix->world);
     return global;
   }
+  bool one_domain() const override { return fix->comm->nprocs == 1; }
   FixQEqReaxFFGPU *fix;
 };
 
@@ -113,6 +114,16 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg)
         error->all(FLERR, "Fix {}: keyword 'threads_per_row' needs a value", style);
       // checked with the other settings by the solver made below (QEqSolver::set_settings)
       threads_per_row = utils::inumeric(FLERR, arg[iarg + 1], false, lmp);
+      ++iarg;
+    } else if (strcmp(arg[iarg], "matrix") == 0) {
+      if (iarg + 1 >= narg) error->all(FLERR, "Fix {}: keyword 'matrix' needs a value", style);
+      const char *modes[] = {"auto", "stored", "free"};
+      matrix_mode = -1;
+      for (int m = 0; m < 3; ++m)
+        if (strcmp(arg[iarg + 1], modes[m]) == 0) matrix_mode = m;
+      if (matrix_mode < 0)
+        error->all(FLERR, "Fix {}: matrix must be 'auto', 'stored' or 'free', got '{}'", style,
+                   arg[iarg + 1]);
       ++iarg;
     } else {
       error->all(FLERR, "Unknown fix {} keyword: {} (expected '{}')", style, arg[iarg], kUsage);
@@ -181,6 +192,9 @@ puremd::QEqSettings FixQEqReaxFFGPU::qeq_settings() const {
   set.tolerance = tolerance;
   set.max_iter = imax;
   set.threads_per_row = threads_per_row;
+  const puremd::QEqMatrix modes[] = {puremd::QEqMatrix::Auto, puremd::QEqMatrix::Stored,
+                                     puremd::QEqMatrix::Free};
+  set.matrix = modes[matrix_mode];
   return set;
 }
 
@@ -445,6 +459,13 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   }
   iter_s = res.iter_s;
   iter_t = res.iter_t;
+  if (res.matrix_free && matrix_mode == 0 && !told_matrix_free && comm->me == 0)
+    utils::logmesg(lmp,
+                   "Fix {}: the QEq matrix would leave too little GPU memory for the step: "
+                   "its products are matrix-free (slower, no matrix memory; 'matrix stored' "
+                   "stores it anyway)\n",
+                   style);
+  told_matrix_free = told_matrix_free || res.matrix_free;
   if (timing) {
     solve_seconds += platform::walltime() - t0;
     ++solves;

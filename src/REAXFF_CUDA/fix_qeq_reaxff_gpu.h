@@ -17,8 +17,10 @@
    moves the solver's per-atom history of past solutions with the atoms
    (grow/copy/pack/unpack_exchange).
 
-   Extra keyword: threads_per_row N (4, 8, 16, 32; default 0 = chosen from
-   the matrix), threads per row of the CUDA solver's matrix product. */
+   Extra keywords: threads_per_row N (4, 8, 16, 32; default 0 = chosen from
+   the matrix), threads per row of the CUDA solver's matrix product;
+   matrix auto|stored|free, whether the CUDA solver stores H or evaluates its
+   elements in every product (QEqMatrix; auto: stored while it fits). */
 #ifndef LMP_FIX_QEQ_REAXFF_GPU_H
 #define LMP_FIX_QEQ_REAXFF_GPU_H
 
@@ -76,7 +78,9 @@ class FixQEqReaxFFGPU : public Fix {
   int maxwarn;  // 0 with 'nowarn'
   int nlevels_respa;
   int iter_s, iter_t;
-  int threads_per_row = 0;  // QEqSettings::threads_per_row
+  int threads_per_row = 0;        // QEqSettings::threads_per_row
+  int matrix_mode = 0;            // QEqSettings::matrix: 0 auto, 1 stored, 2 free
+  bool told_matrix_free = false;  // the log says once that auto went matrix-free
   // Per-run QEq timing, reported by post_run() with the pair's `timing yes`.
   double solve_seconds = 0.0;
   long solves = 0, iter_s_sum = 0, iter_t_sum = 0;

@@ -258,6 +258,7 @@ QEqSettings qeq_settings() {
   s.cut_hi = 10.0;
   s.tolerance = 1e-10;
   s.max_iter = 500;
+  s.matrix = QEqMatrix::Stored;  // the failure must land on the matrix
   return s;
 }
 
@@ -311,6 +312,45 @@ TEST(CudaOutOfMemory, QEqSolveSaysAtomsAndGpuMemory) {
   for (int i = 0; i < large.n_total(); ++i)
     ASSERT_NEAR(again.q[i], ref.q[i], 1e-10) << "q of atom " << i;
   failing.reset();
+}
+
+// QEqMatrix::Auto stores the matrix while the memory in use plus the matrix
+// stays within kQEqStoredShare of the GPU, and otherwise solves matrix-free
+// with the same charges: with memory in use beyond that share (the test
+// holds it), a solve goes matrix-free and holds no matrix; once the memory
+// is back, the next solve stores it again.
+TEST(CudaOutOfMemory, QEqAutoGoesMatrixFreeWhenMemoryIsShort) {
+  REQUIRE_GPU();
+  const qeq_test::System sys = qeq_test::make_periodic_system(4096, 34.5, 10.0, 99u);
+  QEqSettings set = qeq_settings();
+  Solve ref;
+  {
+    qeq_test::CudaQEq stored(set);
+    ASSERT_NO_THROW(ref = solve(stored, sys));
+    EXPECT_FALSE(ref.res.matrix_free);
+  }
+  set.matrix = QEqMatrix::Auto;
+  qeq_test::CudaQEq solver(set);
+  std::size_t free_b = 0, total_b = 0;
+#if defined(PUREMD_WITH_CUDA)
+  ASSERT_EQ(cudaMemGetInfo(&free_b, &total_b), cudaSuccess);
+#endif
+  {
+    // in use: 1 - 0.3 = 70 % of the GPU, beyond kQEqStoredShare (60 %)
+    GpuMemoryHog hog(static_cast<std::size_t>(0.3 * static_cast<double>(total_b)));
+    Solve lean;
+    ASSERT_NO_THROW(lean = solve(solver, sys));
+    EXPECT_TRUE(lean.res.matrix_free) << "held " << mib(hog.held()) << " MiB";
+    EXPECT_NEAR(lean.res.iter_s, ref.res.iter_s, 1);  // sums in another order
+    EXPECT_NEAR(lean.res.iter_t, ref.res.iter_t, 1);
+    for (int i = 0; i < sys.n_total(); ++i)
+      ASSERT_NEAR(lean.q[i], ref.q[i], 1e-10) << "q of atom " << i;
+    for (const MemoryEntry &e : solver.solver->device_memory_table())
+      EXPECT_FALSE(e.what == "QEq: matrix values") << "a matrix-free solve held " << e.bytes;
+  }
+  Solve back;
+  ASSERT_NO_THROW(back = solve(solver, sys));
+  EXPECT_FALSE(back.res.matrix_free) << "memory is back: the matrix is stored again";
 }
 
 }  // namespace

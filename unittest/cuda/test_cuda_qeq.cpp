@@ -2,7 +2,9 @@
 // (cuda_qeq_engine.h), against the host reference solver: same charges
 // (1e-10), same iteration counts (within 1), same history, on the systems of
 // test_qeq.cpp, through both ghost refresh paths (device gather with
-// QEqInput::ghost_owner, QEqComm forward/reverse without). Skipped without a GPU.
+// QEqInput::ghost_owner, QEqComm forward/reverse without) and both homes of
+// CG's scalars (the host through QEqComm::sum, or the GPU with one
+// sub-domain). Skipped without a GPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -45,9 +47,10 @@ void expect_same_history(const QEqSolver &host, const QEqSolver &cuda, int n_loc
 }
 
 // One solve of each solver on the same input; q, counts and history agree.
+// one_domain: what the CUDA solver's QEqComm says (scalars on the GPU).
 void expect_same_solve(QEqSolver &host, CudaQEq &cuda, const QEqInput &in, const System &sys,
-                       const std::string &where) {
-  SingleRankComm ch = make_comm(sys), cc = make_comm(sys);
+                       const std::string &where, bool one_domain = false) {
+  SingleRankComm ch = make_comm(sys), cc = make_comm(sys, one_domain);
   std::vector<double> qh(sys.n_total(), 123.0), qc(sys.n_total(), 123.0);
   const QEqResult rh = host.solve(in, ch, qh.data());
   const QEqResult rc = cuda.solve(in, cc, qc.data());
@@ -60,19 +63,32 @@ void expect_same_solve(QEqSolver &host, CudaQEq &cuda, const QEqInput &in, const
   expect_same_history(host, *cuda.solver, sys.n_local, where);
 }
 
-void compare_once(const System &sys, const QEqSettings &set, const std::string &what) {
-  for (bool with_owner : {true, false}) {
-    auto host = make_host_qeq_solver(set);
-    CudaQEq cuda(set);
-    expect_same_solve(*host, cuda, make_input(sys, with_owner), sys,
-                      what + (with_owner ? " (device ghost refresh)" : " (QEqComm ghost refresh)"));
-  }
-  // ghost owners found on the GPU by id, as fix qeq/reaxff/gpu asks on one rank
-  QEqInput in = make_input(sys, false);
-  in.ghosts_are_images = true;
-  auto host = make_host_qeq_solver(set);
-  CudaQEq cuda(set);
-  expect_same_solve(*host, cuda, in, sys, what + " (ghost owners found by id)");
+// Every way the CUDA solver can run: stored or matrix-free products, CG's
+// scalars through QEqComm or on the GPU, and the three ghost refreshes.
+void compare_once(const System &sys, const QEqSettings &stored, const std::string &what) {
+  for (QEqMatrix matrix : {QEqMatrix::Stored, QEqMatrix::Free})
+    for (bool one_domain : {false, true}) {
+      QEqSettings set = stored;
+      set.matrix = matrix;
+      const std::string scalars = std::string(matrix == QEqMatrix::Free ? ", matrix-free" : "") +
+                                  (one_domain ? ", CG scalars on the GPU" : "");
+      for (bool with_owner : {true, false}) {
+        auto host = make_host_qeq_solver(set);
+        CudaQEq cuda(set);
+        expect_same_solve(*host, cuda, make_input(sys, with_owner), sys,
+                          what +
+                              (with_owner ? " (device ghost refresh" : " (QEqComm ghost refresh") +
+                              scalars + ")",
+                          one_domain);
+      }
+      // ghost owners found on the GPU by id, as fix qeq/reaxff/gpu asks on one rank
+      QEqInput in = make_input(sys, false);
+      in.ghosts_are_images = true;
+      auto host = make_host_qeq_solver(set);
+      CudaQEq cuda(set);
+      expect_same_solve(*host, cuda, in, sys, what + " (ghost owners found by id" + scalars + ")",
+                        one_domain);
+    }
 }
 
 }  // namespace
@@ -215,6 +231,16 @@ TEST(CudaQEq, HistoryOverSeveralSolvesWithMovingAtoms) {
       matrix = matrix || e.what == "QEq: matrix values";
     }
     EXPECT_TRUE(matrix) << "the QEq matrix in the solver's memory table";
+    // Without a stored matrix the solver never holds one.
+    QEqSettings free_set = settings(0.0, 7.0, 1e-12);
+    free_set.matrix = QEqMatrix::Free;
+    CudaQEq free_solver(free_set);
+    const System sys = make_periodic_system(64, 10.0, 7.0, 42u);
+    SingleRankComm comm = make_comm(sys, true);
+    std::vector<double> q(sys.n_total());
+    free_solver.solve(make_input(sys, true), comm, q.data());
+    for (const MemoryEntry &e : free_solver.solver->device_memory_table())
+      EXPECT_FALSE(e.what == "QEq: matrix values" && e.bytes > 0) << "matrix-free solver";
     EXPECT_LE(sum, cuda.solver->memory_bytes());
     EXPECT_TRUE(host->device_memory_table().empty());
   }
@@ -254,6 +280,60 @@ TEST(CudaQEq, CommPattern) {
         EXPECT_EQ(q[sys.n_local + g], q[sys.owner[g]]);
         EXPECT_NE(q[sys.n_local + g], -7.0);
       }
+    }
+  }
+  {
+    // One sub-domain, ghosts on the device: CG's scalars stay on the GPU,
+    // nothing goes through QEqComm; the QEqComm path stays as it was.
+    for (bool owners_given : {true, false}) {
+      CudaQEq cuda(set);
+      SingleRankComm comm = make_comm(sys, true);
+      std::vector<double> q(sys.n_total(), -7.0);
+      cuda.solve(make_input(sys, owners_given), comm, q.data());
+      if (owners_given) {
+        EXPECT_EQ(comm.n_sum, 0) << "owners given";
+        EXPECT_EQ(comm.n_forward, 0);
+        EXPECT_EQ(comm.n_reverse, 0);
+      } else {  // ghosts through QEqComm every iteration: the scalars go with them
+        EXPECT_GT(comm.n_sum, 0) << "QEqComm ghost refresh";
+        EXPECT_GT(comm.n_forward, 0);
+      }
+    }
+  }
+}
+
+// The two homes of CG's scalars give the same solve to the bit: the same
+// operations in the same order, and the same iteration at which each system
+// stops (over solves with history, a tolerance CG barely reaches and an
+// iteration limit that stops it).
+TEST(CudaQEq, ScalarsOnTheGpuSameAsThroughTheHost) {
+  REQUIRE_GPU();
+  const int n = 125;
+  const double L = 12.0, cut = 7.0;
+  std::vector<double> pos;
+  std::vector<int> type;
+  random_atoms(n, L, 4321u, pos, type);
+  const std::vector<int> active(n, 1);
+  std::mt19937 rng(3u);
+  std::normal_distribution<double> kick(0.0, 0.03);
+  for (const QEqSettings &set : {settings(0.0, cut, 1e-8), settings(0.0, cut, 1e-14, 5)}) {
+    CudaQEq through_host(set), on_gpu(set);
+    std::vector<double> p = pos;
+    for (int step = 0; step < 6; ++step) {
+      const System sys = periodic_from_positions(p, type, active, L, cut);
+      const QEqInput in = make_input(sys, true);
+      SingleRankComm ch = make_comm(sys, false), cg = make_comm(sys, true);
+      std::vector<double> qh(sys.n_total()), qg(sys.n_total());
+      const QEqResult rh = through_host.solve(in, ch, qh.data());
+      const QEqResult rg = on_gpu.solve(in, cg, qg.data());
+      const std::string where =
+          "tol " + std::to_string(set.tolerance) + ", solve " + std::to_string(step);
+      EXPECT_EQ(rg.iter_s, rh.iter_s) << where;
+      EXPECT_EQ(rg.iter_t, rh.iter_t) << where;
+      EXPECT_EQ(rg.converged(), rh.converged()) << where;
+      EXPECT_EQ(cg.n_sum, 0) << where;
+      for (int i = 0; i < sys.n_total(); ++i) ASSERT_EQ(qg[i], qh[i]) << where << ": atom " << i;
+      for (double &v : p) v += kick(rng);
     }
   }
 }

@@ -1,5 +1,5 @@
 // What a user tunes is a keyword, checked once: pair_style reaxff/gpu's
-// skin, lanes and timing, fix qeq/reaxff/gpu's threads_per_row. Bad values
+// skin, lanes and timing, fix qeq/reaxff/gpu's threads_per_row and matrix. Bad values
 // are errors that name the keyword; good ones leave the physics alone, and
 // `timing yes` prints the phase table at the end of a run.
 #include <gtest/gtest.h>
@@ -46,6 +46,8 @@ TEST(SettingsKeywords, BadValuesAreErrorsNamingThem) {
   EXPECT_ERROR_CONTAINS(error_of("lanes hbonds", ""), "hbonds");
   EXPECT_ERROR_CONTAINS(error_of("timing maybe", ""), "maybe");
   EXPECT_ERROR_CONTAINS(error_of("", "threads_per_row 3"), "threads_per_row");
+  EXPECT_ERROR_CONTAINS(error_of("", "matrix sparse"), "matrix");
+  EXPECT_ERROR_CONTAINS(error_of("", "matrix"), "matrix");
   EXPECT_ERROR_CONTAINS(error_of("skin", ""), "skin");
 }
 
@@ -77,6 +79,16 @@ TEST(SettingsKeywords, SettingsChangeNoResultAndTimingPrintsTheTable) {
   for (double v : ref.f) fmax = std::max(fmax, std::fabs(v));
   for (size_t i = 0; i < ref.f.size(); ++i)
     ASSERT_NEAR(tuned.f[i], ref.f[i], 1e-9 * fmax) << "f " << i;
+  // The QEq matrix stored or evaluated in every product (with the host
+  // driver, whose solver always stores it, the keyword changes nothing).
+  for (const char *matrix : {"matrix stored", "matrix free"}) {
+    const Run m = run("", matrix, "none");
+    EXPECT_NEAR(m.pe, ref.pe, 1e-10 * std::fabs(ref.pe)) << matrix;
+    for (size_t i = 0; i < ref.q.size(); ++i)
+      ASSERT_NEAR(m.q[i], ref.q[i], 1e-9) << matrix << " q " << i;
+    for (size_t i = 0; i < ref.f.size(); ++i)
+      ASSERT_NEAR(m.f[i], ref.f[i], 1e-9 * fmax) << matrix << " f " << i;
+  }
 
   if (mpi_rank() != 0) return;
   std::ifstream in(log);

@@ -279,8 +279,6 @@ struct MiniSystem {
   std::vector<double> q;
   // far list (half, rows of owned atoms up to nonb_cut)
   std::vector<int> far_start, far_end, far_nbr;
-  std::vector<double> far_d;
-  std::vector<vec3> far_dvec;
   // bonds / hbonds
   std::vector<int> b_start, b_end, b_nbr, b_sym;
   std::vector<double> b_d;
@@ -301,8 +299,6 @@ struct MiniSystem {
     far_start.assign(N, 0);
     far_end.assign(N, 0);
     far_nbr.clear();
-    far_d.clear();
-    far_dvec.clear();
     for (int i = 0; i < N; ++i) {
       far_start[i] = static_cast<int>(far_nbr.size());
       for (int j = i + 1; j < N; ++j) {
@@ -310,8 +306,6 @@ struct MiniSystem {
         const double r = std::sqrt(norm2(d));
         if (r <= (i < n_local ? control.nonb_cut : control.bond_cut)) {
           far_nbr.push_back(j);
-          far_d.push_back(r);
-          far_dvec.push_back(d);
         }
       }
       far_end[i] = static_cast<int>(far_nbr.size());
@@ -383,8 +377,7 @@ struct MiniSystem {
     v.atoms.q = q.data();
     v.ff = ff.view();
     v.control = control;
-    v.far = FarNeighborList{far_start.data(), far_end.data(), far_nbr.data(), far_d.data(),
-                            far_dvec.data()};
+    v.far = FarNeighborList{far_start.data(), far_end.data(), far_nbr.data()};
     v.bonds = BondList{b_start.data(), b_end.data(),  b_nbr.data(), b_sym.data(),
                        b_d.data(),     b_dvec.data(), b_bo.data()};
     v.hbonds = HbondList{h_start.data(), h_end.data(), h_nbr.data(), h_d.data(), h_dvec.data()};

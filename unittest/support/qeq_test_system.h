@@ -14,10 +14,14 @@ namespace qeq_test {
 using namespace puremd;
 
 // One rank: ghost g (index >= n_local) is an image of owner[g - n_local].
+// `one` is what one_domain() says: false makes the CUDA solver take the
+// path of several ranks (scalars through sum()) on this one.
 struct SingleRankComm : QEqComm {
   int n_local = 0;
   std::vector<int> owner;
+  bool one = false;
   int n_forward = 0, n_reverse = 0, n_sum = 0;
+  bool one_domain() const override { return one; }
 
   void forward(double *v) override {
     ++n_forward;
@@ -129,10 +133,11 @@ inline QEqInput make_input(const System &sys, bool with_owner = false) {
   return in;
 }
 
-inline SingleRankComm make_comm(const System &sys) {
+inline SingleRankComm make_comm(const System &sys, bool one_domain = false) {
   SingleRankComm c;
   c.n_local = sys.n_local;
   c.owner = sys.owner;
+  c.one = one_domain;
   return c;
 }
 

@@ -51,6 +51,19 @@ PMD_HD PMD_INLINE double norm2_host_rounding(vec3 a) {
   return (a.x * a.x + a.y * a.y) + a.z * a.z;
 #endif
 }
+
+// The vector x_j - x_i of a listed pair and its length, as the list's own
+// cut-off test rounds them: lists store partners only, readers recompute
+// these from the positions (cheaper than storing 32 bytes per entry), and
+// the result is the same to the bit on host and device.
+struct PairGeometry {
+  vec3 dvec;  // x_j - x_i
+  double d;   // |x_j - x_i|
+};
+PMD_HD PMD_INLINE PairGeometry pair_geometry(const vec3 &xi, const vec3 &xj) {
+  const vec3 dv = xj - xi;
+  return {dv, sqrt(norm2_host_rounding(dv))};
+}
 PMD_HD PMD_INLINE vec3 cross(vec3 a, vec3 b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }

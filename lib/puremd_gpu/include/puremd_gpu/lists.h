@@ -27,12 +27,11 @@ struct AtomsView {
 
 // Half list of pairs within range: a pair is stored once, in the row of its
 // lower index. Rows of owned atoms hold pairs up to nonb_cut, rows of ghosts up
-// to bond_cut (as pair_style reaxff does). dvec = x[nbr] - x[row].
+// to bond_cut (as pair_style reaxff does). Partners only: readers get
+// x[nbr] - x[row] and the distance from pair_geometry (hd.h).
 struct FarNeighborList {
   int *start = nullptr, *end = nullptr;
   int *nbr = nullptr;
-  double *d = nullptr;
-  vec3 *dvec = nullptr;
 };
 
 // Bond order of one bond and the coefficients of its derivative. Cdbo, Cdbopi
@@ -82,14 +81,15 @@ struct ThreeBodyList {
 // host driver's vectors (host/host_context.h), the CUDA driver's one block
 // (cuda/cuda_context.cu) and the StepView below all derive from this list.
 // A new array is one line here.
-#define PUREMD_WORKSPACE(X)                                                              \
-  X(double, total_bond_order)                                                            \
-  X(double, Deltap)                                                                      \
-  X(double, Deltap_boc)                                                                  \
-  X(double, Delta)                                                                       \
-  X(double, Delta_lp) X(double, Delta_lp_temp) X(double, Delta_e) X(double, Delta_boc)   \
-      X(double, Delta_val) X(double, dDelta_lp) X(double, dDelta_lp_temp) X(double, nlp) \
-          X(double, nlp_temp) X(double, Clp) X(double, vlpex) X(vec3, dDeltap_self)      \
+#define PUREMD_WORKSPACE(X)                                                             \
+  X(double, total_bond_order)                                                           \
+  X(double, Deltap)                                                                     \
+  X(double, Deltap_boc)                                                                 \
+  X(double, Delta)                                                                      \
+  X(double, Delta_lp)                                                                   \
+  X(double, Delta_lp_temp) X(double, Delta_e) X(double, Delta_boc) X(double, Delta_val) \
+      X(double, dDelta_lp) X(double, dDelta_lp_temp) X(double, nlp) X(double, nlp_temp) \
+          X(double, Clp) X(double, vlpex) X(vec3, dDeltap_self)                         \
               X(double, CdDelta) /* dE/dDelta, folded into the chain rule */
 
 struct Workspace {

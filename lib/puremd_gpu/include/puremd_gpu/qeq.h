@@ -31,7 +31,23 @@ struct QEqComm {
   virtual void reverse(double *v) = 0;
   // Sum of one number over all sub-domains.
   virtual double sum(double local) = 0;
+  // True when this is the only sub-domain, so that sum(x) == x: the CUDA
+  // solver then keeps CG's scalars on the GPU (no host round trip per
+  // iteration) when it also refreshes the ghosts there.
+  virtual bool one_domain() const { return false; }
 };
+
+// How the CUDA solver multiplies by H (the host solver always stores it).
+enum class QEqMatrix {
+  Auto,    // Stored while it leaves room on the GPU (kQEqStoredShare), else Free
+  Stored,  // built once per solve (8 + 4 bytes per entry), then read by every product
+  Free,    // no matrix: every product evaluates its elements from the far list
+           // (about 2.5x the product's time on an H100, no matrix memory)
+};
+// Auto stores the matrix when the device memory in use plus the matrix stays
+// within this share of the GPU's memory, so that the force stages of the
+// step have room to grow after the solve.
+constexpr double kQEqStoredShare = 0.6;
 
 struct QEqSettings {
   double cut_lo = 0.0;      // taper inner radius (A)
@@ -41,6 +57,7 @@ struct QEqSettings {
   // CUDA solver: threads per matrix row in the product, 4, 8, 16 or 32;
   // 0 chooses from the mean row length (the host solver ignores it)
   int threads_per_row = 0;
+  QEqMatrix matrix = QEqMatrix::Auto;  // CUDA solver only
 };
 
 // One QEq problem on one sub-domain.
@@ -89,6 +106,7 @@ struct QEqInput {
 struct QEqResult {
   int iter_s = 0, iter_t = 0;
   bool converged_s = true, converged_t = true;
+  bool matrix_free = false;  // the CUDA solver's products did not use a stored matrix
   int matvecs() const { return iter_s + iter_t; }
   bool converged() const { return converged_s && converged_t; }
 };

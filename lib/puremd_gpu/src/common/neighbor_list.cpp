@@ -10,8 +10,6 @@ void build_half_neighbor_list(const vec3 *x, int n_local, int n_total, double cu
   out.start.assign(n_total, 0);
   out.end.assign(n_total, 0);
   out.nbr.clear();
-  out.d.clear();
-  out.dvec.clear();
   if (n_total == 0) return;
 
   const double cut = std::max(cut_local, cut_ghost);
@@ -88,16 +86,8 @@ void build_half_neighbor_list(const vec3 *x, int n_local, int n_total, double cu
     out.end[i] = out.start[i];
   }
   out.nbr.resize(total);
-  out.d.resize(total);
-  out.dvec.resize(total);
-  for (int i = 0; i < n_total; ++i) {
-    for_each_partner(i, [&](int j, const vec3 &dr) {
-      const int p = out.end[i]++;
-      out.nbr[p] = j;
-      out.dvec[p] = dr;
-      out.d[p] = std::sqrt(norm2_host_rounding(dr));
-    });
-  }
+  for (int i = 0; i < n_total; ++i)
+    for_each_partner(i, [&](int j, const vec3 &) { out.nbr[out.end[i]++] = j; });
 }
 
 }  // namespace puremd

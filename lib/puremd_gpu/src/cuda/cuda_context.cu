@@ -19,8 +19,7 @@ StepView CudaContext::view() const {
                         ff_thbp.data(), ff_hbp.data(), ff_fbp.data(), vdw_type};
   v.control = control;
 
-  v.far = FarNeighborList{far_start.data(), far_end.data(), far_nbr.data(), far_d.data(),
-                          far_dvec.data()};
+  v.far = FarNeighborList{far_start.data(), far_end.data(), far_nbr.data()};
   v.bonds = BondList{bond_start.data(), bond_end.data(),  bond_nbr.data(), bond_sym.data(),
                      bond_d.data(),     bond_dvec.data(), bond_bo.data()};
   v.hbonds = HbondList{hb_start.data(), hb_end.data(), hb_nbr.data(), hb_d.data(), hb_dvec.data()};

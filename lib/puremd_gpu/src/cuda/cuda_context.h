@@ -109,9 +109,7 @@ struct CudaContext {
   DeviceArray<int> far_count{"far-neighbour counts", &mem};  // n+1
   DeviceArray<int> far_start{"far-neighbour row starts", &mem},
       far_end{"far-neighbour row ends", &mem};
-  DeviceArray<int> far_nbr{"far-neighbour list", &mem};
-  DeviceArray<double> far_d{"far-neighbour distances", &mem};
-  DeviceArray<vec3> far_dvec{"far-neighbour vectors", &mem};
+  DeviceArray<int> far_nbr{"far-neighbour list", &mem};  // partners only (pair_geometry)
   DeviceArray<unsigned char> far_flags{"far-pair bond/hbond flags", &mem};
 
   // --- skin list: far candidates within cut-off + skin at the positions of
@@ -143,7 +141,6 @@ struct CudaContext {
   DeviceArray<int> bond_count{"bond counts", &mem};  // n+1
   DeviceArray<int> bond_start{"bond row starts", &mem}, bond_end{"bond row ends", &mem};
   DeviceArray<int> bond_nbr{"bond list", &mem}, bond_sym{"bond mirror entries", &mem};
-  DeviceArray<int> bond_src{"bond far-pair sources", &mem};
   DeviceArray<double> bond_d{"bond lengths", &mem};
   DeviceArray<vec3> bond_dvec{"bond vectors", &mem};
   DeviceArray<BondOrder> bond_bo{"bond orders", &mem};
@@ -151,7 +148,7 @@ struct CudaContext {
   // --- hydrogen-bond partners ---
   DeviceArray<int> hb_count{"hbond counts", &mem};  // n+1
   DeviceArray<int> hb_start{"hbond row starts", &mem}, hb_end{"hbond row ends", &mem};
-  DeviceArray<int> hb_nbr{"hbond list", &mem}, hb_src{"hbond far-pair sources", &mem};
+  DeviceArray<int> hb_nbr{"hbond list", &mem};
   DeviceArray<double> hb_d{"hbond distances", &mem};
   DeviceArray<vec3> hb_dvec{"hbond vectors", &mem};
 

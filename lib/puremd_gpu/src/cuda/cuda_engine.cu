@@ -334,8 +334,6 @@ EngineAtoms CudaEngine::lend_atoms() const {
   a.start = c.far_start.data();
   a.end = c.far_end.data();
   a.nbr = c.far_nbr.data();
-  a.d = c.far_d.data();
-  a.dvec = c.far_dvec.data();
   a.row_room = static_cast<long long>(c.far_total);
   a.rev_start = c.rev_start.data();
   a.rev_row = c.rev_row.data();

@@ -74,8 +74,7 @@ __global__ void __launch_bounds__(kAtomBlock)
 
 template <int L>
 __global__ void __launch_bounds__(kAtomBlock)
-    pair_lists_fill_kernel(const StepView v, const unsigned char *flags, int *bond_src,
-                           int *hb_src) {
+    pair_lists_fill_kernel(const StepView v, const unsigned char *flags) {
   const LaneGroup<L> g;
   const int i = static_cast<int>(g.row());
   if (i >= v.atoms.n_total) return;
@@ -84,47 +83,32 @@ __global__ void __launch_bounds__(kAtomBlock)
     if (!f) continue;
     const int j = v.far.nbr[p];
     if (f & kPairBond) {
-      int e = atomicAdd(&v.bonds.end[i], 1);
-      v.bonds.nbr[e] = j;
-      bond_src[e] = p;
-      e = atomicAdd(&v.bonds.end[j], 1);
-      v.bonds.nbr[e] = i;
-      bond_src[e] = p;
+      v.bonds.nbr[atomicAdd(&v.bonds.end[i], 1)] = j;
+      v.bonds.nbr[atomicAdd(&v.bonds.end[j], 1)] = i;
     }
-    if (f & kPairHbondRow) {
-      const int e = atomicAdd(&v.hbonds.end[i], 1);
-      v.hbonds.nbr[e] = j;
-      hb_src[e] = p;
-    }
-    if (f & kPairHbondNbr) {
-      const int e = atomicAdd(&v.hbonds.end[j], 1);
-      v.hbonds.nbr[e] = i;
-      hb_src[e] = p;
-    }
+    if (f & kPairHbondRow) v.hbonds.nbr[atomicAdd(&v.hbonds.end[i], 1)] = j;
+    if (f & kPairHbondNbr) v.hbonds.nbr[atomicAdd(&v.hbonds.end[j], 1)] = i;
   }
 }
 
 // Insertion sort of one short row by partner index (partners are unique).
-__device__ __forceinline__ void sort_row(int *nbr, int *src, int begin, int end) {
+__device__ __forceinline__ void sort_row(int *nbr, int begin, int end) {
   for (int a = begin + 1; a < end; ++a) {
-    const int key = nbr[a], val = src[a];
+    const int key = nbr[a];
     int b = a - 1;
     while (b >= begin && nbr[b] > key) {
       nbr[b + 1] = nbr[b];
-      src[b + 1] = src[b];
       --b;
     }
     nbr[b + 1] = key;
-    src[b + 1] = val;
   }
 }
 
-__global__ void __launch_bounds__(kAtomBlock)
-    pair_lists_sort_kernel(const StepView v, int *bond_src, int *hb_src) {
+__global__ void __launch_bounds__(kAtomBlock) pair_lists_sort_kernel(const StepView v) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= v.atoms.n_total) return;
-  sort_row(v.bonds.nbr, bond_src, v.bonds.start[i], v.bonds.end[i]);
-  sort_row(v.hbonds.nbr, hb_src, v.hbonds.start[i], v.hbonds.end[i]);
+  sort_row(v.bonds.nbr, v.bonds.start[i], v.bonds.end[i]);
+  sort_row(v.hbonds.nbr, v.hbonds.start[i], v.hbonds.end[i]);
 }
 
 // Entry of partner `key` in the sorted row [begin, end), -1 if absent.
@@ -141,8 +125,7 @@ __device__ __forceinline__ int find_in_row(const int *nbr, int begin, int end, i
 }
 
 __global__ void __launch_bounds__(kAtomBlock)
-    pair_lists_finish_kernel(const StepView v, const int *bond_src, const int *hb_src,
-                             unsigned long long *totals) {
+    pair_lists_finish_kernel(const StepView v, unsigned long long *totals) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= v.atoms.n_total) return;
   const AtomsView &a = v.atoms;
@@ -150,11 +133,12 @@ __global__ void __launch_bounds__(kAtomBlock)
   const double bo_cut = v.control.bo_cut;
   for (int e = B.start[i]; e < B.end[i]; ++e) {
     const int j = B.nbr[e];
-    const int p = bond_src[e];
     const int lo = min(i, j), hi = max(i, j);
     const int tlo = a.type[lo], thi = a.type[hi];
-    const double d = v.far.d[p];
-    const vec3 dvec = i < j ? v.far.dvec[p] : -v.far.dvec[p];
+    // x_j - x_i and |x_j - x_i| as in row lo (negating a difference is exact)
+    const PairGeometry geo = pair_geometry(a.x[i], a.x[j]);
+    const double d = geo.d;
+    const vec3 dvec = geo.dvec;
     const TwoBodyParams &t = v.ff.two(tlo, thi);
     const BondOrderPrime prime = bond_order_prime(v.ff.sbp[tlo], v.ff.sbp[thi], t, d, bo_cut);
     B.d[e] = d;
@@ -166,9 +150,9 @@ __global__ void __launch_bounds__(kAtomBlock)
   }
   const HbondList &H = v.hbonds;
   for (int e = H.start[i]; e < H.end[i]; ++e) {
-    const int p = hb_src[e];
-    H.d[e] = v.far.d[p];
-    H.dvec[e] = i < H.nbr[e] ? v.far.dvec[p] : -v.far.dvec[p];  // x[acceptor] - x[hydrogen]
+    const PairGeometry geo = pair_geometry(a.x[i], a.x[H.nbr[e]]);  // x[acceptor] - x[hydrogen]
+    H.d[e] = geo.d;
+    H.dvec[e] = geo.dvec;
   }
 }
 
@@ -213,12 +197,10 @@ void build_bond_and_hbond_lists(CudaContext &c) {
   const size_t nb = c.bond_total, nh = c.hb_total;
   c.bond_nbr.reserve(nb, kListHeadroom);
   c.bond_sym.reserve(nb, kListHeadroom);
-  c.bond_src.reserve(nb, kListHeadroom);
   c.bond_d.reserve(nb, kListHeadroom);
   c.bond_dvec.reserve(nb, kListHeadroom);
   c.bond_bo.reserve(nb, kListHeadroom);
   c.hb_nbr.reserve(nh, kListHeadroom);
-  c.hb_src.reserve(nh, kListHeadroom);
   c.hb_d.reserve(nh, kListHeadroom);
   c.hb_dvec.reserve(nh, kListHeadroom);
   // the three-body rows are bond entries
@@ -233,14 +215,13 @@ void build_bond_and_hbond_lists(CudaContext &c) {
                                  cudaMemcpyDeviceToDevice, st));
   const StepView v = c.view();
   dispatch_lanes(c.lanes.lists, [&](auto l) {
-    pair_lists_fill_kernel<decltype(l)::value><<<row_grid, kAtomBlock, 0, st>>>(
-        v, c.far_flags.data(), c.bond_src.data(), c.hb_src.data());
+    pair_lists_fill_kernel<decltype(l)::value>
+        <<<row_grid, kAtomBlock, 0, st>>>(v, c.far_flags.data());
   });
   PMD_CUDA_CHECK_LAUNCH("pair_lists_fill_kernel", st);
-  pair_lists_sort_kernel<<<grid, kAtomBlock, 0, st>>>(v, c.bond_src.data(), c.hb_src.data());
+  pair_lists_sort_kernel<<<grid, kAtomBlock, 0, st>>>(v);
   PMD_CUDA_CHECK_LAUNCH("pair_lists_sort_kernel", st);
-  pair_lists_finish_kernel<<<grid, kAtomBlock, 0, st>>>(v, c.bond_src.data(), c.hb_src.data(),
-                                                        c.totals.data());
+  pair_lists_finish_kernel<<<grid, kAtomBlock, 0, st>>>(v, c.totals.data());
   PMD_CUDA_CHECK_LAUNCH("pair_lists_finish_kernel", st);
 }
 

@@ -196,18 +196,14 @@ template <int L>
 __global__ void __launch_bounds__(kAtomBlock)
     far_fill_kernel(FarParams P, const vec3 *x, const int *type, const int *cell_start,
                     const int *cell_end, const int *cell_atoms, const vec3 *cell_x,
-                    const int *cell_type, const int *start, int *end, int *nbr, double *d,
-                    vec3 *dvec) {
+                    const int *cell_type, const int *start, int *end, int *nbr) {
   const LaneGroup<L> g;
   const int i = static_cast<int>(g.row());
   if (i >= P.n_total) return;  // whole groups leave together
   const int w0 = start[i];
-  const int n = for_each_far_partner(g, i, P, x, type, cell_start, cell_end, cell_atoms, cell_x,
-                                     cell_type, [&](int w, int j, vec3 dr, double d2) {
-                                       nbr[w0 + w] = j;
-                                       if (dvec) dvec[w0 + w] = dr;
-                                       if (d) d[w0 + w] = sqrt(d2);
-                                     });
+  const int n =
+      for_each_far_partner(g, i, P, x, type, cell_start, cell_end, cell_atoms, cell_x, cell_type,
+                           [&](int w, int j, vec3, double) { nbr[w0 + w] = j; });
   if (g.lane == 0) end[i] = w0 + n;
 }
 
@@ -223,8 +219,7 @@ struct CompactParams {
 template <int L>
 __global__ void __launch_bounds__(kAtomBlock)
     skin_compact_kernel(CompactParams P, const vec3 *x, const int *type, const int *s_start,
-                        const int *s_end, const int *s_nbr, int *start, int *end, int *nbr,
-                        double *d, vec3 *dvec) {
+                        const int *s_end, const int *s_nbr, int *start, int *end, int *nbr) {
   const LaneGroup<L> g;
   const int i = static_cast<int>(g.row());
   if (i >= P.n_total) return;  // whole groups leave together
@@ -238,22 +233,14 @@ __global__ void __launch_bounds__(kAtomBlock)
     for (int base = w0; base < e; base += L) {
       const int k = base + g.lane;
       int j = -1;
-      vec3 dr{};
-      double d2 = 0.0;
       bool keep = false;
       if (k < e) {
         j = s_nbr[k];
-        dr = x[j] - xi;
-        d2 = norm2_host_rounding(dr);
-        keep = d2 <= rc2;
+        keep = norm2_host_rounding(x[j] - xi) <= rc2;
       }
       int kept;
       const int r = g.rank(keep, kept);
-      if (keep) {
-        nbr[w0 + w + r] = j;
-        dvec[w0 + w + r] = dr;
-        d[w0 + w + r] = sqrt(d2);
-      }
+      if (keep) nbr[w0 + w + r] = j;
       w += kept;
     }
   }
@@ -330,12 +317,11 @@ int bits_for(long long values) {
   return b;
 }
 
-// Pairs by cell binning into the rows start/end/nbr (and d, dvec when
-// given) with every positive row cut-off enlarged by `skin`; returns the
-// number of pairs. `what` names the list in messages.
+// Pairs by cell binning into the rows start/end/nbr with every positive row
+// cut-off enlarged by `skin`; returns the number of pairs. `what` names the
+// list in messages.
 size_t build_cell_pairs(CudaContext &c, double skin, DeviceArray<int> &start, DeviceArray<int> &end,
-                        DeviceArray<int> &nbr, DeviceArray<double> *d, DeviceArray<vec3> *dvec,
-                        const char *what) {
+                        DeviceArray<int> &nbr, const char *what) {
   const int n = c.n_total;
   cudaStream_t st = c.stream;
 
@@ -410,8 +396,6 @@ size_t build_cell_pairs(CudaContext &c, double skin, DeviceArray<int> &start, De
   c.read_totals(kTotalFar, 1);
   const size_t total = checked_list_total(c.h_totals[kTotalFar], what, n);
   nbr.reserve(total, kListHeadroom);
-  if (d) d->reserve(total, kListHeadroom);
-  if (dvec) dvec->reserve(total, kListHeadroom);
 
   dispatch_lanes(lanes, [&](auto l) {
     constexpr int L = decltype(l)::value;
@@ -419,7 +403,7 @@ size_t build_cell_pairs(CudaContext &c, double skin, DeviceArray<int> &start, De
         <<<blocks_for(static_cast<long long>(n) * L, kAtomBlock), kAtomBlock, 0, st>>>(
             P, c.x.data(), c.type.data(), c.cell_start.data(), c.cell_end.data(),
             c.cell_atoms.data(), c.cell_x.data(), c.cell_type.data(), start.data(), end.data(),
-            nbr.data(), d ? d->data() : nullptr, dvec ? dvec->data() : nullptr);
+            nbr.data());
   });
   PMD_CUDA_CHECK_LAUNCH("far_fill_kernel", st);
   if (debug_mode())
@@ -439,8 +423,7 @@ void compact_skin_list(CudaContext &c) {
     skin_compact_kernel<L>
         <<<blocks_for(static_cast<long long>(n) * L, kAtomBlock), kAtomBlock, 0, c.stream>>>(
             P, c.x.data(), c.type.data(), c.skin_start.data(), c.skin_end.data(), c.skin_nbr.data(),
-            c.far_start.data(), c.far_end.data(), c.far_nbr.data(), c.far_d.data(),
-            c.far_dvec.data());
+            c.far_start.data(), c.far_end.data(), c.far_nbr.data());
   });
   PMD_CUDA_CHECK_LAUNCH("skin_compact_kernel", c.stream);
 }
@@ -468,8 +451,7 @@ bool skin_list_stale(CudaContext &c) {
 }  // namespace
 
 void build_far_neighbors(CudaContext &c) {
-  c.far_total = build_cell_pairs(c, 0.0, c.far_start, c.far_end, c.far_nbr, &c.far_d, &c.far_dvec,
-                                 "far list");
+  c.far_total = build_cell_pairs(c, 0.0, c.far_start, c.far_end, c.far_nbr, "far list");
   c.far_flags.reserve(c.far_total, kListHeadroom);
   ++c.list_builds;
 }
@@ -486,8 +468,7 @@ void update_far_neighbors(CudaContext &c, bool atoms_reordered) {
   if (!rebuild) rebuild = skin_list_stale(c);
   if (rebuild) {
     c.skin_valid = false;  // until the build below succeeds
-    c.skin_total = build_cell_pairs(c, c.skin, c.skin_start, c.skin_end, c.skin_nbr, nullptr,
-                                    nullptr, "skin list");
+    c.skin_total = build_cell_pairs(c, c.skin, c.skin_start, c.skin_end, c.skin_nbr, "skin list");
     c.skin_x.reserve(static_cast<size_t>(n), kListHeadroom);
     c.skin_type.reserve(static_cast<size_t>(n), kListHeadroom);
     copy_build_atoms_kernel<<<blocks_for(n, kReduceBlock), kReduceBlock, 0, c.stream>>>(
@@ -495,8 +476,6 @@ void update_far_neighbors(CudaContext &c, bool atoms_reordered) {
     PMD_CUDA_CHECK_LAUNCH("copy_build_atoms_kernel", c.stream);
     // the far list lives in the skin list's rows (entries up to skin_total)
     c.far_nbr.reserve(c.skin_total, kListHeadroom);
-    c.far_d.reserve(c.skin_total, kListHeadroom);
-    c.far_dvec.reserve(c.skin_total, kListHeadroom);
     c.far_flags.reserve(c.skin_total, kListHeadroom);
     c.skin_n_local = c.n_local;
     c.skin_n_total = n;

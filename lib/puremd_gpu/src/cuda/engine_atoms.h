@@ -3,9 +3,9 @@
 // far-neighbour list, so that the QEq matrix is assembled from the same
 // pairs as the forces and nothing goes up twice.
 //
-// Half list: row i holds partners j > i in [start[i], end[i]), with the
-// distance d and x_j - x_i. Owned rows (i < n_local) hold every partner of
-// a ReaxFF type within cut_local; ghost rows are shorter and not for QEq.
+// Half list: row i holds partners j > i in [start[i], end[i]) (partners
+// only; x_j - x_i and the distance from pair_geometry). Owned rows (i < n_local) hold every partner
+// of a ReaxFF type within cut_local; ghost rows are shorter and not for QEq.
 //
 // The QEq matrix stores both (i, j) and (j, i), so it also needs, for each
 // atom j, the owned rows that hold j: the reverse index rev_row[rev_start[j]
@@ -28,8 +28,6 @@ struct EngineAtoms {
   // the far list
   double cut_local = 0.0;
   const int *start = nullptr, *end = nullptr, *nbr = nullptr;
-  const double *d = nullptr;
-  const vec3 *dvec = nullptr;
   long long row_room = 0;  // start[i] + (room of row i) <= start[i + 1]; the last ends here
   const int *rev_start = nullptr, *rev_row = nullptr;
   long long rev_total = 0;

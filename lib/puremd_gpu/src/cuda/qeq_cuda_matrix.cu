@@ -1,6 +1,7 @@
 // The rows of the CUDA QEq solver's matrix (see qeq_cuda_solver.h), from the
-// engine's far list of the step (EngineAtoms, k_list_rows): one warp per row,
-// one pass, no count, no sort; then, for the device ghost refresh, the
+// engine's far list of the step (EngineAtoms, qeq_cuda_rows.cuh): stored by
+// one warp per row in one pass (no count, no sort), or only counted for a
+// matrix-free product; then, for the device ghost refresh, the
 // owner -> images map that folds ghost rows into their owners.
 #include <cuda_runtime.h>
 
@@ -11,6 +12,7 @@
 #include "cuda/cub_calls.cuh"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/lane_group.cuh"
+#include "cuda/qeq_cuda_rows.cuh"
 #include "cuda/qeq_cuda_solver.h"
 #include "puremd_gpu/errors.h"
 
@@ -28,114 +30,48 @@ __global__ void k_segment_bounds(const int *key, int n, int nseg, int *start, in
   if (p == n - 1 || key[p + 1] != k) end[k] = p + 1;
 }
 
-// Every matrix pair has an owned atom, its lower index k, so it is in the
-// far list's row k (pairs within cut_local at this step's positions). Row i
-// of the matrix takes
-//   1. its partners k < i: the owned rows that hold i, from the reverse
-//      index (built with the list behind the far list, so within cut_local +
-//      skin: the distance is checked here, at the current positions, with
-//      the same rounding as the far list's own filter), ascending k;
-//   2. for an owned row, its far row: partners j > i, in the far list's order.
-// One warp per row writes straight into room reserved by the two lists
-// (row i at far.start[i] + far.rev_start[i]): no count pass, no sort, and the
-// same order on every run.
-struct ListArgs {
-  int n_local, n_total;
-  EngineAtoms far;
-  const long long *tag;
-  const int *active;  // null: all active
-  const int *type;    // null: per-atom parameters
-  int num_types;
-  const double *shield, *gamma;
-  const int *owner;  // per ghost, device path only (null: keep ghost columns)
-  double cut2;
-  Taper taper;
+// The rows (qeq_cuda_rows.cuh): one warp per row writes, when kStore, the
+// kept entries straight into room reserved by the two lists (row i at
+// far.start[i] + far.rev_start[i]): no count pass, no sort, and the same
+// order on every run. Without kStore (matrix-free product) it only counts,
+// for the image map, and checks the types.
+struct RowCounts {
   long long *row_start, *row_end, *row_count;
   int *col;
   double *val;
   unsigned long long *nnz;
   int *nonempty_rows;
-  int *bad_type;  // [0] flag, [1] type
 };
 
-// Shielding of the pair (row, column) in the cell-search rows' order (owned
-// atom first for a ghost row); a type without parameters is flagged and
-// gives 0 (the solve is abandoned).
-__device__ __forceinline__ double qeq_list_shield(const ListArgs &a, int row, int column) {
-  if (!a.type) return qeq_shielding(a.gamma[row], a.gamma[column]);
-  const int tr = a.type[row], tc = a.type[column];
-  if (tr < 0 || tr >= a.num_types || tc < 0 || tc >= a.num_types) {
-    if (atomicCAS(a.bad_type, 0, 1) == 0) a.bad_type[1] = (tr < 0 || tr >= a.num_types) ? tr : tc;
-    return 0.0;
-  }
-  return a.shield[tr * a.num_types + tc];
-}
-
-__global__ void __launch_bounds__(kQEqBlock) k_list_rows(ListArgs a) {
+template <bool kStore>
+__global__ void __launch_bounds__(kQEqBlock) k_list_rows(QEqRowArgs a, RowCounts out) {
   const LaneGroup<32> g;  // one warp per row
   const long long warp = g.row();
   if (warp >= a.n_total) return;  // whole warp
   const int i = static_cast<int>(warp);
-  const EngineAtoms &f = a.far;
-  const long long base = static_cast<long long>(f.start[i]) + f.rev_start[i];
+  const long long base = static_cast<long long>(a.far.start[i]) + a.far.rev_start[i];
   int count = 0;
-  // Appends the kept entries p of [begin, end) in order; keep(p, col, d2, row,
-  // column) says whether p is kept, its column, its squared distance and the
-  // (row, column) atoms of its shielding.
-  auto append = [&](int begin, int end, auto &&keep) {
-    for (int p0 = begin; p0 < end; p0 += 32) {
-      const int p = p0 + g.lane;
-      int col = -1, row = 0, column = 0;
-      double d2 = 0.0;
-      const bool take = p < end && keep(p, col, d2, row, column);
-      int kept = 0;
-      const int before = g.rank(take, kept);
-      if (take) {
+  qeq_row_chunks(g, a, i, [&](const QEqCandidate &c) {
+    int kept = 0;
+    const int before = g.rank(c.take, kept);
+    if (c.take) {
+      if (kStore) {
         const long long pos = base + count + before;
-        a.col[pos] = col;
-        a.val[pos] = qeq_offdiag(sqrt(d2), qeq_list_shield(a, row, column), a.taper);
+        out.col[pos] = c.col;
+        out.val[pos] = qeq_row_value(a, c);
+      } else {
+        qeq_row_shield(a, c);  // the type check
       }
-      count += kept;
     }
-  };
-  if (!a.active || a.active[i]) {
-    const bool ghost_row = i >= a.n_local;
-    const vec3 xi = f.x[i];
-    const long long tag_i = a.tag[i];
-    append(f.rev_start[i], f.rev_start[i + 1],
-           [&](int q, int &col, double &d2, int &row, int &column) {
-             const int k = f.rev_row[q];  // owned, k < i
-             if (a.active && !a.active[k]) return false;
-             const vec3 d = xi - f.x[k];  // x_i - x_k, as in far row k
-             d2 = norm2_host_rounding(d);
-             if (!(d2 <= a.cut2) || (ghost_row && !ghost_pair_is_mine(a.tag[k], tag_i, d)))
-               return false;
-             col = k;
-             row = ghost_row ? k : i;  // a ghost row takes its owned partner first
-             column = ghost_row ? i : k;
-             return true;
-           });
-    if (!ghost_row)
-      append(f.start[i], f.end[i], [&](int p, int &col, double &d2, int &row, int &column) {
-        const int j = f.nbr[p];
-        if (a.active && !a.active[j]) return false;
-        const vec3 d = f.dvec[p];
-        d2 = norm2_host_rounding(d);
-        if (!(d2 <= a.cut2) || (j >= a.n_local && !ghost_pair_is_mine(tag_i, a.tag[j], d)))
-          return false;
-        col = a.owner && j >= a.n_local ? a.owner[j - a.n_local] : j;
-        row = i;
-        column = j;
-        return true;
-      });
-  }
+    count += kept;
+  });
   if (g.lane == 0) {
-    a.row_start[i] = base;
-    a.row_end[i] = base + count;
-    a.row_count[i] = count;
+    out.row_start[i] = base;
+    out.row_end[i] = base + count;
+    out.row_count[i] = count;
     if (count > 0) {
-      atomicAdd(a.nonempty_rows, 1);
-      atomicAdd(a.nnz, static_cast<unsigned long long>(count));
+      atomicAdd(out.nonempty_rows, 1);
+      atomicAdd(out.nnz, static_cast<unsigned long long>(count));
     }
   }
 }
@@ -158,7 +94,7 @@ int bits_for(int max_value) {
 
 }  // namespace
 
-// The matrix rows (see k_list_rows); the far list reaches cut_hi
+// The matrix rows (see k_list_rows), stored or counted; the far list reaches cut_hi
 // (CudaEngine::solve_charges widens it when the QEq cut-off is larger).
 void CudaQEqSolver::build_matrix(const QEqInput &in) {
   const int n = in.n_total, nl = in.n_local;
@@ -171,16 +107,24 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
                        " A) does not reach the QEq cut-off (" + std::to_string(settings_.cut_hi) +
                        " A)");
   const long long room = f.row_room + f.rev_total;
+  const bool store = store_matrix(room);
+  matrix_free_ = !store;
   row_count_.reserve(static_cast<std::size_t>(n) + 1, kQEqHeadroom);
   row_start_.reserve(static_cast<std::size_t>(n) + 1, kQEqHeadroom);
   counters_.reserve(4);
   PMD_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, 4 * sizeof(int), stream_));
   row_end_.reserve(static_cast<std::size_t>(n) + 1, kQEqHeadroom);
-  col_.reserve(room, 1.25);
-  val_.reserve(room, 1.25);
+  if (store) {
+    col_.reserve(room, 1.25);
+    val_.reserve(room, 1.25);
+  } else {
+    col_.release();
+    val_.release();
+  }
   nnz_total_.reserve(1);
   PMD_CUDA_CHECK(cudaMemsetAsync(nnz_total_.data(), 0, sizeof(long long), stream_));
-  ListArgs a{};
+  QEqRowArgs &a = row_args_;
+  a = QEqRowArgs{};
   a.n_local = nl;
   a.n_total = n;
   a.far = f;
@@ -193,18 +137,38 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   a.owner = device_comm_ && n > nl ? owner_dev_.data() : nullptr;
   a.cut2 = settings_.cut_hi * settings_.cut_hi;
   a.taper = taper_;
-  a.row_start = row_start_.data();
-  a.row_end = row_end_.data();
-  a.row_count = row_count_.data();
-  a.col = col_.data();
-  a.val = val_.data();
-  a.nnz = reinterpret_cast<unsigned long long *>(nnz_total_.data());
-  a.nonempty_rows = counters_.data();
   a.bad_type = counters_.data() + 2;
-  k_list_rows<<<blocks_for(static_cast<long long>(n) * 32, kQEqBlock), kQEqBlock, 0, stream_>>>(a);
+  RowCounts out{};
+  out.row_start = row_start_.data();
+  out.row_end = row_end_.data();
+  out.row_count = row_count_.data();
+  out.col = col_.data();
+  out.val = val_.data();
+  out.nnz = reinterpret_cast<unsigned long long *>(nnz_total_.data());
+  out.nonempty_rows = counters_.data();
+  const unsigned blocks = blocks_for(static_cast<long long>(n) * 32, kQEqBlock);
+  if (store)
+    k_list_rows<true><<<blocks, kQEqBlock, 0, stream_>>>(a, out);
+  else
+    k_list_rows<false><<<blocks, kQEqBlock, 0, stream_>>>(a, out);
   PMD_CUDA_CHECK_LAUNCH("k_list_rows", stream_);
   read_matrix_size(in, nnz_total_.data());
   build_image_map(n, nl);
+}
+
+// Whether this solve stores its matrix: as the settings say, or for Auto
+// when the memory in use plus what storing would add stays within
+// kQEqStoredShare of the GPU (room: entries the store would reserve).
+bool CudaQEqSolver::store_matrix(long long room) const {
+  if (settings_.matrix != QEqMatrix::Auto) return settings_.matrix == QEqMatrix::Stored;
+  const double want = 1.25 * static_cast<double>(room);  // the reserve's headroom
+  const double held = static_cast<double>(std::min(val_.capacity(), col_.capacity()));
+  if (want <= held) return true;
+  std::size_t free_b = 0, total_b = 0;
+  PMD_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  const double in_use = static_cast<double>(total_b - free_b);
+  const double add = (want - held) * (sizeof(double) + sizeof(int));
+  return in_use + add <= kQEqStoredShare * static_cast<double>(total_b);
 }
 
 // nnz (at nnz_dev), non-empty rows, the type checks and the number of rows

@@ -10,7 +10,8 @@
 //   qeq_cuda_ghosts.cu  which owned atom each ghost is an image of, and the
 //                       ghost refresh (device gather, or QEqComm on the host)
 //   qeq_cuda_matrix.cu  the rows of H, from the engine's far list
-//   qeq_cuda_solve.cu   solve_on(), top-down: CG on both systems, the charges
+//   qeq_cuda_cg.cu      CG on both systems, scalars on the host or the GPU
+//   qeq_cuda_solve.cu   solve_on(), top-down; the product H v; the charges
 //
 // Matrix. Rows are atoms (owned and ghosts), stored in full (both (i, j) and
 // (j, i)), so the product is a pure gather:
@@ -24,9 +25,9 @@
 // CG. s and t are solved together: one vector of double2 (s, t) per CG
 // quantity, one SpMV for both right-hand sides (a group of lanes per row,
 // shuffle reduction), fused vector updates with block partial sums finished
-// on the GPU, then QEqComm::sum on the host for every scalar (as the host
-// solver). A system that has converged is frozen; iteration counts are those
-// of two separate CG runs.
+// on the GPU; the scalars then go through QEqComm::sum on the host, or stay
+// on the GPU with one sub-domain (qeq_cuda_cg.cu). A system that has
+// converged is frozen; iteration counts are those of two separate CG runs.
 //
 // History: extrapolated and shifted on the GPU (physics/qeq_history.h), where
 // it stays between solves. The base class's host array is brought up to date
@@ -58,10 +59,42 @@ struct ImageMap {
   const int *start = nullptr, *end = nullptr, *idx = nullptr;  // null: no device fold
 };
 
+// What a kernel needs to know which entries a matrix row has (qeq_cuda_rows.cuh).
+struct QEqRowArgs {
+  int n_local, n_total;
+  EngineAtoms far;
+  const long long *tag;
+  const int *active;  // null: all active
+  const int *type;    // null: per-atom parameters
+  int num_types;
+  const double *shield, *gamma;
+  const int *owner;  // per ghost, device path only (null: keep ghost columns)
+  double cut2;
+  Taper taper;
+  int *bad_type;  // [0] flag, [1] type
+};
+
 // Per-type (type != null) or per-atom QEq parameters, on the device.
 struct ParamArgs {
   const int *type;
   const double *chi, *eta, *chi_shift;
+};
+
+// The scalars of one CG iteration, both systems ([0] s, [1] t).
+struct CgScalars {
+  int running;  // bit 0: s iterates, bit 1: t iterates
+  double alpha[2], beta[2];
+};
+
+// CG's state on the GPU (one sub-domain): the scalars of iterations by
+// parity (an iteration reads its own while it sets which systems run the
+// next), rho = r . M^-1 r, |b| and the iteration counts.
+struct CgState {
+  CgScalars step[2];
+  double rho[2], b_norm[2];
+  int it[2];
+  double tol;
+  int max_iter;
 };
 
 // Slots of the int array `checks_`, read back with the matrix size.
@@ -124,20 +157,30 @@ class CudaQEqSolver final : public QEqSolver {
 
   // --- qeq_cuda_matrix.cu
   void build_matrix(const QEqInput &in);
+  bool store_matrix(long long room) const;
   void read_matrix_size(const QEqInput &in, const long long *nnz_dev);
   void build_image_map(int n, int nl);
 
-  // --- qeq_cuda_solve.cu
+  // --- qeq_cuda_cg.cu
+  QEqResult conjugate_gradients(QEqComm &comm);
+  bool scalars_on_device(const QEqComm &comm) const;
   unsigned reduce_blocks() const;
   void finish_sums(unsigned nblocks, int nc, double *out);
-  void multiply(const double2 *v, double2 *y);  // y = H v; ghost rows still to be folded
+
+  // --- qeq_cuda_solve.cu
+  // y = H v; ghost rows still to be folded. A product whose `running` flag
+  // (device, CgScalars::running) is 0 does nothing.
+  void multiply(const double2 *v, double2 *y, const int *running);
   template <int TPR>
-  void launch_spmv(const double2 *v, double2 *y);
+  void launch_spmv(const double2 *v, double2 *y, const int *running);
+  template <int TPR>
+  void launch_free_product(const double2 *v, double2 *y, const int *running);
 
   MemoryTracker mem_;                         // every device array below
   std::shared_ptr<CudaStream> stream_owner_;  // the engine's; kept while this solver lives
   cudaStream_t stream_ = nullptr;
-  EngineAtoms atoms_;  // of the solve in progress
+  EngineAtoms atoms_;      // of the solve in progress
+  QEqRowArgs row_args_{};  // the row rules' inputs of the solve in progress
   bool device_comm_ = false;
   // ghost owners found by id (ghosts_are_images), kept until the atoms are
   // reordered: for n_total owners_of_ (-1: none kept) and n_local owners_nl_
@@ -149,7 +192,9 @@ class CudaQEqSolver final : public QEqSolver {
   int n_local_ = 0, n_total_ = 0, n_rows_ = 0;
   long long nnz_ = 0, nonempty_rows_ = 0;
   ParamArgs params_{};
-  bool flags_ = false;  // active_dev_ holds which atoms take part (has_exclusions)
+  bool flags_ = false;        // active_dev_ holds which atoms take part (has_exclusions)
+  int cg_last_iters_ = 0;     // CG iterations of the last solve (the longer system)
+  bool matrix_free_ = false;  // this solve's products evaluate H (QEqMatrix)
 
   std::vector<double> shield_, comm_s_, comm_t_;
 
@@ -182,11 +227,13 @@ class CudaQEqSolver final : public QEqSolver {
   DeviceArray<double> diag_{"QEq: matrix diagonal", &mem_},
       diag_inv_{"QEq: Jacobi diagonal", &mem_}, q_dev_{"QEq: charges", &mem_},
       partial_{"QEq: reduction partials", &mem_}, sums_dev_{"QEq: reduction results", &mem_};
+  DeviceArray<CgState> cg_state_{"QEq: CG state", &mem_};
   // host staging
   PinnedArray<double2> stage_{"QEq: ghost refresh staging (pinned)"};
   PinnedArray<double> sums_host_{"QEq: reduction results (pinned)"},
       grid_host_{"QEq: matrix size (pinned)"};
   PinnedArray<int> checks_host_{"QEq: input checks (pinned)"};
+  PinnedArray<CgState> cg_probe_{"QEq: CG state (pinned)"};
 };
 
 }  // namespace puremd::cuda

@@ -60,11 +60,6 @@ void build_bonds(HostContext &c, int n, const std::vector<unsigned char> &flags)
   const ForceField &ff = *c.ff;
   const double bo_cut = c.control.bo_cut;
 
-  auto prime_of = [&](int i, int j, int p) {
-    return bond_order_prime(ff.sbp[c.type[i]], ff.sbp[c.type[j]],
-                            ff.tbp[c.type[i] * ff.num_types + c.type[j]], far.d[p], bo_cut);
-  };
-
   CsrStore &rows = c.bond_rows;
   reset_rows(rows, n);
   for (int i = 0; i < n; ++i)
@@ -88,16 +83,18 @@ void build_bonds(HostContext &c, int n, const std::vector<unsigned char> &flags)
       const TwoBodyParams &t = ff.tbp[c.type[i] * ff.num_types + c.type[j]];
       // One evaluation for both directions: the j row gets the same values
       // with the derivative vectors negated.
-      const BondOrderPrime prime = prime_of(i, j, p);
+      const PairGeometry geo = pair_geometry(c.x[i], c.x[j]);
+      const BondOrderPrime prime =
+          bond_order_prime(ff.sbp[c.type[i]], ff.sbp[c.type[j]], t, geo.d, bo_cut);
       c.bond_nbr[pi] = j;
       c.bond_nbr[pj] = i;
       c.bond_sym[pi] = pj;
       c.bond_sym[pj] = pi;
-      c.bond_d[pi] = c.bond_d[pj] = far.d[p];
-      c.bond_dvec[pi] = far.dvec[p];
-      c.bond_dvec[pj] = -far.dvec[p];
-      init_bond_order(prime, t, far.d[p], c.bond_dvec[pi], bo_cut, c.bond_bo[pi]);
-      init_bond_order(prime, t, far.d[p], c.bond_dvec[pj], bo_cut, c.bond_bo[pj]);
+      c.bond_d[pi] = c.bond_d[pj] = geo.d;
+      c.bond_dvec[pi] = geo.dvec;
+      c.bond_dvec[pj] = -geo.dvec;
+      init_bond_order(prime, t, geo.d, c.bond_dvec[pi], bo_cut, c.bond_bo[pi]);
+      init_bond_order(prime, t, geo.d, c.bond_dvec[pj], bo_cut, c.bond_bo[pj]);
     }
   }
 }
@@ -111,27 +108,28 @@ void build_hbond_partners(HostContext &c, int n_local, int n,
   CsrStore &rows = c.hb_rows;
   reset_rows(rows, n);
 
-  // visit(h, a, p, sign): acceptor a goes into the row of hydrogen h.
+  // visit(h, a): acceptor a goes into the row of hydrogen h.
   auto for_each_pair = [&](auto &&visit) {
     for (int i = 0; i < n_local; ++i)
       for (int p = far.start[i]; p < far.end[i]; ++p) {
         if (flags[p] & kPairHbondRow)
-          visit(i, far.nbr[p], p, 1.0);
+          visit(i, far.nbr[p]);
         else if (flags[p] & kPairHbondNbr)
-          visit(far.nbr[p], i, p, -1.0);
+          visit(far.nbr[p], i);
       }
   };
 
-  for_each_pair([&](int h, int, int, double) { ++rows.end[h]; });
+  for_each_pair([&](int h, int) { ++rows.end[h]; });
   const size_t total = static_cast<size_t>(layout_rows(rows, n));
   ensure_size(c.hb_nbr, total);
   ensure_size(c.hb_d, total);
   ensure_size(c.hb_dvec, total);
-  for_each_pair([&](int h, int a, int p, double sign) {
+  for_each_pair([&](int h, int a) {
     const int q = rows.end[h]++;
+    const PairGeometry geo = pair_geometry(c.x[h], c.x[a]);  // x[a] - x[h]
     c.hb_nbr[q] = a;
-    c.hb_d[q] = far.d[p];
-    c.hb_dvec[q] = sign * far.dvec[p];  // x[a] - x[h]
+    c.hb_d[q] = geo.d;
+    c.hb_dvec[q] = geo.dvec;
   });
 }
 

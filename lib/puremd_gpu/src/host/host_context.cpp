@@ -11,8 +11,7 @@ void HostContext::refresh_view() {
   v.ff = ff->view();
   v.control = control;
 
-  v.far = FarNeighborList{far.start.data(), far.end.data(), far.nbr.data(), far.d.data(),
-                          far.dvec.data()};
+  v.far = FarNeighborList{far.start.data(), far.end.data(), far.nbr.data()};
   v.bonds = BondList{bond_rows.start.data(), bond_rows.end.data(), bond_nbr.data(), bond_sym.data(),
                      bond_d.data(),          bond_dvec.data(),     bond_bo.data()};
   v.hbonds = HbondList{hb_rows.start.data(), hb_rows.end.data(), hb_nbr.data(), hb_d.data(),

@@ -7,6 +7,7 @@
 
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/neighbor_list.h"
+#include "puremd_gpu/physics/qeq_cg.h"
 #include "puremd_gpu/qeq.h"
 
 namespace puremd {
@@ -68,7 +69,6 @@ class HostQEqSolver final : public QEqSolver {
           diag_inv_.capacity() + r_.capacity() + d_.capacity() + p_.capacity() + w_.capacity()) *
          sizeof(double);
     b += (nl_.nbr.capacity() + nl_.start.capacity() + nl_.end.capacity()) * sizeof(int);
-    b += nl_.d.capacity() * sizeof(double) + nl_.dvec.capacity() * sizeof(vec3);
     return b;
   }
 
@@ -136,9 +136,10 @@ class HostQEqSolver final : public QEqSolver {
       while (next_row <= i) row_start_[next_row++] = static_cast<int>(col_.size());
       for (int p = nl_.start[i]; p < nl_.end[i]; ++p) {
         const int j = nl_.nbr[p];
-        if (j >= in.n_local && !ghost_pair_is_mine(in.tag[i], in.tag[j], nl_.dvec[p])) continue;
+        const PairGeometry geo = pair_geometry(xv_[i], xv_[j]);
+        if (j >= in.n_local && !ghost_pair_is_mine(in.tag[i], in.tag[j], geo.dvec)) continue;
         col_.push_back(j);
-        val_.push_back(qeq_offdiag(nl_.d[p], shield_of(in, i, j), taper_));
+        val_.push_back(qeq_offdiag(geo.d, shield_of(in, i, j), taper_));
       }
     }
     while (next_row <= in.n_local) row_start_[next_row++] = static_cast<int>(col_.size());
@@ -180,7 +181,7 @@ class HostQEqSolver final : public QEqSolver {
     double rho = dot(r, d, comm);
 
     int it = 1;
-    for (; it < settings_.max_iter && std::sqrt(rho) / b_norm > settings_.tolerance; ++it) {
+    for (; qeq_cg_continues(it, settings_.max_iter, rho, b_norm, settings_.tolerance); ++it) {
       comm.forward(d);
       multiply(d, w, n, comm);
       const double alpha = rho / dot(d, w, comm);

@@ -115,6 +115,7 @@ struct NonbondedRow {
   int i = 0, ti = 0;
   int first = 0, last = 0;  // far entries [first, last)
   double qi = 0.0;
+  vec3 xi{};
   long long tag_i = 0;
   Taper taper;
 };
@@ -137,6 +138,7 @@ PMD_HD PMD_INLINE NonbondedRow nonbonded_row(int i, const StepView &v) {
   r.first = v.far.start[i];
   r.last = v.far.end[i];
   r.qi = a.q[i];
+  r.xi = a.x[i];
   r.tag_i = a.tag[i];
   r.taper = make_taper(v.control.nonb_low, v.control.nonb_cut);
   return r;
@@ -148,9 +150,10 @@ PMD_HD PMD_INLINE void nonbonded_pair(const NonbondedRow &r, int p, const StepVi
   const int j = v.far.nbr[p];
   const int tj = a.type[j];
   if (tj < 0) return;
-  const double rij = v.far.d[p];
+  const PairGeometry geo = pair_geometry(r.xi, a.x[j]);
+  const double rij = geo.d;
   if (rij > v.control.nonb_cut) return;
-  const vec3 d = v.far.dvec[p];
+  const vec3 d = geo.dvec;
   if (!nonbonded_pair_is_mine(j, a.n_local, r.tag_i, a.tag[j], d)) return;
 
   double e_vdw = 0.0, ce_vdw = 0.0, e_ele = 0.0, ce_ele = 0.0;

@@ -26,12 +26,13 @@ enum PairListFlag : unsigned char {
 // The per-row facts of the rules, computed once per far row.
 struct PairListRow {
   int i, ti, hi;
+  vec3 xi;
   bool hb_row;  // an owned hydrogen-bond donor hydrogen (1) or acceptor (2)
 };
 
 PMD_HD PMD_INLINE PairListRow pair_list_row(int i, const StepView &v) {
   const AtomsView &a = v.atoms;
-  PairListRow r{i, a.type[i], 0, false};
+  PairListRow r{i, a.type[i], 0, a.x[i], false};
   r.hi = r.ti >= 0 ? v.ff.sbp[r.ti].p_hbond : 0;
   r.hb_row = v.control.hbond_cut > 0 && i < a.n_local && (r.hi == 1 || r.hi == 2);
   return r;
@@ -44,7 +45,7 @@ PMD_HD PMD_INLINE unsigned char pair_list_flags(const PairListRow &r, int p, con
   const int tj = v.atoms.type[j];
   if (tj < 0) return 0;
   unsigned char f = 0;
-  const double d = v.far.d[p];
+  const double d = pair_geometry(r.xi, v.atoms.x[j]).d;
   if (d <= v.control.bond_cut) {
     const double bo_cut = v.control.bo_cut;
     const BondOrderPrime prime =

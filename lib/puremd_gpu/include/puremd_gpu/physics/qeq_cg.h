@@ -1,0 +1,18 @@
+// The stopping rule of fix qeq/reaxff's conjugate gradients, shared by the
+// host solver, the CUDA solver's host loop and its device-side loop: a
+// system keeps iterating while its iteration count (1 after the initial
+// residual) is below max_iter and sqrt(r . M^-1 r) / |b| is above the
+// tolerance. The same IEEE operations everywhere, so every driver stops
+// after the same iteration.
+#pragma once
+
+#include "puremd_gpu/hd.h"
+
+namespace puremd {
+
+PMD_HD PMD_INLINE bool qeq_cg_continues(int it, int max_iter, double rho, double b_norm,
+                                        double tol) {
+  return it < max_iter && sqrt(rho) / b_norm > tol;
+}
+
+}  // namespace puremd

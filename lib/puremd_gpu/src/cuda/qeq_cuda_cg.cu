@@ -1,0 +1,357 @@
+// The CUDA QEq solver's conjugate gradients: both systems (s in .x, t in .y
+// of every double2) in lock step, one product for both, each system stopping
+// on its own test (physics/qeq_cg.h), so the iteration counts are those of
+// two separate runs, as the host solver's.
+//
+// The scalars of an iteration (r.d, d.w, r.p) are block partial sums finished
+// by one block. Where they go next depends on the sub-domains:
+//   several (or ghosts refreshed through QEqComm): home to the host, summed
+//     over the ranks by QEqComm::sum, alpha / beta computed there and passed
+//     to the next kernels (two round trips per iteration);
+//   one, ghosts on the device: alpha, beta, rho, the iteration counts and
+//     which systems still run stay on the GPU (CgState); the host queues
+//     iterations and reads "still running?" once per few iterations. An
+//     iteration queued after both systems stopped does nothing: every kernel
+//     of it reads the running flags first. Same operations, same results as
+//     the host loop.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "cuda/kernel_utils.cuh"
+#include "cuda/qeq_cuda_solver.h"
+#include "cuda/qeq_cuda_sums.cuh"
+#include "puremd_gpu/physics/qeq_cg.h"
+
+namespace puremd::cuda {
+namespace {
+
+template <int NC>
+__global__ void k_finish_sums(const double *partial, int nblocks, double *out) {
+  double s[NC];
+  qeq_finish_partials<NC>(partial, nblocks, s);
+  if (threadIdx.x == 0)
+    for (int c = 0; c < NC; ++c) out[c] = s[c];
+}
+
+// w[i] plus what its images' rows got (device reverse comm), stored back.
+__device__ __forceinline__ double2 qeq_fold(int i, double2 *w, const ImageMap &m) {
+  double2 wi = w[i];
+  if (m.start) {
+    const int e = m.end[i];
+    for (int p = m.start[i]; p < e; ++p) {
+      const double2 wg = w[m.idx[p]];
+      wi.x += wg.x;
+      wi.y += wg.y;
+    }
+    w[i] = wi;
+  }
+  return wi;
+}
+
+// The scalars of this iteration: from the device state when there is one.
+__device__ __forceinline__ CgScalars qeq_scalars(const CgScalars &given, const CgState *st,
+                                                 int par) {
+  return st ? st->step[par] : given;
+}
+
+// r = b - H x, d = M^-1 r; partial sums of b.b and r.d for s and t.
+__global__ void k_residual(int n_rows, const int *rows, ImageMap im, double2 *w, const double2 *b,
+                           const double *diag_inv, double2 *r, double2 *d, double *partial) {
+  double v[4] = {0, 0, 0, 0};
+  for (int k = blockIdx.x * kQEqBlock + threadIdx.x; k < n_rows; k += gridDim.x * kQEqBlock) {
+    const int i = rows[k];
+    const double2 wi = qeq_fold(i, w, im);
+    const double2 bi = b[i];
+    const double2 ri = make_double2(bi.x - wi.x, bi.y - wi.y);
+    const double di = diag_inv[i];
+    const double2 zi = make_double2(ri.x * di, ri.y * di);
+    r[i] = ri;
+    d[i] = zi;
+    v[0] += bi.x * bi.x;
+    v[1] += bi.y * bi.y;
+    v[2] += ri.x * zi.x;
+    v[3] += ri.y * zi.y;
+  }
+  qeq_block_partials<4>(v, partial);
+}
+
+// Partial sums of d.w (w folded first).
+__global__ void k_dot_dw(int n_rows, const int *rows, ImageMap im, double2 *w, const double2 *d,
+                         double *partial, const CgState *st, int par) {
+  if (st && !st->step[par].running) return;
+  double v[2] = {0, 0};
+  for (int k = blockIdx.x * kQEqBlock + threadIdx.x; k < n_rows; k += gridDim.x * kQEqBlock) {
+    const int i = rows[k];
+    const double2 wi = qeq_fold(i, w, im);
+    const double2 di = d[i];
+    v[0] += di.x * wi.x;
+    v[1] += di.y * wi.y;
+  }
+  qeq_block_partials<2>(v, partial);
+}
+
+// x += alpha d, r -= alpha w, p = M^-1 r for the systems still running;
+// partial sums of r.p.
+__global__ void k_update(int n_rows, const int *rows, CgScalars given, const CgState *st, int par,
+                         const double2 *d, const double2 *w, const double *diag_inv, double2 *x,
+                         double2 *r, double2 *p, double *partial) {
+  const CgScalars c = qeq_scalars(given, st, par);
+  if (!c.running) return;
+  double v[2] = {0, 0};
+  for (int k = blockIdx.x * kQEqBlock + threadIdx.x; k < n_rows; k += gridDim.x * kQEqBlock) {
+    const int i = rows[k];
+    const double2 di = d[i], wi = w[i];
+    double2 xi = x[i], ri = r[i], pi = p[i];
+    const double m = diag_inv[i];
+    if (c.running & 1) {
+      xi.x += c.alpha[0] * di.x;
+      ri.x -= c.alpha[0] * wi.x;
+      pi.x = ri.x * m;
+      v[0] += ri.x * pi.x;
+    }
+    if (c.running & 2) {
+      xi.y += c.alpha[1] * di.y;
+      ri.y -= c.alpha[1] * wi.y;
+      pi.y = ri.y * m;
+      v[1] += ri.y * pi.y;
+    }
+    x[i] = xi;
+    r[i] = ri;
+    p[i] = pi;
+  }
+  qeq_block_partials<2>(v, partial);
+}
+
+// d = p + beta d for the systems still running.
+__global__ void k_direction(int n_rows, const int *rows, CgScalars given, const CgState *st,
+                            int par, const double2 *p, double2 *d) {
+  const CgScalars c = qeq_scalars(given, st, par);
+  const int k = blockIdx.x * kQEqBlock + threadIdx.x;
+  if (k >= n_rows || !c.running) return;
+  const int i = rows[k];
+  const double2 pi = p[i];
+  double2 di = d[i];
+  if (c.running & 1) di.x = pi.x + c.beta[0] * di.x;
+  if (c.running & 2) di.y = pi.y + c.beta[1] * di.y;
+  d[i] = di;
+}
+
+// Which systems run the iteration after one that left (it, rho) behind.
+__device__ __forceinline__ int qeq_running(const CgState &s) {
+  int run = 0;
+  for (int c = 0; c < 2; ++c)
+    if (qeq_cg_continues(s.it[c], s.max_iter, s.rho[c], s.b_norm[c], s.tol)) run |= 1 << c;
+  return run;
+}
+
+// Device loop, start: |b| and rho from k_residual's partials; iteration 0 runs
+// the systems that have not converged yet.
+__global__ void k_cg_begin(const double *partial, int nblocks, CgState *st) {
+  double s[4];
+  qeq_finish_partials<4>(partial, nblocks, s);
+  if (threadIdx.x != 0) return;
+  for (int c = 0; c < 2; ++c) {
+    st->b_norm[c] = sqrt(s[c]);
+    st->rho[c] = s[2 + c];
+    st->it[c] = 1;
+  }
+  st->step[0].running = qeq_running(*st);
+}
+
+// alpha = rho / d.w for the systems running this iteration.
+__global__ void k_cg_alpha(const double *partial, int nblocks, CgState *st, int par) {
+  CgScalars &c = st->step[par];
+  if (!c.running) return;
+  double dw[2];
+  qeq_finish_partials<2>(partial, nblocks, dw);
+  if (threadIdx.x != 0) return;
+  for (int k = 0; k < 2; ++k) c.alpha[k] = (c.running >> k & 1) ? st->rho[k] / dw[k] : 0.0;
+}
+
+// rho = r.p, beta = rho / rho_old and one more iteration for the systems
+// that ran; then which systems run the next iteration (the other parity).
+__global__ void k_cg_rho(const double *partial, int nblocks, CgState *st, int par) {
+  CgScalars &c = st->step[par];
+  if (!c.running) {
+    if (threadIdx.x == 0) st->step[par ^ 1].running = 0;
+    return;
+  }
+  double rp[2];
+  qeq_finish_partials<2>(partial, nblocks, rp);
+  if (threadIdx.x != 0) return;
+  for (int k = 0; k < 2; ++k) {
+    c.beta[k] = 0.0;
+    if (c.running >> k & 1) {
+      const double rho_old = st->rho[k];
+      st->rho[k] = rp[k];
+      c.beta[k] = rp[k] / rho_old;
+      ++st->it[k];
+    }
+  }
+  st->step[par ^ 1].running = qeq_running(*st);
+}
+
+}  // namespace
+
+unsigned CudaQEqSolver::reduce_blocks() const {
+  return static_cast<unsigned>(std::min<long long>(
+      kQEqMaxReduceBlocks, std::max<long long>(1, blocks_for(n_rows_, kQEqBlock))));
+}
+
+// Finishes the block partial sums of the last row kernel and brings nc sums home.
+void CudaQEqSolver::finish_sums(unsigned nblocks, int nc, double *out) {
+  const int nb = static_cast<int>(nblocks);
+  if (nc == 4)
+    k_finish_sums<4><<<1, kQEqBlock, 0, stream_>>>(partial_.data(), nb, sums_dev_.data());
+  else
+    k_finish_sums<2><<<1, kQEqBlock, 0, stream_>>>(partial_.data(), nb, sums_dev_.data());
+  PMD_CUDA_CHECK_LAUNCH("k_finish_sums", stream_);
+  PMD_CUDA_CHECK(cudaMemcpyAsync(sums_host_.data(), sums_dev_.data(), nc * sizeof(double),
+                                 cudaMemcpyDeviceToHost, stream_));
+  PMD_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  std::copy_n(sums_host_.data(), nc, out);
+}
+
+// See the top of the file.
+bool CudaQEqSolver::scalars_on_device(const QEqComm &comm) const {
+  return device_comm_ && comm.one_domain() && n_rows_ > 0;
+}
+
+// CG on both systems from the initial guesses in x_ (see the top of the file).
+QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
+  const int nr = n_rows_;
+  const int *rows = rows_dev_.data();
+  double2 *x = x_.data(), *b = b_.data(), *r = r_.data(), *d = d_.data(), *p = p_.data(),
+          *w = w_.data();
+  const ImageMap im =
+      device_comm_ ? ImageMap{img_start_.data(), img_end_.data(), img_idx_.data()} : ImageMap{};
+  const bool on_device = scalars_on_device(comm);
+  const unsigned g = reduce_blocks();
+  const int nb = static_cast<int>(g);
+  CgState *st = nullptr;
+  if (on_device) {
+    cg_state_.reserve(1);
+    st = cg_state_.data();
+    CgState init{};
+    init.tol = settings_.tolerance;
+    init.max_iter = settings_.max_iter;
+    PMD_CUDA_CHECK(cudaMemcpyAsync(st, &init, sizeof init, cudaMemcpyHostToDevice, stream_));
+  }
+
+  // r = b - H x, d = M^-1 r (both systems)
+  if (!device_comm_) forward_host(x, 3, comm);
+  multiply(x, w, nullptr);
+  if (!device_comm_) reverse_host(w, 3, comm);
+  double s4[4] = {0, 0, 0, 0};
+  if (nr > 0) {
+    k_residual<<<g, kQEqBlock, 0, stream_>>>(nr, rows, im, w, b, diag_inv_.data(), r, d,
+                                             partial_.data());
+    PMD_CUDA_CHECK_LAUNCH("k_residual", stream_);
+    if (on_device) {
+      k_cg_begin<<<1, kQEqBlock, 0, stream_>>>(partial_.data(), nb, st);
+      PMD_CUDA_CHECK_LAUNCH("k_cg_begin", stream_);
+    } else {
+      finish_sums(g, 4, s4);
+    }
+  }
+
+  // One iteration; `par` selects the device state's scalars (on_device), `c`
+  // gives them otherwise (alpha and beta filled in as they are known).
+  auto product = [&](int par, int running) {
+    if (!device_comm_) forward_host(d, running, comm);
+    multiply(d, w, on_device ? &st->step[par].running : nullptr);
+    if (!device_comm_) reverse_host(w, running, comm);
+    if (nr > 0) {
+      k_dot_dw<<<g, kQEqBlock, 0, stream_>>>(nr, rows, im, w, d, partial_.data(), st, par);
+      PMD_CUDA_CHECK_LAUNCH("k_dot_dw", stream_);
+    }
+  };
+  auto update = [&](const CgScalars &c, int par) {
+    k_update<<<g, kQEqBlock, 0, stream_>>>(nr, rows, c, st, par, d, w, diag_inv_.data(), x, r, p,
+                                           partial_.data());
+    PMD_CUDA_CHECK_LAUNCH("k_update", stream_);
+  };
+  auto direction = [&](const CgScalars &c, int par) {
+    k_direction<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(nr, rows, c, st, par, p, d);
+    PMD_CUDA_CHECK_LAUNCH("k_direction", stream_);
+  };
+
+  QEqResult res;
+  if (on_device) {
+    // Iterations are queued in batches; the first batch is as long as the
+    // last solve took, less one (a solve rarely needs fewer), then two at a
+    // time, so that few iterations are queued for nothing.
+    const CgScalars none{};
+    int queued = 0, batch = std::max(1, cg_last_iters_ - 1);
+    for (;;) {
+      for (int k = 0; k < batch; ++k, ++queued) {
+        const int par = queued & 1;
+        product(par, 3);
+        k_cg_alpha<<<1, kQEqBlock, 0, stream_>>>(partial_.data(), nb, st, par);
+        PMD_CUDA_CHECK_LAUNCH("k_cg_alpha", stream_);
+        update(none, par);
+        k_cg_rho<<<1, kQEqBlock, 0, stream_>>>(partial_.data(), nb, st, par);
+        PMD_CUDA_CHECK_LAUNCH("k_cg_rho", stream_);
+        direction(none, par);
+      }
+      cg_probe_.reserve(1);
+      PMD_CUDA_CHECK(
+          cudaMemcpyAsync(cg_probe_.data(), st, sizeof(CgState), cudaMemcpyDeviceToHost, stream_));
+      PMD_CUDA_CHECK(cudaStreamSynchronize(stream_));
+      if (!cg_probe_[0].step[queued & 1].running) break;
+      batch = 2;
+    }
+    res.iter_s = cg_probe_[0].it[0];
+    res.iter_t = cg_probe_[0].it[1];
+  } else {
+    // collective calls, in this order on every rank
+    const double b_norm_s = std::sqrt(comm.sum(s4[0]));
+    const double b_norm_t = std::sqrt(comm.sum(s4[1]));
+    double rho_s = comm.sum(s4[2]);
+    double rho_t = comm.sum(s4[3]);
+    const double tol = settings_.tolerance;
+    const int max_iter = settings_.max_iter;
+    int it_s = 1, it_t = 1;
+    for (;;) {
+      const bool run_s = qeq_cg_continues(it_s, max_iter, rho_s, b_norm_s, tol);
+      const bool run_t = qeq_cg_continues(it_t, max_iter, rho_t, b_norm_t, tol);
+      if (!run_s && !run_t) break;
+      CgScalars c{};
+      c.running = (run_s ? 1 : 0) | (run_t ? 2 : 0);
+      product(0, c.running);
+      double dw[2] = {0, 0};
+      if (nr > 0) finish_sums(g, 2, dw);
+      c.alpha[0] = run_s ? rho_s / comm.sum(dw[0]) : 0.0;
+      c.alpha[1] = run_t ? rho_t / comm.sum(dw[1]) : 0.0;
+      double rp[2] = {0, 0};
+      if (nr > 0) {
+        update(c, 0);
+        finish_sums(g, 2, rp);
+      }
+      if (run_s) {
+        const double rho_old = rho_s;
+        rho_s = comm.sum(rp[0]);
+        c.beta[0] = rho_s / rho_old;
+        ++it_s;
+      }
+      if (run_t) {
+        const double rho_old = rho_t;
+        rho_t = comm.sum(rp[1]);
+        c.beta[1] = rho_t / rho_old;
+        ++it_t;
+      }
+      if (nr > 0) direction(c, 0);
+    }
+    res.iter_s = it_s;
+    res.iter_t = it_t;
+  }
+  cg_last_iters_ = std::max(res.iter_s, res.iter_t) - 1;
+  res.converged_s = res.iter_s < settings_.max_iter;
+  res.converged_t = res.iter_t < settings_.max_iter;
+  res.matrix_free = matrix_free_;
+  return res;
+}
+
+}  // namespace puremd::cuda

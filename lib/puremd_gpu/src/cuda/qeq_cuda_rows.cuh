@@ -1,0 +1,101 @@
+// Which entries make up row i of the CUDA QEq solver's matrix H, read from
+// the engine's far list of the step: the one statement of the row rules,
+// used by the stored matrix's builder (qeq_cuda_matrix.cu) and by the
+// matrix-free product (qeq_cuda_solve.cu).
+//
+// Every matrix pair has an owned atom, its lower index k, so it is in the
+// far list's row k (pairs within cut_local at this step's positions). Row i
+// of the matrix takes
+//   1. its partners k < i: the owned rows that hold i, from the reverse
+//      index (built with the list behind the far list, so within cut_local +
+//      skin: the distance is checked here, at the current positions, with
+//      the same rounding as the far list's own filter), ascending k;
+//   2. for an owned row, its far row: partners j > i, in the far list's order.
+// A ghost row takes only part 1 (its owned partners); its entries are folded
+// into its owner's row after the product.
+#pragma once
+
+#include "cuda/engine_atoms.h"
+#include "cuda/lane_group.cuh"
+#include "cuda/qeq_cuda_solver.h"
+#include "puremd_gpu/physics/qeq_matrix.h"
+
+namespace puremd::cuda {
+
+// One candidate entry of a row: kept or not, its column, its squared
+// distance and the (row, column) atoms whose shielding it takes (the owned
+// atom first for a ghost row).
+struct QEqCandidate {
+  bool take = false;
+  int col = -1, row = 0, column = 0;
+  double d2 = 0.0;
+};
+
+// Shielding of the candidate's pair; a type without parameters is flagged
+// and gives 0 (the solve is abandoned).
+__device__ __forceinline__ double qeq_row_shield(const QEqRowArgs &a, const QEqCandidate &c) {
+  if (!a.type) return qeq_shielding(a.gamma[c.row], a.gamma[c.column]);
+  const int tr = a.type[c.row], tc = a.type[c.column];
+  if (tr < 0 || tr >= a.num_types || tc < 0 || tc >= a.num_types) {
+    if (atomicCAS(a.bad_type, 0, 1) == 0) a.bad_type[1] = (tr < 0 || tr >= a.num_types) ? tr : tc;
+    return 0.0;
+  }
+  return a.shield[tr * a.num_types + tc];
+}
+
+// The candidate's matrix element (flags a bad type, see qeq_row_shield).
+__device__ __forceinline__ double qeq_row_value(const QEqRowArgs &a, const QEqCandidate &c) {
+  return qeq_offdiag(sqrt(c.d2), qeq_row_shield(a, c), a.taper);
+}
+
+// Visits the candidates of row i in chunks of L (one per lane, in row
+// order): visit(c) is called by every lane of the group for every chunk,
+// with c.take false on lanes past the end or for entries the rules drop.
+template <int L, class Visit>
+__device__ __forceinline__ void qeq_row_chunks(const LaneGroup<L> &g, const QEqRowArgs &a, int i,
+                                               Visit &&visit) {
+  if (a.active && !a.active[i]) return;
+  const EngineAtoms &f = a.far;
+  const bool ghost_row = i >= a.n_local;
+  const vec3 xi = f.x[i];
+  const long long tag_i = a.tag[i];
+  // 1. partners k < i (owned rows that hold i)
+  const int r_end = f.rev_start[i + 1];
+  for (int q0 = f.rev_start[i]; q0 < r_end; q0 += L) {
+    const int q = q0 + g.lane;
+    QEqCandidate c;
+    if (q < r_end) {
+      const int k = f.rev_row[q];  // owned, k < i
+      if (!a.active || a.active[k]) {
+        const vec3 d = xi - f.x[k];  // x_i - x_k, as in far row k
+        c.d2 = norm2_host_rounding(d);
+        c.take = c.d2 <= a.cut2 && (!ghost_row || ghost_pair_is_mine(a.tag[k], tag_i, d));
+        c.col = k;
+        c.row = ghost_row ? k : i;
+        c.column = ghost_row ? i : k;
+      }
+    }
+    visit(c);
+  }
+  if (ghost_row) return;
+  // 2. the far row: partners j > i
+  const int f_end = f.end[i];
+  for (int p0 = f.start[i]; p0 < f_end; p0 += L) {
+    const int p = p0 + g.lane;
+    QEqCandidate c;
+    if (p < f_end) {
+      const int j = f.nbr[p];
+      if (!a.active || a.active[j]) {
+        const vec3 d = f.x[j] - xi;
+        c.d2 = norm2_host_rounding(d);
+        c.take = c.d2 <= a.cut2 && (j < a.n_local || ghost_pair_is_mine(tag_i, a.tag[j], d));
+        c.col = a.owner && j >= a.n_local ? a.owner[j - a.n_local] : j;
+        c.row = i;
+        c.column = j;
+      }
+    }
+    visit(c);
+  }
+}
+
+}  // namespace puremd::cuda
