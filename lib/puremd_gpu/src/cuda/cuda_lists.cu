@@ -124,14 +124,22 @@ __device__ __forceinline__ int find_in_row(const int *nbr, int begin, int end, i
   return lo < end && nbr[lo] == key ? lo : -1;
 }
 
+// Lanes per bond row in the finish and three-body kernels: rows hold a few
+// to a dozen bonds, and a thread per atom left these kernels waiting on
+// latency (HNS 8^3: 1.4 and 1.2 ms/step with one thread per atom).
+constexpr int kBondRowLanes = 8;
+
+template <int L>
 __global__ void __launch_bounds__(kAtomBlock)
     pair_lists_finish_kernel(const StepView v, unsigned long long *totals) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= v.atoms.n_total) return;
+  const LaneGroup<L> g;
+  const long long row = g.row();
+  if (row >= v.atoms.n_total) return;
+  const int i = static_cast<int>(row);
   const AtomsView &a = v.atoms;
   const BondList &B = v.bonds;
   const double bo_cut = v.control.bo_cut;
-  for (int e = B.start[i]; e < B.end[i]; ++e) {
+  for (int e = B.start[i] + g.lane; e < B.end[i]; e += L) {
     const int j = B.nbr[e];
     const int lo = min(i, j), hi = max(i, j);
     const int tlo = a.type[lo], thi = a.type[hi];
@@ -149,7 +157,7 @@ __global__ void __launch_bounds__(kAtomBlock)
     if (mirror < 0) atomicOr(&totals[kListErrors], 1ull);
   }
   const HbondList &H = v.hbonds;
-  for (int e = H.start[i]; e < H.end[i]; ++e) {
+  for (int e = H.start[i] + g.lane; e < H.end[i]; e += L) {
     const PairGeometry geo = pair_geometry(a.x[i], a.x[H.nbr[e]]);  // x[acceptor] - x[hydrogen]
     H.d[e] = geo.d;
     H.dvec[e] = geo.dvec;
@@ -164,9 +172,35 @@ __global__ void __launch_bounds__(kAtomBlock)
   warp_add_total(&totals[kTotalThb], static_cast<unsigned long long>(n));
 }
 
+// three_body_fill_atom's rows with a group of L lanes per centre j: row by
+// row (a row copies from the earlier rows of j), the entries of a row split
+// over the lanes, copied ones compacted in order.
+template <int L>
 __global__ void __launch_bounds__(kAtomBlock) three_body_fill_kernel(const StepView v) {
-  const int j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (j < v.atoms.n_total) three_body_fill_atom(j, v);
+  const LaneGroup<L> g;
+  const long long row = g.row();
+  if (row >= v.atoms.n_total) return;
+  const int j = static_cast<int>(row);
+  const ThreeBodyList &T = v.thb;
+  const int s = v.bonds.start[j], e = v.bonds.end[j];
+  const bool skip = v.atoms.type[j] < 0;
+  for (int p = s; p < e; ++p) {
+    int w = T.start[p];
+    if (!skip && three_body_row_built(j, p, v)) {
+      for (int q0 = s; q0 < p; q0 += L) {
+        const int q = q0 + g.lane;
+        const bool take = q < p && T.end[q] != T.start[q];  // row q built
+        int kept;
+        const int before = g.rank(take, kept);
+        if (take) three_body_copied_entry(v, w + before, p, q, e);
+        w += kept;
+      }
+      for (int q = p + 1 + g.lane; q < e; q += L) three_body_new_entry(v, w + (q - p - 1), p, q);
+      w += e - p - 1;
+    }
+    if (g.lane == 0) T.end[p] = w;
+    __syncwarp(g.mask);  // row p, entries and end, before a later row copies from it
+  }
 }
 
 }  // namespace
@@ -221,7 +255,8 @@ void build_bond_and_hbond_lists(CudaContext &c) {
   PMD_CUDA_CHECK_LAUNCH("pair_lists_fill_kernel", st);
   pair_lists_sort_kernel<<<grid, kAtomBlock, 0, st>>>(v);
   PMD_CUDA_CHECK_LAUNCH("pair_lists_sort_kernel", st);
-  pair_lists_finish_kernel<<<grid, kAtomBlock, 0, st>>>(v, c.totals.data());
+  const unsigned bond_grid = blocks_for(static_cast<long long>(n) * kBondRowLanes, kAtomBlock);
+  pair_lists_finish_kernel<kBondRowLanes><<<bond_grid, kAtomBlock, 0, st>>>(v, c.totals.data());
   PMD_CUDA_CHECK_LAUNCH("pair_lists_finish_kernel", st);
 }
 
@@ -253,7 +288,9 @@ void build_three_body_list(CudaContext &c) {
   c.thb_dcos_dj.reserve(nt, kListHeadroom);
   c.thb_dcos_dk.reserve(nt, kListHeadroom);
 
-  three_body_fill_kernel<<<grid, kAtomBlock, 0, st>>>(c.view());
+  three_body_fill_kernel<kBondRowLanes>
+      <<<blocks_for(static_cast<long long>(n) * kBondRowLanes, kAtomBlock), kAtomBlock, 0, st>>>(
+          c.view());
   PMD_CUDA_CHECK_LAUNCH("three_body_fill_kernel", st);
   if (debug_mode())
     std::fprintf(stderr,

@@ -256,8 +256,36 @@ PMD_HD PMD_INLINE int three_body_count_atom(int j, const StepView &v, int *row_c
   return total;
 }
 
+// The two kinds of entry of row p (bond entry p of centre j, whose bond row
+// ends at e): entry w for an earlier bond q < p is a copy of row q's entry
+// for bond p (the (p - q)-th of q's own angles, which are the last (e - q - 1)
+// entries of that row), with i and k swapped; entry w for a later bond q > p
+// is computed.
+PMD_HD PMD_INLINE void three_body_copied_entry(const StepView &v, int w, int p, int q, int e) {
+  const ThreeBodyList &L = v.thb;
+  const int src = L.end[q] - e + p;
+  L.thb[w] = v.bonds.nbr[q];
+  L.pthb[w] = q;
+  L.theta[w] = L.theta[src];
+  L.cos_theta[w] = L.cos_theta[src];
+  L.dcos_di[w] = L.dcos_dk[src];
+  L.dcos_dj[w] = L.dcos_dj[src];
+  L.dcos_dk[w] = L.dcos_di[src];
+}
+PMD_HD PMD_INLINE void three_body_new_entry(const StepView &v, int w, int p, int q) {
+  const ThreeBodyList &L = v.thb;
+  const BondList &B = v.bonds;
+  L.thb[w] = B.nbr[q];
+  L.pthb[w] = q;
+  angle_theta(B.dvec[p], B.d[p], B.dvec[q], B.d[q], &L.theta[w], &L.cos_theta[w]);
+  angle_dcos(B.dvec[p], B.d[p], B.dvec[q], B.d[q], &L.dcos_di[w], &L.dcos_dj[w], &L.dcos_dk[w]);
+}
+
 // Fill the three-body rows of centre j; thb.start[p] must hold the prefix sum
 // of three_body_count_atom's counts. Sets thb.end[p]. Any atom 0..n_total-1.
+// Row p lists 1. the earlier bonds q < p whose rows are built, ascending, then
+// 2. every later bond q > p (the CUDA driver fills a row with several lanes in
+// the same layout).
 PMD_HD PMD_INLINE void three_body_fill_atom(int j, const StepView &v) {
   const ThreeBodyList &L = v.thb;
   const BondList &B = v.bonds;
@@ -266,30 +294,9 @@ PMD_HD PMD_INLINE void three_body_fill_atom(int j, const StepView &v) {
   for (int p = s; p < e; ++p) {
     int w = L.start[p];
     if (!skip && three_body_row_built(j, p, v)) {
-      // 1. angles already computed in the rows of earlier bonds: the entry of
-      //    bond p in row q is the (p - q)-th of q's own angles, which are the
-      //    last (e - q - 1) entries of that row.
-      for (int q = s; q < p; ++q) {
-        if (L.end[q] == L.start[q]) continue;  // row q not built
-        const int src = L.end[q] - e + p;
-        L.thb[w] = B.nbr[q];
-        L.pthb[w] = q;
-        L.theta[w] = L.theta[src];
-        L.cos_theta[w] = L.cos_theta[src];
-        L.dcos_di[w] = L.dcos_dk[src];
-        L.dcos_dj[w] = L.dcos_dj[src];
-        L.dcos_dk[w] = L.dcos_di[src];
-        ++w;
-      }
-      // 2. angles with every later bond of j
-      for (int q = p + 1; q < e; ++q) {
-        L.thb[w] = B.nbr[q];
-        L.pthb[w] = q;
-        angle_theta(B.dvec[p], B.d[p], B.dvec[q], B.d[q], &L.theta[w], &L.cos_theta[w]);
-        angle_dcos(B.dvec[p], B.d[p], B.dvec[q], B.d[q], &L.dcos_di[w], &L.dcos_dj[w],
-                   &L.dcos_dk[w]);
-        ++w;
-      }
+      for (int q = s; q < p; ++q)
+        if (L.end[q] != L.start[q]) three_body_copied_entry(v, w++, p, q, e);  // row q built
+      for (int q = p + 1; q < e; ++q) three_body_new_entry(v, w++, p, q);
     }
     L.end[p] = w;
   }
