@@ -42,6 +42,21 @@ struct Box {
   vec3 lo, hi;
 };
 
+// Cells of a list build: at least the largest row cut-off (plus skin) wide.
+struct CellGrid {
+  vec3 lo;
+  double sx, sy, sz;  // cells per unit length
+  int nx, ny, nz;
+};
+
+// A cell search as the last list build ran it (cell_search.cuh).
+struct CellSearch {
+  CellGrid grid;
+  int n_local, n_total;
+  double cut_local, cut_ghost;
+  double skin;  // added to a row's cut-off if that is positive (0: the far list itself)
+};
+
 // What the neighbour stage reads back before sizing the cell grid.
 struct AtomProbe {
   Box box;
@@ -104,6 +119,7 @@ struct CudaContext {
   DeviceArray<vec3> cell_x{"positions by cell", &mem};
   DeviceArray<int> cell_type{"types by cell", &mem};
   DeviceArray<int> cell_start{"cell starts", &mem}, cell_end{"cell ends", &mem};
+  CellSearch cells{};  // of the last build of the list behind the far list
 
   // --- far neighbours ---
   DeviceArray<int> far_count{"far-neighbour counts", &mem};  // n+1
@@ -127,15 +143,14 @@ struct CudaContext {
 
   // --- reverse index of the list behind the far list (the skin list, or the
   //     far list itself without a skin): for each atom j, the owned rows that
-  //     hold j, ascending. Built on request (the QEq matrix, see
-  //     DeviceFarList) once per build of that list ---
+  //     hold j, in cell order (cell_search.cuh). Built on request (the QEq
+  //     matrix) once per build of that list ---
   long list_builds = 0;     // builds of the list behind the far list
   long rev_built_for = -1;  // the list_builds the reverse index belongs to
   size_t rev_total = 0;
-  DeviceArray<int> rev_count{"reverse far-index counts", &mem};      // n+1, then the fill cursors
+  DeviceArray<int> rev_count{"reverse far-index counts", &mem};      // n+1
   DeviceArray<int> rev_start{"reverse far-index row starts", &mem};  // n+1
   DeviceArray<int> rev_row{"reverse far index", &mem};
-  DeviceArray<int> rev_unsorted{"reverse far index (before sorting)", &mem};
 
   // --- bonds ---
   DeviceArray<int> bond_count{"bond counts", &mem};  // n+1

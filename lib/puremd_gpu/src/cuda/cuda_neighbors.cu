@@ -31,6 +31,7 @@
 #include <cub/block/block_reduce.cuh>
 #include <string>
 
+#include "cuda/cell_search.cuh"
 #include "cuda/cub_calls.cuh"
 #include "cuda/cuda_context.h"
 #include "cuda/kernel_utils.cuh"
@@ -40,18 +41,6 @@ namespace puremd::cuda {
 namespace {
 
 constexpr int kBoxBlocks = 256;
-
-struct CellGrid {
-  vec3 lo;
-  double sx, sy, sz;  // cells per unit length
-  int nx, ny, nz;
-};
-
-__device__ __forceinline__ void cell_coords(const CellGrid &g, vec3 p, int &cx, int &cy, int &cz) {
-  cx = min(g.nx - 1, static_cast<int>((p.x - g.lo.x) * g.sx));
-  cy = min(g.ny - 1, static_cast<int>((p.y - g.lo.y) * g.sy));
-  cz = min(g.nz - 1, static_cast<int>((p.z - g.lo.z) * g.sz));
-}
 
 struct BoxUnion {
   __device__ Box operator()(const Box &a, const Box &b) const {
@@ -118,93 +107,6 @@ __global__ void __launch_bounds__(kReduceBlock)
   const int i = cell_atoms[s];
   cell_x[s] = x[i];
   cell_type[s] = type[i];
-}
-
-struct FarParams {
-  CellGrid g;
-  int n_local, n_total;
-  double cut_local, cut_ghost;
-  double skin;  // added to a row's cut-off if that is positive (0: the far list itself)
-};
-
-// The partners j > i of atom i within its row's cut-off, found by a group of
-// L lanes (lane k takes slots k, k + L, ... of each of the 27 cells) and
-// visited as visit(w, j, dr, d2) with w = 0, 1, 2, ... in cell order, then
-// slot order: the order of a serial scan, whatever L. Returns the count
-// (the same in every lane of the group).
-template <int L, class Visit>
-__device__ __forceinline__ int for_each_far_partner(const LaneGroup<L> &g, int i,
-                                                    const FarParams &P, const vec3 *x,
-                                                    const int *type, const int *cell_start,
-                                                    const int *cell_end, const int *cell_atoms,
-                                                    const vec3 *cell_x, const int *cell_type,
-                                                    Visit &&visit) {
-  if (type[i] < 0) return 0;
-  const double rc0 = i < P.n_local ? P.cut_local : P.cut_ghost;
-  if (rc0 <= 0) return 0;
-  const double rc = rc0 + P.skin;
-  const double rc2 = rc * rc;
-  const vec3 xi = x[i];
-  int cx, cy, cz;
-  cell_coords(P.g, xi, cx, cy, cz);
-  int w = 0;
-  for (int z = max(cz - 1, 0); z <= min(cz + 1, P.g.nz - 1); ++z)
-    for (int y = max(cy - 1, 0); y <= min(cy + 1, P.g.ny - 1); ++y)
-      for (int xx = max(cx - 1, 0); xx <= min(cx + 1, P.g.nx - 1); ++xx) {
-        const int c = (z * P.g.ny + y) * P.g.nx + xx;
-        const int e = cell_end[c];
-        for (int base = cell_start[c]; base < e; base += L) {
-          const int s = base + g.lane;
-          int j = -1;
-          vec3 dr{};
-          double d2 = 0.0;
-          bool keep = false;
-          if (s < e) {
-            j = cell_atoms[s];
-            if (j > i && cell_type[s] >= 0) {
-              dr = cell_x[s] - xi;
-              d2 = norm2_host_rounding(dr);
-              keep = d2 <= rc2;
-            }
-          }
-          int kept;
-          const int r = g.rank(keep, kept);
-          if (keep) visit(w + r, j, dr, d2);
-          w += kept;
-        }
-      }
-  return w;
-}
-
-template <int L>
-__global__ void __launch_bounds__(kAtomBlock)
-    far_count_kernel(FarParams P, const vec3 *x, const int *type, const int *cell_start,
-                     const int *cell_end, const int *cell_atoms, const vec3 *cell_x,
-                     const int *cell_type, int *count, unsigned long long *total) {
-  const LaneGroup<L> g;
-  const int i = static_cast<int>(g.row());
-  int n = 0;
-  if (i < P.n_total) {
-    n = for_each_far_partner(g, i, P, x, type, cell_start, cell_end, cell_atoms, cell_x, cell_type,
-                             [](int, int, vec3, double) {});
-    if (g.lane == 0) count[i] = n;
-  }
-  warp_add_total(total, static_cast<unsigned long long>(g.lane == 0 ? n : 0));
-}
-
-template <int L>
-__global__ void __launch_bounds__(kAtomBlock)
-    far_fill_kernel(FarParams P, const vec3 *x, const int *type, const int *cell_start,
-                    const int *cell_end, const int *cell_atoms, const vec3 *cell_x,
-                    const int *cell_type, const int *start, int *end, int *nbr) {
-  const LaneGroup<L> g;
-  const int i = static_cast<int>(g.row());
-  if (i >= P.n_total) return;  // whole groups leave together
-  const int w0 = start[i];
-  const int n =
-      for_each_far_partner(g, i, P, x, type, cell_start, cell_end, cell_atoms, cell_x, cell_type,
-                           [&](int w, int j, vec3, double) { nbr[w0 + w] = j; });
-  if (g.lane == 0) end[i] = w0 + n;
 }
 
 struct CompactParams {
@@ -377,19 +279,21 @@ size_t build_cell_pairs(CudaContext &c, double skin, DeviceArray<int> &start, De
   PMD_CUDA_CHECK_LAUNCH("cell_bounds_kernel", st);
 
   // 3. count -> scan -> grow -> fill
-  const FarParams P{g, c.n_local, n, cut_local, cut_ghost, skin};
+  c.cells = CellSearch{g, c.n_local, n, cut_local, cut_ghost, skin};
+  const UpperPartners search{c.cells,
+                             CellArrays{c.cell_start.data(), c.cell_end.data(), c.cell_atoms.data(),
+                                        c.cell_type.data(), c.cell_x.data()},
+                             c.x.data(), c.type.data()};
   PMD_CUDA_CHECK(cudaMemsetAsync(c.far_count.data() + n, 0, sizeof(int), st));
   c.clear_totals(kTotalFar, 1);
   const int lanes = c.lanes.neighbors;
   dispatch_lanes(lanes, [&](auto l) {
     constexpr int L = decltype(l)::value;
-    far_count_kernel<L>
+    cell_rows_count_kernel<L>
         <<<blocks_for(static_cast<long long>(n) * L, kAtomBlock), kAtomBlock, 0, st>>>(
-            P, c.x.data(), c.type.data(), c.cell_start.data(), c.cell_end.data(),
-            c.cell_atoms.data(), c.cell_x.data(), c.cell_type.data(), c.far_count.data(),
-            c.totals.data() + kTotalFar);
+            n, search, c.far_count.data(), c.totals.data() + kTotalFar);
   });
-  PMD_CUDA_CHECK_LAUNCH("far_count_kernel", st);
+  PMD_CUDA_CHECK_LAUNCH("cell_rows_count_kernel(far)", st);
   start.reserve(static_cast<size_t>(n) + 1, kListHeadroom);
   end.reserve(static_cast<size_t>(n) + 1, kListHeadroom);
   c.exclusive_scan(c.far_count.data(), start.data(), static_cast<size_t>(n) + 1);
@@ -399,13 +303,11 @@ size_t build_cell_pairs(CudaContext &c, double skin, DeviceArray<int> &start, De
 
   dispatch_lanes(lanes, [&](auto l) {
     constexpr int L = decltype(l)::value;
-    far_fill_kernel<L>
+    cell_rows_fill_kernel<L>
         <<<blocks_for(static_cast<long long>(n) * L, kAtomBlock), kAtomBlock, 0, st>>>(
-            P, c.x.data(), c.type.data(), c.cell_start.data(), c.cell_end.data(),
-            c.cell_atoms.data(), c.cell_x.data(), c.cell_type.data(), start.data(), end.data(),
-            nbr.data());
+            n, search, start.data(), end.data(), nbr.data());
   });
-  PMD_CUDA_CHECK_LAUNCH("far_fill_kernel", st);
+  PMD_CUDA_CHECK_LAUNCH("cell_rows_fill_kernel(far)", st);
   if (debug_mode())
     std::fprintf(stderr, "[reaxff/gpu] %s: %d atoms (%d owned), %d cells, skin %g, %zu pairs\n",
                  what, n, c.n_local, static_cast<int>(n_cells), skin, total);

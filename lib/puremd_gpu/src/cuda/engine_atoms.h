@@ -9,7 +9,7 @@
 //
 // The QEq matrix stores both (i, j) and (j, i), so it also needs, for each
 // atom j, the owned rows that hold j: the reverse index rev_row[rev_start[j]
-// .. rev_start[j + 1]), ascending. It is built when the list it indexes is
+// .. rev_start[j + 1]), in cell order. It is built when the list it indexes is
 // (the Verlet list behind the far list, so with cut_local + skin: a reader
 // checks the distance at the current positions x). Row i of the far list
 // and the reverse index together fit in [start[i] + rev_start[i], ...):

@@ -9,7 +9,8 @@
 //   1. its partners k < i: the owned rows that hold i, from the reverse
 //      index (built with the list behind the far list, so within cut_local +
 //      skin: the distance is checked here, at the current positions, with
-//      the same rounding as the far list's own filter), ascending k;
+//      the same rounding as the far list's own filter), in the index's
+//      (cell) order;
 //   2. for an owned row, its far row: partners j > i, in the far list's order.
 // A ghost row takes only part 1 (its owned partners); its entries are folded
 // into its owner's row after the product.
