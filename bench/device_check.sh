@@ -193,6 +193,9 @@ if [ "$what" = all ] || [ "$what" = bench ] || [ "$what" = quick ]; then
     row "$(printf '%-12s atoms=%-8s ours %8s ms/step (%s)  reaxff/kk %8s ms/step (%s)  kk/ours %s  GPU MiB ours %s kk %s' \
       "$label" "$atoms" "$a" "${ours[*]}" "$b" "${kk[*]}" \
       "$(awk -v a="$a" -v b="$b" 'BEGIN{if (a > 0 && b > 0) printf "%.2f", b / a; else print "-"}')" "$mo" "$mk")"
+    # one CSV row per system for bench/plot_side_by_side.py
+    [ -s "$out/bench.csv" ] || echo "system,atoms,ours_ms,kk_ms,ours_mib,kk_mib" >"$out/bench.csv"
+    echo "$label,$atoms,$a,$b,$mo,$mk" >>"$out/bench.csv"
     # the phases, from one more run of ours with the timing table on
     "$LMP" -sf gpu -in "$(with_keywords "$in" "timing yes")" "$@" -log "$out/phases.log" -screen none
     awk '/ReaxFF\/GPU (phase|peak)|QEq\/GPU peak/ {p = 1; print; next} p && /^  / {print; next} {p = 0}' \

@@ -315,10 +315,9 @@ TEST(CudaOutOfMemory, QEqSolveSaysAtomsAndGpuMemory) {
 }
 
 // QEqMatrix::Auto stores the matrix while the memory in use plus the matrix
-// stays within kQEqStoredShare of the GPU, and otherwise solves matrix-free
-// with the same charges: with memory in use beyond that share (the test
-// holds it), a solve goes matrix-free and holds no matrix; once the memory
-// is back, the next solve stores it again.
+// stays within kQEqStoredShareFirst of the GPU at a solver's first solve and
+// kQEqStoredShare at later ones, and otherwise solves matrix-free with the
+// same charges. The test holds memory to put each rule on either side.
 TEST(CudaOutOfMemory, QEqAutoGoesMatrixFreeWhenMemoryIsShort) {
   REQUIRE_GPU();
   const qeq_test::System sys = qeq_test::make_periodic_system(4096, 34.5, 10.0, 99u);
@@ -335,12 +334,13 @@ TEST(CudaOutOfMemory, QEqAutoGoesMatrixFreeWhenMemoryIsShort) {
 #if defined(PUREMD_WITH_CUDA)
   ASSERT_EQ(cudaMemGetInfo(&free_b, &total_b), cudaSuccess);
 #endif
+  auto leave = [&](double share) { return static_cast<std::size_t>(share * total_b); };
   {
-    // in use: 1 - 0.3 = 70 % of the GPU, beyond kQEqStoredShare (60 %)
-    GpuMemoryHog hog(static_cast<std::size_t>(0.3 * static_cast<double>(total_b)));
+    // 70 % in use: beyond the first solve's share (60 %)
+    GpuMemoryHog hog(leave(1.0 - 0.7));
     Solve lean;
     ASSERT_NO_THROW(lean = solve(solver, sys));
-    EXPECT_TRUE(lean.res.matrix_free) << "held " << mib(hog.held()) << " MiB";
+    EXPECT_TRUE(lean.res.matrix_free) << "first solve, held " << mib(hog.held()) << " MiB";
     EXPECT_NEAR(lean.res.iter_s, ref.res.iter_s, 1);  // sums in another order
     EXPECT_NEAR(lean.res.iter_t, ref.res.iter_t, 1);
     for (int i = 0; i < sys.n_total(); ++i)
@@ -348,9 +348,21 @@ TEST(CudaOutOfMemory, QEqAutoGoesMatrixFreeWhenMemoryIsShort) {
     for (const MemoryEntry &e : solver.solver->device_memory_table())
       EXPECT_FALSE(e.what == "QEq: matrix values") << "a matrix-free solve held " << e.bytes;
   }
+  {
+    GpuMemoryHog hog(leave(1.0 - 0.95));  // 95 %: beyond a later solve's share (90 %)
+    Solve lean;
+    ASSERT_NO_THROW(lean = solve(solver, sys));
+    EXPECT_TRUE(lean.res.matrix_free) << "later solve, held " << mib(hog.held()) << " MiB";
+  }
+  {
+    GpuMemoryHog hog(leave(1.0 - 0.7));  // 70 %: within a later solve's share
+    Solve stored;
+    ASSERT_NO_THROW(stored = solve(solver, sys));
+    EXPECT_FALSE(stored.res.matrix_free) << "later solve, held " << mib(hog.held()) << " MiB";
+  }
   Solve back;
   ASSERT_NO_THROW(back = solve(solver, sys));
-  EXPECT_FALSE(back.res.matrix_free) << "memory is back: the matrix is stored again";
+  EXPECT_FALSE(back.res.matrix_free) << "memory is back: the matrix is stored";
 }
 
 }  // namespace

@@ -39,15 +39,17 @@ struct QEqComm {
 
 // How the CUDA solver multiplies by H (the host solver always stores it).
 enum class QEqMatrix {
-  Auto,    // Stored while it leaves room on the GPU (kQEqStoredShare), else Free
+  Auto,    // Stored while it leaves room on the GPU (kQEqStoredShare*), else Free
   Stored,  // built once per solve (8 + 4 bytes per entry), then read by every product
   Free,    // no matrix: every product evaluates its elements from the far list
            // (about 2.5x the product's time on an H100, no matrix memory)
 };
 // Auto stores the matrix when the device memory in use plus the matrix stays
-// within this share of the GPU's memory, so that the force stages of the
-// step have room to grow after the solve.
-constexpr double kQEqStoredShare = 0.6;
+// within this share of the GPU's memory: at a solver's first solve, before
+// the force stages of the step have allocated their lists (about half of the
+// engine's memory), and at later solves, when they have (headroom included).
+constexpr double kQEqStoredShareFirst = 0.6;
+constexpr double kQEqStoredShare = 0.9;
 
 struct QEqSettings {
   double cut_lo = 0.0;      // taper inner radius (A)

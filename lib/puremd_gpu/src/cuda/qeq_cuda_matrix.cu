@@ -158,7 +158,9 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
 
 // Whether this solve stores its matrix: as the settings say, or for Auto
 // when the memory in use plus what storing would add stays within
-// kQEqStoredShare of the GPU (room: entries the store would reserve).
+// kQEqStoredShareFirst (first solve) or kQEqStoredShare of the GPU (room:
+// entries the store would reserve). The matrix is built anew at every
+// solve, so a later solve may store it where the first did not.
 bool CudaQEqSolver::store_matrix(long long room) const {
   if (settings_.matrix != QEqMatrix::Auto) return settings_.matrix == QEqMatrix::Stored;
   const double want = 1.25 * static_cast<double>(room);  // the reserve's headroom
@@ -168,7 +170,8 @@ bool CudaQEqSolver::store_matrix(long long room) const {
   PMD_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
   const double in_use = static_cast<double>(total_b - free_b);
   const double add = (want - held) * (sizeof(double) + sizeof(int));
-  return in_use + add <= kQEqStoredShare * static_cast<double>(total_b);
+  const double share = solves_ > 0 ? kQEqStoredShare : kQEqStoredShareFirst;
+  return in_use + add <= share * static_cast<double>(total_b);
 }
 
 // nnz (at nnz_dev), non-empty rows, the type checks and the number of rows

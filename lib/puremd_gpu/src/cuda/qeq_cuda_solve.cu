@@ -181,6 +181,7 @@ QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in, 
   atoms_ = atoms;
   setup(in);
   build_matrix(in);
+  ++solves_;
 
   const int n = in.n_total, nl = in.n_local, nr = n_rows_;
   double2 *x = x_.data();

@@ -195,6 +195,7 @@ class CudaQEqSolver final : public QEqSolver {
   bool flags_ = false;        // active_dev_ holds which atoms take part (has_exclusions)
   int cg_last_iters_ = 0;     // CG iterations of the last solve (the longer system)
   bool matrix_free_ = false;  // this solve's products evaluate H (QEqMatrix)
+  long long solves_ = 0;      // solves begun (QEqMatrix::Auto's first solve)
 
   std::vector<double> shield_, comm_s_, comm_t_;
 
