@@ -38,10 +38,20 @@ struct CorrectedBondOrderBody {
   __device__ void operator()(int i, const StepView &v) const { corrected_bond_order_atom(i, v); }
 };
 // the bonded stages of physics/stages.h: BondEnergyBody, LonePairBody, ...
-#define PUREMD_CUDA_BODY(Name, body)                                           \
-  struct Name##Body {                                                          \
-    static constexpr bool kTallies = true;                                     \
-    __device__ void operator()(int i, const StepView &v) const { body(i, v); } \
+// (kLanes > 1: a group of lanes per atom, atom_lanes_kernel)
+#define PUREMD_CUDA_BODY(Name, body, lanes)                                       \
+  struct Name##Body {                                                             \
+    static constexpr bool kTallies = true;                                        \
+    static constexpr int kLanes = lanes;                                          \
+    /* templates: each instantiated only where its kernel uses it */              \
+    template <class View>                                                         \
+    __device__ void operator()(int i, const View &v) const {                      \
+      body(i, v);                                                                 \
+    }                                                                             \
+    template <class View>                                                         \
+    __device__ void operator()(int i, const View &v, int part, int parts) const { \
+      body(i, v, part, parts);                                                    \
+    }                                                                             \
   };
 PUREMD_BONDED_STAGES(PUREMD_CUDA_BODY)
 #undef PUREMD_CUDA_BODY
@@ -61,6 +71,19 @@ __global__ void __launch_bounds__(kAtomBlock)
   } else {
     Body{}(i, v);
   }
+}
+
+// A group of L lanes per atom, lane k taking part k of L of the atom's bond
+// entries (Body(i, v, k, L)); the parts tally on their own.
+template <class Body, int L>
+__global__ void __launch_bounds__(kAtomBlock)
+    atom_lanes_kernel(const StepView v, int begin, int end) {
+  const LaneGroup<L> g;
+  const long long row = begin + g.row();
+  if (row >= end) return;
+  static_assert(Body::kTallies, "split stages tally energies");
+  const StepView w = with_energy_slot(v);
+  Body{}(static_cast<int>(row), w, g.lane, L);
 }
 
 // Row families for row_group_kernel: Row (with active, first, last), Sums
@@ -121,6 +144,21 @@ void launch_atoms(CudaContext &c, const char *name, int begin, int end) {
   atom_stage_kernel<Body>
       <<<blocks_for(end - begin, kAtomBlock), kAtomBlock, 0, c.stream>>>(c.view(), begin, end);
   PMD_CUDA_CHECK_LAUNCH(name, c.stream);
+}
+
+// A bonded stage of physics/stages.h, a thread or a group of Body::kLanes
+// lanes per atom.
+template <class Body>
+void launch_bonded(CudaContext &c, const char *name, int begin, int end) {
+  if constexpr (Body::kLanes == 1) {
+    launch_atoms<Body>(c, name, begin, end);
+  } else {
+    if (end <= begin) return;
+    const long long threads = static_cast<long long>(end - begin) * Body::kLanes;
+    atom_lanes_kernel<Body, Body::kLanes>
+        <<<blocks_for(threads, kAtomBlock), kAtomBlock, 0, c.stream>>>(c.view(), begin, end);
+    PMD_CUDA_CHECK_LAUNCH(name, c.stream);
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -189,7 +227,7 @@ void compute_bond_orders(CudaContext &c) {
 }
 
 void compute_bonded(CudaContext &c) {
-#define PUREMD_CUDA_STAGE(Name, body) launch_atoms<Name##Body>(c, #body, 0, c.n_local);
+#define PUREMD_CUDA_STAGE(Name, body, lanes) launch_bonded<Name##Body>(c, #body, 0, c.n_local);
   PUREMD_BONDED_STAGES(PUREMD_CUDA_STAGE)
 #undef PUREMD_CUDA_STAGE
 }

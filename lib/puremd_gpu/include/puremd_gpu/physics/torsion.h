@@ -216,8 +216,9 @@ PMD_HD PMD_INLINE bool torsion_owns_bond(int j, int k, const AtomsView &a) {
 // ---------------------------------------------------------------------------
 // Torsions about the bonds j-k of owned atom j (j < n_local; other atoms return
 // at once) that this rank owns (torsion_owns_bond). Uses the first parameter
-// set of each type quadruple. Energy is split half to j, half to k.
-PMD_HD PMD_INLINE void torsions_atom(int j, const StepView &v) {
+// set of each type quadruple. Energy is split half to j, half to k. Bond
+// entries part, part + parts, ... of j's row only, when split (stages.h).
+PMD_HD PMD_INLINE void torsions_atom(int j, const StepView &v, int part = 0, int parts = 1) {
   const Tally &T = v.tally;
   const bool on_tor = T.on(kTermTorsion), on_con = T.on(kTermConjugation);
   if (j >= v.atoms.n_local || !(on_tor || on_con)) return;
@@ -235,7 +236,7 @@ PMD_HD PMD_INLINE void torsions_atom(int j, const StepView &v) {
   double dE_dDelta_j = 0.0;
   vec3 g_j{0.0, 0.0, 0.0};
 
-  for (int pk = B.start[j]; pk < B.end[j]; ++pk) {
+  for (int pk = B.start[j] + part; pk < B.end[j]; pk += parts) {
     const int k = B.nbr[pk];
     if (!torsion_owns_bond(j, k, v.atoms)) continue;
     const double BO_jk = B.bo[pk].BO;

@@ -306,7 +306,7 @@ PMD_HD PMD_INLINE void three_body_fill_atom(int j, const StepView &v) {
 // Energies of the angles centred on owned atom j (j < n_local; other atoms
 // return at once). Each unordered pair of bonds i-j, k-j is visited once, from
 // the row of the earlier bond. Energy goes to j's per-atom energy in full.
-PMD_HD PMD_INLINE void valence_angles_atom(int j, const StepView &v) {
+PMD_HD PMD_INLINE void valence_angles_atom(int j, const StepView &v, int part = 0, int parts = 1) {
   const Tally &T = v.tally;
   const bool on_ang = T.on(kTermAngle), on_pen = T.on(kTermPenalty), on_coa = T.on(kTermCoalition);
   if (j >= v.atoms.n_local || !(on_ang || on_pen || on_coa)) return;
@@ -327,7 +327,7 @@ PMD_HD PMD_INLINE void valence_angles_atom(int j, const StepView &v) {
   double dE_dSBO = 0.0;  // summed over all angles, spread over j's bonds at the end
   vec3 g_j{0.0, 0.0, 0.0};
 
-  for (int pi = B.start[j]; pi < B.end[j]; ++pi) {
+  for (int pi = B.start[j] + part; pi < B.end[j]; pi += parts) {
     if (L.end[pi] == L.start[pi]) continue;
     const int i = B.nbr[pi];
     const int type_i = v.atoms.type[i];
