@@ -75,8 +75,9 @@ struct CudaContext {
   Control control;
   int num_types = 0;
   int vdw_type = 0;
-  ThreadMapping lanes;   // threads per row of the long-row stages
-  double far_cut = 0.0;  // owned rows of the far list: max(nonb_cut, QEq cut-off)
+  ThreadMapping lanes;             // threads per row of the long-row stages
+  long long resident_threads = 0;  // threads the GPU holds at once (SMs x threads per SM)
+  double far_cut = 0.0;            // owned rows of the far list: max(nonb_cut, QEq cut-off)
 
   // --- current step ---
   int n_local = 0, n_total = 0;

@@ -138,6 +138,8 @@ CudaEngine::CudaEngine(const ForceField &ff, const Control &control,
   c_.far_cut = control.nonb_cut;
   c_.skin = kDefaultSkin;
   c_.lanes = settings.lanes;
+  c_.resident_threads =
+      static_cast<long long>(prop.multiProcessorCount) * prop.maxThreadsPerMultiProcessor;
   copy_force_field(ff);
 
   c_.totals.reserve(kNumTotals);
