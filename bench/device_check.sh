@@ -3,14 +3,17 @@
 #   1. library tests incl. the GPU ones (CUDA driver == host driver),
 #   2. LAMMPS-level comparisons vs pair_style reaxff on 1 and 2 ranks (both on one GPU),
 #   3. compute-sanitizer memcheck + racecheck on HNS 2x2x2 and Water-6540 (5 steps),
-#   4. benchmarks: HNS replicated 2^3 .. 16^3 and Water-6540, ms/step and phase breakdown.
+#   4. benchmarks side by side with reaxff/kk (SYSTEMS: HNS N^3, Water-6540, Water 3^3,
+#      Silica-6000), ms/step, GPU memory, phase breakdown, and bench.csv for
+#      bench/plot_side_by_side.py.
 # On a machine with the full toolchain it builds first (scripts/configure.sh);
 # with BUNDLE=dir (made by bench/make_device_bundle.sh) it runs prebuilt binaries.
 # Usage: bench/device_check.sh [unit|quick|tests|bench|sanitize|drift|lanes|qeqtol|qeqmatrix|gpupkg|all]
 #        (default all; lanes: the threads-per-row sweep behind thread_mapping.h's defaults;
-#        qeqtol: GPU vs host after 100 steps at two CG tolerances; gpupkg: the
-#        examples/reaxff suite and the -sf gpu tests against a LAMMPS with its own GPU
-#        package (BUNDLE made with one); none of these three in all)
+#        qeqtol: GPU vs host after 100 steps at two CG tolerances; qeqmatrix: the QEq
+#        matrix stored vs matrix-free; gpupkg: the examples/reaxff suite and the -sf gpu
+#        tests against a LAMMPS with its own GPU package (BUNDLE made with one); none of
+#        these four in all)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
