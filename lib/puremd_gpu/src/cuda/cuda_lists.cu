@@ -172,35 +172,12 @@ __global__ void __launch_bounds__(kAtomBlock)
   warp_add_total(&totals[kTotalThb], static_cast<unsigned long long>(n));
 }
 
-// three_body_fill_atom's rows with a group of L lanes per centre j: row by
-// row (a row copies from the earlier rows of j), the entries of a row split
-// over the lanes, copied ones compacted in order.
+// three_body_fill_atom with a group of L lanes per centre j.
 template <int L>
 __global__ void __launch_bounds__(kAtomBlock) three_body_fill_kernel(const StepView v) {
   const LaneGroup<L> g;
   const long long row = g.row();
-  if (row >= v.atoms.n_total) return;
-  const int j = static_cast<int>(row);
-  const ThreeBodyList &T = v.thb;
-  const int s = v.bonds.start[j], e = v.bonds.end[j];
-  const bool skip = v.atoms.type[j] < 0;
-  for (int p = s; p < e; ++p) {
-    int w = T.start[p];
-    if (!skip && three_body_row_built(j, p, v)) {
-      for (int q0 = s; q0 < p; q0 += L) {
-        const int q = q0 + g.lane;
-        const bool take = q < p && T.end[q] != T.start[q];  // row q built
-        int kept;
-        const int before = g.rank(take, kept);
-        if (take) three_body_copied_entry(v, w + before, p, q, e);
-        w += kept;
-      }
-      for (int q = p + 1 + g.lane; q < e; q += L) three_body_new_entry(v, w + (q - p - 1), p, q);
-      w += e - p - 1;
-    }
-    if (g.lane == 0) T.end[p] = w;
-    __syncwarp(g.mask);  // row p, entries and end, before a later row copies from it
-  }
+  if (row < v.atoms.n_total) three_body_fill_atom(static_cast<int>(row), v, g);
 }
 
 }  // namespace

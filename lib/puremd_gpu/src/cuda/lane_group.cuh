@@ -15,6 +15,7 @@ namespace puremd::cuda {
 template <int L>
 struct LaneGroup {
   static_assert(L >= 1 && L <= 32 && (L & (L - 1)) == 0, "lanes per group: a power of two <= 32");
+  static constexpr int kSize = L;
   int lane;       // 0 .. L-1 within the group
   int warp_lane;  // 0 .. 31 within the warp
   unsigned mask;  // the group's lanes
@@ -53,6 +54,9 @@ struct LaneGroup {
     kept = __popc(b);
     return __popc(b & ((1u << warp_lane) - 1u));
   }
+
+  // What the group's lanes wrote before this is visible to all of them after.
+  __device__ void sync() const { __syncwarp(mask); }
 };
 
 }  // namespace puremd::cuda

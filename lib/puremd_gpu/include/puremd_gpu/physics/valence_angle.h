@@ -256,11 +256,10 @@ PMD_HD PMD_INLINE int three_body_count_atom(int j, const StepView &v, int *row_c
   return total;
 }
 
-// The two kinds of entry of row p (bond entry p of centre j, whose bond row
-// ends at e): entry w for an earlier bond q < p is a copy of row q's entry
-// for bond p (the (p - q)-th of q's own angles, which are the last (e - q - 1)
-// entries of that row), with i and k swapped; entry w for a later bond q > p
-// is computed.
+// Entry w of row p (bond entry p of centre j, whose bond row ends at e) for
+// the bond q: for an earlier bond q < p a copy of row q's entry for bond p
+// (the (p - q)-th of q's own angles, which are the last (e - q - 1) entries
+// of that row), with i and k swapped; for a later bond q > p computed.
 PMD_HD PMD_INLINE void three_body_copied_entry(const StepView &v, int w, int p, int q, int e) {
   const ThreeBodyList &L = v.thb;
   const int src = L.end[q] - e + p;
@@ -281,12 +280,28 @@ PMD_HD PMD_INLINE void three_body_new_entry(const StepView &v, int w, int p, int
   angle_dcos(B.dvec[p], B.d[p], B.dvec[q], B.d[q], &L.dcos_di[w], &L.dcos_dj[w], &L.dcos_dk[w]);
 }
 
+// One lane: what three_body_fill_atom needs of a group of lanes (the CUDA
+// driver passes its LaneGroup, which has the same members).
+struct SerialLanes {
+  static constexpr int kSize = 1;
+  int lane = 0;
+  // among the lanes that keep, how many come before this one; kept = how many
+  PMD_HD int rank(bool keep, int &kept) const {
+    kept = keep ? 1 : 0;
+    return 0;
+  }
+  PMD_HD void sync() const {}
+};
+
 // Fill the three-body rows of centre j; thb.start[p] must hold the prefix sum
 // of three_body_count_atom's counts. Sets thb.end[p]. Any atom 0..n_total-1.
 // Row p lists 1. the earlier bonds q < p whose rows are built, ascending, then
-// 2. every later bond q > p (the CUDA driver fills a row with several lanes in
-// the same layout).
-PMD_HD PMD_INLINE void three_body_fill_atom(int j, const StepView &v) {
+// 2. every later bond q > p. Rows are filled one after the other (a row copies
+// from the earlier rows of j), the entries of a row split over the group's
+// lanes, the copied ones compacted in order.
+template <class Lanes = SerialLanes>
+PMD_HD PMD_INLINE void three_body_fill_atom(int j, const StepView &v, const Lanes &g = Lanes{}) {
+  constexpr int kLanes = Lanes::kSize;
   const ThreeBodyList &L = v.thb;
   const BondList &B = v.bonds;
   const int s = B.start[j], e = B.end[j];
@@ -294,11 +309,20 @@ PMD_HD PMD_INLINE void three_body_fill_atom(int j, const StepView &v) {
   for (int p = s; p < e; ++p) {
     int w = L.start[p];
     if (!skip && three_body_row_built(j, p, v)) {
-      for (int q = s; q < p; ++q)
-        if (L.end[q] != L.start[q]) three_body_copied_entry(v, w++, p, q, e);  // row q built
-      for (int q = p + 1; q < e; ++q) three_body_new_entry(v, w++, p, q);
+      for (int q0 = s; q0 < p; q0 += kLanes) {
+        const int q = q0 + g.lane;
+        const bool take = q < p && L.end[q] != L.start[q];  // row q built
+        int kept;
+        const int before = g.rank(take, kept);
+        if (take) three_body_copied_entry(v, w + before, p, q, e);
+        w += kept;
+      }
+      for (int q = p + 1 + g.lane; q < e; q += kLanes)
+        three_body_new_entry(v, w + (q - p - 1), p, q);
+      w += e - p - 1;
     }
-    L.end[p] = w;
+    if (g.lane == 0) L.end[p] = w;
+    g.sync();  // row p, entries and end, before a later row copies from it
   }
 }
 
