@@ -25,6 +25,18 @@ struct SpmvSums {
   double s, t;
 };
 
+// Row i's product: its off-diagonal sum plus, for an owned row, the diagonal term.
+__device__ __forceinline__ double2 qeq_row_product(int i, int n_local, const double *diag,
+                                                   const double2 *v, SpmvSums acc) {
+  if (i < n_local) {
+    const double dg = diag[i];
+    const double2 vi = v[i];
+    acc.s += dg * vi.x;
+    acc.t += dg * vi.y;
+  }
+  return make_double2(acc.s, acc.t);
+}
+
 template <int TPR>
 __global__ void __launch_bounds__(kQEqBlock)
     k_spmv(int n_rows, int n_local, const long long *__restrict__ row_start,
@@ -45,15 +57,8 @@ __global__ void __launch_bounds__(kQEqBlock)
     }
   }
   g.sum_all(acc);  // every lane gets here
-  if (row < n_rows && g.lane == 0) {
-    if (row < n_local) {
-      const double dg = diag[row];
-      const double2 vi = v[row];
-      acc.s += dg * vi.x;
-      acc.t += dg * vi.y;
-    }
-    y[row] = make_double2(acc.s, acc.t);
-  }
+  if (row < n_rows && g.lane == 0)
+    y[row] = qeq_row_product(static_cast<int>(row), n_local, diag, v, acc);
 }
 
 // The same product without a stored matrix (QEqMatrix::Free): the group of
@@ -77,15 +82,7 @@ __global__ void __launch_bounds__(kQEqBlock)
     acc.t += h * vj.y;
   });
   g.sum_all(acc);
-  if (g.lane == 0) {
-    if (i < a.n_local) {
-      const double dg = diag[i];
-      const double2 vi = v[i];
-      acc.s += dg * vi.x;
-      acc.t += dg * vi.y;
-    }
-    y[i] = make_double2(acc.s, acc.t);
-  }
+  if (g.lane == 0) y[i] = qeq_row_product(i, a.n_local, diag, v, acc);
 }
 
 // Right-hand sides, Jacobi diagonal and the extrapolated initial guesses.
