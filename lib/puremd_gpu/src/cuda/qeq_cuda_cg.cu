@@ -257,8 +257,9 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
     }
   }
 
-  // One iteration; `par` selects the device state's scalars (on_device), `c`
-  // gives them otherwise (alpha and beta filled in as they are known).
+  // The kernels of one iteration: `par` selects the device state's scalars
+  // (on_device), `c` gives them otherwise (alpha and beta as they are known);
+  // `running` names the systems whose ghosts go through QEqComm.
   auto product = [&](int par, int running) {
     if (!device_comm_) forward_host(d, running, comm);
     multiply(d, w, on_device ? &st->step[par].running : nullptr);
