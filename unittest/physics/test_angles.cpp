@@ -45,14 +45,20 @@ double ref_dihedral(vec3 xi, vec3 xj, vec3 xk, vec3 xl) {
   return std::atan2(puremd::dot(puremd::cross(n1, n2), b2) / length(b2), puremd::dot(n1, n2));
 }
 
-// exact_theta: theta from atan2 instead of acos (full precision near 0 and 180 deg)
+// exact_theta: sine and cosine from the cross and dot products instead of the
+// clamped cosine (full precision near 0 and 180 deg)
 puremd::TorsionAngle make_angle(vec3 xfirst, vec3 xcentre, vec3 xlast, bool exact_theta = false) {
   const vec3 a = xfirst - xcentre, b = xlast - xcentre;
   puremd::TorsionAngle t;
-  double c;
-  puremd::angle_theta(a, length(a), b, length(b), &t.theta, &c);
+  double theta;
+  puremd::angle_theta(a, length(a), b, length(b), &theta, &t.cos_theta);
+  t.sin_theta = puremd::angle_sin(t.cos_theta);
   puremd::angle_dcos(a, length(a), b, length(b), &t.dcos_first, &t.dcos_centre, &t.dcos_last);
-  if (exact_theta) t.theta = std::atan2(length(puremd::cross(a, b)), puremd::dot(a, b));
+  if (exact_theta) {
+    const double ab = length(a) * length(b);
+    t.cos_theta = puremd::dot(a, b) / ab;
+    t.sin_theta = length(puremd::cross(a, b)) / ab;
+  }
   return t;
 }
 
@@ -142,7 +148,7 @@ TEST(AnglesGeometry, DihedralAndDcosOmegaMatchFiniteDifferences) {
     for (int exact = 0; exact < 2; ++exact) {
       const puremd::Dihedral dh = lib_dihedral(x, exact == 1);
       const double omega_ref = ref_dihedral(x[0], x[1], x[2], x[3]);
-      EXPECT_NEAR(std::remainder(dh.omega - omega_ref, 2 * M_PI), 0.0, 1e-9) << "trial " << trial;
+      EXPECT_NEAR(dh.cos_omega, std::cos(omega_ref), 1e-9) << "trial " << trial;
 
       // derivative of cos(omega); step small against the distance of i (or l)
       // from the j-k axis so the finite difference resolves the 1/sin growth

@@ -86,6 +86,18 @@ __global__ void __launch_bounds__(kAtomBlock)
   Body{}(static_cast<int>(row), w, g.lane, L);
 }
 
+// Torsions, a thread per work item (pk, s) of c.tor_items (torsion.h); the
+// grid covers the most there can be, the count is read on the GPU.
+__global__ void __launch_bounds__(kAtomBlock)
+    torsion_items_kernel(const StepView v, const int2 *items, const int *count) {
+  const int w = blockIdx.x * blockDim.x + threadIdx.x;
+  if (w >= *count) return;
+  const int2 it = items[w];
+  const int pk = it.x;
+  const int j = v.bonds.nbr[v.bonds.sym[pk]];  // the row pk belongs to
+  torsions_of_angle(j, pk, it.y, with_energy_slot(v));
+}
+
 // Row families for row_group_kernel: Row (with active, first, last), Sums
 // (plain doubles), entry() for one list entry, finish() in lane 0.
 struct HydrogenBondFamily {
@@ -150,10 +162,19 @@ void launch_atoms(CudaContext &c, const char *name, int begin, int end) {
 // while that grid fits in the threads the GPU holds at once, else a thread
 // per atom. Split, small systems gain (HNS 2^3 bonded phase 0.59 -> 0.21
 // ms/step); once a thread per atom fills the GPU, the split's extra atomics
-// and idle lanes cost more (HNS 16^3 23.6 -> 31.8 ms/step).
+// and idle lanes cost more (HNS 16^3 23.6 -> 31.8 ms/step). Torsions
+// (kTorsionWorkItems) run as work items at every size.
 template <class Body>
 void launch_bonded(CudaContext &c, const char *name, int begin, int end) {
-  if constexpr (Body::kLanes == 1) {
+  if constexpr (Body::kLanes == kTorsionWorkItems) {
+    static_assert(Body::kTallies, "the torsion items tally energies (with_energy_slot)");
+    const size_t most = c.thb_total;
+    if (most == 0 || end <= begin) return;
+    torsion_items_kernel<<<blocks_for(static_cast<long long>(most), kAtomBlock), kAtomBlock, 0,
+                           c.stream>>>(c.view(), c.tor_items.data(),
+                                       c.tor_start.data() + c.bond_total);
+    PMD_CUDA_CHECK_LAUNCH(name, c.stream);
+  } else if constexpr (Body::kLanes == 1) {
     launch_atoms<Body>(c, name, begin, end);
   } else {
     const long long threads = static_cast<long long>(end - begin) * Body::kLanes;

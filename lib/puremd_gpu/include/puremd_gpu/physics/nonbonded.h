@@ -50,19 +50,22 @@ PMD_HD PMD_INLINE PairTerm vdw_pair(const TwoBodyParams &p, double p_vdw1, int k
                                     double r, double tap, double dtap) {
   double e_m, ce;
   if (kind & kVdwShielding) {
-    // shielded distance f13 = (r^p + gamma_w^-p)^(1/p)
+    // shielded distance f13 = (r^p + gamma_w^-p)^(1/p). Its derivative over r,
+    // (r^p + gamma_w^-p)^(1/p - 1) r^(p - 2), and e1 = e2^2 are formed from the
+    // powers already taken: two pow and one exp fewer per pair than written
+    // out, the same values to round-off.
     const double inv_p = 1.0 / p_vdw1;
     const double rp = pow(r, p_vdw1);
     const double gp = pow(1.0 / p.gamma_w, p_vdw1);
     const double f13 = pow(rp + gp, inv_p);
-    const double e1 = exp(p.alpha * (1.0 - f13 / p.r_vdW));
     const double e2 = exp(0.5 * p.alpha * (1.0 - f13 / p.r_vdW));
+    const double e1 = e2 * e2;
     e_m = p.D * (e1 - 2.0 * e2);
-    const double df13_over_r = pow(rp + gp, inv_p - 1.0) * pow(r, p_vdw1 - 2.0);
+    const double df13_over_r = (f13 / (rp + gp)) * (rp / (r * r));
     ce = dtap * e_m - tap * p.D * (p.alpha / p.r_vdW) * (e1 - e2) * df13_over_r;
   } else {
-    const double e1 = exp(p.alpha * (1.0 - r / p.r_vdW));
     const double e2 = exp(0.5 * p.alpha * (1.0 - r / p.r_vdW));
+    const double e1 = e2 * e2;
     e_m = p.D * (e1 - 2.0 * e2);
     ce = dtap * e_m - tap * p.D * (p.alpha / p.r_vdW) * (e1 - e2) / r;
   }

@@ -16,12 +16,17 @@
 // owned atom i. With lanes > 1 the CUDA driver splits an atom's bond entries
 // over that many lanes, body(i, v, part, lanes) taking entries part, part +
 // lanes, ... of i's bond row (every sum a part adds is an accumulation, so
-// the parts add up to the whole); these loop over angles and torsions of
-// each bond and left a thread per atom waiting on latency (HNS 8^3:
-// torsions 2.3 ms, valence angles 1.1 ms per step).
+// the parts add up to the whole); these loop over angles of each bond and
+// left a thread per atom waiting on latency (HNS 8^3: valence angles 1.1 ms
+// per step). lanes = kTorsionWorkItems: the CUDA driver runs one thread per
+// (central bond, angle) work item of torsion.h instead of one per atom
+// (torsions 2.3 -> ... ms at HNS 8^3).
+namespace puremd {
+constexpr int kTorsionWorkItems = 0;
+}
 #define PUREMD_BONDED_STAGES(X)                 \
   X(BondEnergy, bond_energy_atom, 1)            \
   X(LonePair, lone_pair_atom, 1)                \
   X(OverUnder, over_under_coordination_atom, 1) \
   X(ValenceAngles, valence_angles_atom, 8)      \
-  X(Torsions, torsions_atom, 8)
+  X(Torsions, torsions_atom, puremd::kTorsionWorkItems)

@@ -9,6 +9,7 @@
 #include "puremd_gpu/force_field.h"
 #include "puremd_gpu/hd.h"
 #include "puremd_gpu/lists.h"
+#include "puremd_gpu/physics/valence_angle.h"
 
 namespace puremd {
 
@@ -22,23 +23,32 @@ PMD_HD PMD_INLINE double torsion_safe_sin(double s) {
   return s;
 }
 
-// One bond angle of the chain with the gradients of its cosine with respect to
-// the first, centre and last atom.
+// One bond angle of the chain: its cosine and sine, and the gradients of its
+// cosine with respect to the first, centre and last atom.
 struct TorsionAngle {
-  double theta;
+  double cos_theta, sin_theta;
   vec3 dcos_first, dcos_centre, dcos_last;
 };
 
+// The energies need cos(omega) only (cos, cos 2omega, cos 3omega are even in
+// omega), so the dihedral's sign is never formed.
 struct Dihedral {
-  double omega;  // dihedral angle, sign by the right-hand rule about j->k
+  double cos_omega;
   vec3 dcos_di, dcos_dj, dcos_dk, dcos_dl;  // gradients of cos(omega)
 };
+
+// cos(omega) from the two triple products that give omega = atan2(s, c):
+// c / |(c, s)| (1 where both vanish, as cos(atan2(0, 0)) is).
+PMD_HD PMD_INLINE double cos_of_atan2(double s, double c) {
+  const double h = sqrt(c * c + s * s);
+  return h > 0.0 ? c / h : 1.0;
+}
 
 // Dihedral i-j-k-l from r_ij = x_i - x_j, r_jk = x_k - x_j, r_kl = x_l - x_k,
 // r_li = x_i - x_l and their lengths; ijk is the angle i-j-k (first = i) and
 // jkl the angle j-k-l (first = j).
 //
-// omega comes from atan2 of two triple products. Its cosine's gradient is
+// cos(omega) comes from two triple products (cos_of_atan2). Its gradient is
 // taken from the law-of-cosines form
 //   cos(omega) = (r_ij^2 + r_jk^2 + r_kl^2 - r_li^2
 //                 - 2 (r_ij r_jk cA - r_ij r_kl cA cB + r_jk r_kl cB))
@@ -48,13 +58,13 @@ struct Dihedral {
 PMD_HD PMD_INLINE Dihedral dihedral(vec3 r_ij, double d_ij, vec3 r_jk, double d_jk, vec3 r_kl,
                                     double d_kl, vec3 r_li, double d_li, const TorsionAngle &ijk,
                                     const TorsionAngle &jkl) {
-  const double sA = torsion_safe_sin(sin(ijk.theta)), cA = cos(ijk.theta);
-  const double sB = torsion_safe_sin(sin(jkl.theta)), cB = cos(jkl.theta);
+  const double sA = torsion_safe_sin(ijk.sin_theta), cA = ijk.cos_theta;
+  const double sB = torsion_safe_sin(jkl.sin_theta), cB = jkl.cos_theta;
 
   Dihedral out;
   const double c_un = -dot(r_ij, r_jk) * dot(r_jk, r_kl) + d_jk * d_jk * dot(r_ij, r_kl);
   const double s_un = -d_jk * dot(r_ij, cross(r_jk, r_kl));
-  out.omega = atan2(s_un, c_un);
+  out.cos_omega = cos_of_atan2(s_un, c_un);
 
   // numerator and denominator of the law-of-cosines form
   const double num = d_ij * d_ij + d_jk * d_jk + d_kl * d_kl - d_li * d_li -
@@ -214,17 +224,39 @@ PMD_HD PMD_INLINE bool torsion_owns_bond(int j, int k, const AtomsView &a) {
 }
 
 // ---------------------------------------------------------------------------
-// Torsions about the bonds j-k of owned atom j (j < n_local; other atoms return
-// at once) that this rank owns (torsion_owns_bond). Uses the first parameter
-// set of each type quadruple. Energy is split half to j, half to k. Bond
-// entries part, part + parts, ... of j's row only, when split (stages.h).
-PMD_HD PMD_INLINE void torsions_atom(int j, const StepView &v, int part = 0, int parts = 1) {
+// The torsions of a step, in three pieces that both drivers share:
+//   torsion_centre_on      whether owned atom j takes part at all;
+//   torsion_central_bond   whether bond entry pk of j is a central bond j-k
+//                          this rank counts (torsion_owns_bond, BO above
+//                          thb_cut, both angle rows non-empty);
+//   torsions_of_angle      the chains i-j-k-l of central bond pk whose first
+//                          bond i-j is three-body entry s of row pk: every l
+//                          of row pj (j's entry in k's bond row).
+// The host driver loops over them per atom (torsions_atom); the CUDA driver
+// runs one thread per (pk, s) work item, so that a thread's loop is the
+// handful of l of one angle, not every chain of an atom. Each work item adds
+// what it owes to j, k, i, l and the bonds itself (atomic_add on the GPU).
+// Uses the first parameter set of each type quadruple; energy goes half to j,
+// half to k.
+
+PMD_HD PMD_INLINE bool torsion_centre_on(int j, const StepView &v) {
+  const Tally &T = v.tally;
+  return j < v.atoms.n_local && (T.on(kTermTorsion) || T.on(kTermConjugation)) &&
+         v.atoms.type[j] >= 0;
+}
+
+PMD_HD PMD_INLINE bool torsion_central_bond(int j, int pk, const StepView &v) {
+  const BondList &B = v.bonds;
+  const ThreeBodyList &L = v.thb;
+  if (!torsion_owns_bond(j, B.nbr[pk], v.atoms)) return false;
+  if (!(B.bo[pk].BO > v.control.thb_cut) || L.end[pk] == L.start[pk]) return false;
+  const int pj = B.sym[pk];  // j in k's bond row
+  return L.end[pj] != L.start[pj];
+}
+
+PMD_HD PMD_INLINE void torsions_of_angle(int j, int pk, int s, const StepView &v) {
   const Tally &T = v.tally;
   const bool on_tor = T.on(kTermTorsion), on_con = T.on(kTermConjugation);
-  if (j >= v.atoms.n_local || !(on_tor || on_con)) return;
-  const int type_j = v.atoms.type[j];
-  if (type_j < 0) return;
-
   const BondList &B = v.bonds;
   const ThreeBodyList &L = v.thb;
   const Workspace &W = v.ws;
@@ -232,131 +264,116 @@ PMD_HD PMD_INLINE void torsions_atom(int j, const StepView &v, int part = 0, int
   const double thb_cut = v.control.thb_cut;
   const vec3 *x = v.atoms.x;
 
-  double e_tor = 0.0, e_con = 0.0, e_j = 0.0;
-  double dE_dDelta_j = 0.0;
-  vec3 g_j{0.0, 0.0, 0.0};
+  const int pij = L.pthb[s];  // i in j's bond row
+  const double BO_ij = B.bo[pij].BO;
+  if (!(BO_ij > thb_cut)) return;
+  const int i = L.thb[s];
+  const int k = B.nbr[pk];
+  const int pj = B.sym[pk];  // j in k's bond row
+  const int type_i = v.atoms.type[i], type_j = v.atoms.type[j], type_k = v.atoms.type[k];
+  const double BO_jk = B.bo[pk].BO;
+  const double d_jk = B.d[pk];
+  const vec3 r_jk = B.dvec[pk];
+  const TorsionBond bjk =
+      torsion_bond(gp, BO_jk - thb_cut, B.bo[pk].BO_pi, W.Delta_boc[j], W.Delta_boc[k]);
+  const double d_ij = B.d[pij];
+  const vec3 r_ij = B.dvec[pij];
+  const TorsionArm aij = torsion_arm(gp, BO_ij - thb_cut);
+  // row pk holds the angle k-j-i: its "first" atom is k, its "last" is i
+  const double cA = L.cos_theta[s], sA = angle_sin(cA);
+  const TorsionAngle ijk{cA, sA, L.dcos_dk[s], L.dcos_dj[s], L.dcos_di[s]};
+  const double cotA = cA / torsion_safe_sin(sA);
 
-  for (int pk = B.start[j] + part; pk < B.end[j]; pk += parts) {
-    const int k = B.nbr[pk];
-    if (!torsion_owns_bond(j, k, v.atoms)) continue;
-    const double BO_jk = B.bo[pk].BO;
-    if (!(BO_jk > thb_cut) || L.end[pk] == L.start[pk]) continue;
-    const int pj = B.sym[pk];  // j in k's bond row
-    if (L.end[pj] == L.start[pj]) continue;
+  double e_tor = 0.0, e_con = 0.0;
+  double dE_dBOij = 0.0, dE_dBOjk = 0.0, dE_dBOpi_jk = 0.0, dE_dDelta = 0.0;
+  vec3 g_i{0.0, 0.0, 0.0}, g_j{0.0, 0.0, 0.0}, g_k{0.0, 0.0, 0.0};
+  bool any = false;
 
-    const int type_k = v.atoms.type[k];
-    const double d_jk = B.d[pk];
-    const vec3 r_jk = B.dvec[pk];
-    const TorsionBond bjk =
-        torsion_bond(gp, BO_jk - thb_cut, B.bo[pk].BO_pi, W.Delta_boc[j], W.Delta_boc[k]);
+  for (int t = L.start[pj]; t < L.end[pj]; ++t) {
+    const int l = L.thb[t];
+    const int plk = L.pthb[t];  // l in k's bond row
+    const double BO_kl = B.bo[plk].BO;
+    const FourBodySets &sets = v.ff.four(type_i, type_j, type_k, v.atoms.type[l]);
+    if (!(i != l && sets.cnt > 0 && BO_kl > thb_cut && BO_ij * BO_jk * BO_kl > thb_cut)) continue;
+    const FourBodyParams &prm = sets.prm[0];
+    const TorsionArm akl = torsion_arm(gp, BO_kl - thb_cut);
+    // row pj holds the angle j-k-l: first = j, last = l
+    const double cB = L.cos_theta[t], sB = angle_sin(cB);
+    const TorsionAngle jkl{cB, sB, L.dcos_di[t], L.dcos_dj[t], L.dcos_dk[t]};
 
-    double e_k = 0.0, dE_dBOjk = 0.0, dE_dBOpi_jk = 0.0, dE_dDelta = 0.0;
-    vec3 g_k{0.0, 0.0, 0.0};
-    bool any_k = false;
+    const vec3 r_li = x[i] - x[l];
+    const double d_li = sqrt(dot(r_li, r_li));
+    const Dihedral dh =
+        dihedral(r_ij, d_ij, r_jk, d_jk, B.dvec[plk], B.d[plk], r_li, d_li, ijk, jkl);
 
-    for (int s = L.start[pk]; s < L.end[pk]; ++s) {
-      const int pij = L.pthb[s];  // i in j's bond row
-      const double BO_ij = B.bo[pij].BO;
-      if (!(BO_ij > thb_cut)) continue;
-      const int i = L.thb[s];
-      const int type_i = v.atoms.type[i];
-      const double d_ij = B.d[pij];
-      const vec3 r_ij = B.dvec[pij];
-      const TorsionArm aij = torsion_arm(gp, BO_ij - thb_cut);
-      // row pk holds the angle k-j-i: its "first" atom is k, its "last" is i
-      const double thA = L.theta[s];
-      const TorsionAngle ijk{thA, L.dcos_dk[s], L.dcos_dj[s], L.dcos_di[s]};
-      const double sA = sin(thA), cA = cos(thA);
-      const double cotA = cA / torsion_safe_sin(sA);
+    TorsionShape g;
+    g.sA = sA;
+    g.sB = sB;
+    g.cotA = cotA;
+    g.cotB = cB / torsion_safe_sin(sB);
+    // multiple angles from cos(omega): no further transcendental calls
+    const double cw = dh.cos_omega;
+    g.cos_omega = cw;
+    g.cos2omega = 2.0 * cw * cw - 1.0;
+    g.cos3omega = cw * (4.0 * cw * cw - 3.0);
 
-      double dE_dBOij = 0.0;
-      vec3 g_i{0.0, 0.0, 0.0};
-      bool any_i = false;
-
-      for (int t = L.start[pj]; t < L.end[pj]; ++t) {
-        const int l = L.thb[t];
-        const int plk = L.pthb[t];  // l in k's bond row
-        const double BO_kl = B.bo[plk].BO;
-        const FourBodySets &sets = v.ff.four(type_i, type_j, type_k, v.atoms.type[l]);
-        if (!(i != l && sets.cnt > 0 && BO_kl > thb_cut && BO_ij * BO_jk * BO_kl > thb_cut))
-          continue;
-        const FourBodyParams &prm = sets.prm[0];
-        const TorsionArm akl = torsion_arm(gp, BO_kl - thb_cut);
-        // row pj holds the angle j-k-l: first = j, last = l
-        const double thB = L.theta[t];
-        const TorsionAngle jkl{thB, L.dcos_di[t], L.dcos_dj[t], L.dcos_dk[t]};
-        const double sB = sin(thB), cB = cos(thB);
-
-        const vec3 r_li = x[i] - x[l];
-        const double d_li = sqrt(dot(r_li, r_li));
-        const Dihedral dh =
-            dihedral(r_ij, d_ij, r_jk, d_jk, B.dvec[plk], B.d[plk], r_li, d_li, ijk, jkl);
-
-        TorsionShape g;
-        g.sA = sA;
-        g.sB = sB;
-        g.cotA = cotA;
-        g.cotB = cB / torsion_safe_sin(sB);
-        g.cos_omega = cos(dh.omega);
-        g.cos2omega = cos(2.0 * dh.omega);
-        g.cos3omega = cos(3.0 * dh.omega);
-
-        double e = 0.0, dBOkl = 0.0, dcosA = 0.0, dcosB = 0.0, dcosw = 0.0;
-        if (on_tor) {
-          const FourBodyTerm f = torsion_energy(prm, gp, bjk, aij, akl, g);
-          e_tor += f.e;
-          e += f.e;
-          dE_dBOij += f.dE_dBOij;
-          dE_dBOjk += f.dE_dBOjk;
-          dBOkl += f.dE_dBOkl;
-          dE_dBOpi_jk += f.dE_dBOpi_jk;
-          dE_dDelta += f.dE_dDelta;
-          dcosA += f.dE_dcosA;
-          dcosB += f.dE_dcosB;
-          dcosw += f.dE_dcos_omega;
-        }
-        if (on_con) {
-          const FourBodyTerm f = conjugation_energy(prm, gp, bjk, aij, akl, g);
-          e_con += f.e;
-          e += f.e;
-          dE_dBOij += f.dE_dBOij;
-          dE_dBOjk += f.dE_dBOjk;
-          dBOkl += f.dE_dBOkl;
-          dcosA += f.dE_dcosA;
-          dcosB += f.dE_dcosB;
-          dcosw += f.dE_dcos_omega;
-        }
-        e_j += 0.5 * e;
-        e_k += 0.5 * e;
-        any_i = true;
-
-        atomic_add(&B.bo[plk].Cdbo, dBOkl);
-        g_i += dcosA * ijk.dcos_first + dcosw * dh.dcos_di;
-        g_j += dcosA * ijk.dcos_centre + dcosB * jkl.dcos_first + dcosw * dh.dcos_dj;
-        g_k += dcosA * ijk.dcos_last + dcosB * jkl.dcos_centre + dcosw * dh.dcos_dk;
-        T.add_grad(l, dcosB * jkl.dcos_last + dcosw * dh.dcos_dl, j);
-      }
-      if (!any_i) continue;
-      any_k = true;
-      atomic_add(&B.bo[pij].Cdbo, dE_dBOij);
-      T.add_grad(i, g_i, j);
-    }
-    if (!any_k) continue;
-    atomic_add(&B.bo[pk].Cdbo, dE_dBOjk);
+    double dBOkl = 0.0, dcosA = 0.0, dcosB = 0.0, dcosw = 0.0;
     if (on_tor) {
-      atomic_add(&B.bo[pk].Cdbopi, dE_dBOpi_jk);
-      dE_dDelta_j += dE_dDelta;
-      atomic_add(&W.CdDelta[k], dE_dDelta);
+      const FourBodyTerm f = torsion_energy(prm, gp, bjk, aij, akl, g);
+      e_tor += f.e;
+      dE_dBOij += f.dE_dBOij;
+      dE_dBOjk += f.dE_dBOjk;
+      dBOkl += f.dE_dBOkl;
+      dE_dBOpi_jk += f.dE_dBOpi_jk;
+      dE_dDelta += f.dE_dDelta;
+      dcosA += f.dE_dcosA;
+      dcosB += f.dE_dcosB;
+      dcosw += f.dE_dcos_omega;
     }
-    T.add_grad(k, g_k, j);
-    T.add_eatom(k, e_k);
-  }
+    if (on_con) {
+      const FourBodyTerm f = conjugation_energy(prm, gp, bjk, aij, akl, g);
+      e_con += f.e;
+      dE_dBOij += f.dE_dBOij;
+      dE_dBOjk += f.dE_dBOjk;
+      dBOkl += f.dE_dBOkl;
+      dcosA += f.dE_dcosA;
+      dcosB += f.dE_dcosB;
+      dcosw += f.dE_dcos_omega;
+    }
+    any = true;
 
-  if (dE_dDelta_j != 0.0) atomic_add(&W.CdDelta[j], dE_dDelta_j);
-  T.add_grad(j, g_j, j);
-  T.add_eatom(j, e_j);  // LAMMPS: ev_tally(j, k, ...), half to each
-  if (on_tor) T.add_energy(&T.energy->e_tor, e_tor);
+    atomic_add(&B.bo[plk].Cdbo, dBOkl);
+    g_i += dcosA * ijk.dcos_first + dcosw * dh.dcos_di;
+    g_j += dcosA * ijk.dcos_centre + dcosB * jkl.dcos_first + dcosw * dh.dcos_dj;
+    g_k += dcosA * ijk.dcos_last + dcosB * jkl.dcos_centre + dcosw * dh.dcos_dk;
+    T.add_grad(l, dcosB * jkl.dcos_last + dcosw * dh.dcos_dl, j);
+  }
+  if (!any) return;
+  atomic_add(&B.bo[pij].Cdbo, dE_dBOij);
+  atomic_add(&B.bo[pk].Cdbo, dE_dBOjk);
+  if (on_tor) {
+    atomic_add(&B.bo[pk].Cdbopi, dE_dBOpi_jk);
+    atomic_add(&W.CdDelta[j], dE_dDelta);
+    atomic_add(&W.CdDelta[k], dE_dDelta);
+    T.add_energy(&T.energy->e_tor, e_tor);
+  }
   if (on_con) T.add_energy(&T.energy->e_con, e_con);
+  T.add_grad(i, g_i, j);
+  T.add_grad(j, g_j, j);
+  T.add_grad(k, g_k, j);
+  const double half = 0.5 * (e_tor + e_con);  // LAMMPS: ev_tally(j, k, ...), half to each
+  T.add_eatom(j, half);
+  T.add_eatom(k, half);
+}
+
+// All torsions counted from owned atom j (other atoms return at once).
+PMD_HD PMD_INLINE void torsions_atom(int j, const StepView &v) {
+  if (!torsion_centre_on(j, v)) return;
+  const BondList &B = v.bonds;
+  for (int pk = B.start[j]; pk < B.end[j]; ++pk) {
+    if (!torsion_central_bond(j, pk, v)) continue;
+    for (int s = v.thb.start[pk]; s < v.thb.end[pk]; ++s) torsions_of_angle(j, pk, s, v);
+  }
 }
 
 }  // namespace puremd

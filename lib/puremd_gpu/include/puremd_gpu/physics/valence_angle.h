@@ -44,6 +44,14 @@ PMD_HD PMD_INLINE void angle_theta(vec3 r_ji, double d_ji, vec3 r_jk, double d_j
   *theta = acos(c);
 }
 
+// sin(theta) of a bond angle from its cosine (theta in [0, pi], so sin >= 0):
+// a square root where sin(acos(c)) would take two transcendental calls; the
+// same value to round-off, (1 - c)(1 + c) keeping it accurate near 0 and pi.
+PMD_HD PMD_INLINE double angle_sin(double cos_theta) {
+  const double s2 = (1.0 - cos_theta) * (1.0 + cos_theta);
+  return s2 > 0.0 ? sqrt(s2) : 0.0;
+}
+
 // Gradients of cos(theta) = (r_ji . r_jk) / (d_ji d_jk) with respect to the
 // positions of i, j and k (unclamped; dcos_dj = -(dcos_di + dcos_dk)).
 PMD_HD PMD_INLINE void angle_dcos(vec3 r_ji, double d_ji, vec3 r_jk, double d_jk, vec3 *dcos_di,
@@ -128,7 +136,7 @@ struct AngleTerm {
   double dE_dcos;             // times dcos(theta)/dx gives the direct gradient
 };
 
-// theta in radians; sin_theta already held >= kValenceMinSin.
+// theta in radians (BOA_ij, BOA_jk > 0); sin_theta already held >= kValenceMinSin.
 PMD_HD PMD_INLINE AngleTerm angle_energy(const ThreeBodyParams &p, double p_val3, double p_val5,
                                          const double *gp, const ValenceCentre &cen,
                                          double Delta_boc, double BOA_ij, double BOA_jk,
@@ -136,13 +144,15 @@ PMD_HD PMD_INLINE AngleTerm angle_energy(const ThreeBodyParams &p, double p_val3
   const double p_val6 = gp[14], p_val10 = gp[17];
   const double p_val1 = p.p_val1, p_val2 = p.p_val2, p_val4 = p.p_val4, p_val7 = p.p_val7;
 
-  // f7: switches the angle off with either bond order
-  const double e3ij = exp(-p_val3 * pow(BOA_ij, p_val4));
+  // f7: switches the angle off with either bond order (BOA > 0 here, so
+  // BOA^(p - 1) = BOA^p / BOA: one pow per bond instead of two)
+  const double pij = pow(BOA_ij, p_val4), pjk = pow(BOA_jk, p_val4);
+  const double e3ij = exp(-p_val3 * pij);
   const double f7ij = 1.0 - e3ij;
-  const double df7ij = p_val3 * p_val4 * pow(BOA_ij, p_val4 - 1.0) * e3ij;
-  const double e3jk = exp(-p_val3 * pow(BOA_jk, p_val4));
+  const double df7ij = p_val3 * p_val4 * (pij / BOA_ij) * e3ij;
+  const double e3jk = exp(-p_val3 * pjk);
   const double f7jk = 1.0 - e3jk;
-  const double df7jk = p_val3 * p_val4 * pow(BOA_jk, p_val4 - 1.0) * e3jk;
+  const double df7jk = p_val3 * p_val4 * (pjk / BOA_jk) * e3jk;
 
   // f8: over/under-coordination of the centre
   const double exp6 = cen.exp6;
@@ -370,7 +380,7 @@ PMD_HD PMD_INLINE void valence_angles_atom(int j, const StepView &v, int part = 
       const int k = L.thb[s];
       const ThreeBodySets &sets = v.ff.three(type_i, type_j, v.atoms.type[k]);
       const double theta = L.theta[s];
-      double sin_theta = sin(theta);
+      double sin_theta = angle_sin(L.cos_theta[s]);  // = sin(theta), without the call
       if (sin_theta < kValenceMinSin) sin_theta = kValenceMinSin;
 
       any = true;
