@@ -341,12 +341,9 @@ class Synth {
     }
 
     // per-atom workspace from the total bond orders, as the bond-order stage does
-    auto sz = [&](std::vector<double> &v) { v.assign(N, 0.0); };
-    for (auto *v : {&c.total_bond_order, &c.Deltap, &c.Deltap_boc, &c.Delta, &c.Delta_lp,
-                    &c.Delta_lp_temp, &c.Delta_e, &c.Delta_boc, &c.Delta_val, &c.dDelta_lp,
-                    &c.dDelta_lp_temp, &c.nlp, &c.nlp_temp, &c.Clp, &c.vlpex, &c.CdDelta})
-      sz(*v);
-    c.dDeltap_self.assign(N, vec3{0, 0, 0});
+#define SYNTH_WORKSPACE_ZERO(T, name) c.name.assign(N, T{});
+    PUREMD_WORKSPACE(SYNTH_WORKSPACE_ZERO)
+#undef SYNTH_WORKSPACE_ZERO
     const double p_lp1 = ff.gp[15];
     for (int i = 0; i < N; ++i) {
       const auto &s = ff.sbp[type[i]];

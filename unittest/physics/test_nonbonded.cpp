@@ -40,6 +40,8 @@ double poly_derivative(const Taper &t, int k, double r, double *scale) {
   return s;
 }
 
+constexpr double kPvdw1 = 1.5591;  // general parameter 28
+
 TwoBodyParams sample_pair() {
   TwoBodyParams p;
   std::memset(&p, 0, sizeof(p));
@@ -47,6 +49,7 @@ TwoBodyParams sample_pair() {
   p.alpha = 10.1;
   p.r_vdW = 3.82;
   p.gamma_w = 9.8;
+  p.vdw_shield = std::pow(1.0 / p.gamma_w, kPvdw1);  // as the reader derives it
   p.rcore = 1.6;
   p.ecore = 0.15;
   p.acore = 12.0;
@@ -55,8 +58,6 @@ TwoBodyParams sample_pair() {
   p.gamma = std::pow(0.9 * 1.05, -1.5);
   return p;
 }
-
-constexpr double kPvdw1 = 1.5591;
 
 // Closed form of the tapered vdW energy.
 double vdw_ref(const TwoBodyParams &p, int kind, bool lg, double low, double high, double r) {

@@ -33,6 +33,7 @@ struct TwoBodyParams {
   double De_s, De_p, De_pp;
   double p_ovun1;
   double D, alpha, r_vdW, gamma_w;  // van der Waals
+  double vdw_shield;                // (1 / gamma_w)^p_vdW1 (general parameter 28), from the reader
   double rcore, ecore, acore;       // inner wall
   double lgcij, lgre;
   double gamma;  // Coulomb shielding, stored as (gamma_i gamma_j)^(-3/2)

@@ -81,16 +81,33 @@ struct ThreeBodyList {
 // host driver's vectors (host/host_context.h), the CUDA driver's one block
 // (cuda/cuda_context.cu) and the StepView below all derive from this list.
 // A new array is one line here.
-#define PUREMD_WORKSPACE(X)                                                             \
-  X(double, total_bond_order)                                                           \
-  X(double, Deltap)                                                                     \
-  X(double, Deltap_boc)                                                                 \
-  X(double, Delta)                                                                      \
-  X(double, Delta_lp)                                                                   \
-  X(double, Delta_lp_temp) X(double, Delta_e) X(double, Delta_boc) X(double, Delta_val) \
-      X(double, dDelta_lp) X(double, dDelta_lp_temp) X(double, nlp) X(double, nlp_temp) \
-          X(double, Clp) X(double, vlpex) X(vec3, dDeltap_self)                         \
-              X(double, CdDelta) /* dE/dDelta, folded into the chain rule */
+// clang-format off
+#define PUREMD_WORKSPACE(X)                                               \
+  X(double, total_bond_order)                                             \
+  X(double, Deltap)                                                       \
+  X(double, Deltap_boc)                                                   \
+  X(double, Delta)                                                        \
+  X(double, Delta_lp)                                                     \
+  X(double, Delta_lp_temp)                                                \
+  X(double, Delta_e)                                                      \
+  X(double, Delta_boc)                                                    \
+  X(double, Delta_val)                                                    \
+  X(double, dDelta_lp)                                                    \
+  X(double, dDelta_lp_temp)                                               \
+  X(double, nlp)                                                          \
+  X(double, nlp_temp)                                                     \
+  X(double, Clp)                                                          \
+  X(double, vlpex)                                                        \
+  X(vec3, dDeltap_self)                                                   \
+  X(double, CdDelta)         /* dE/dDelta, folded into the chain rule */  \
+  /* valence angles: what a centre's angles share, and dE/dSBO of them */ \
+  X(double, val_SBO2)                                                     \
+  X(double, val_dSBO2)                                                    \
+  X(double, val_dSBO_dBO7)                                                \
+  X(double, val_dSBO_dDelta)                                              \
+  X(double, val_exp6)                                                     \
+  X(double, val_dE_dSBO)
+// clang-format on
 
 struct Workspace {
 #define PUREMD_WORKSPACE_POINTER(T, name) T *name = nullptr;

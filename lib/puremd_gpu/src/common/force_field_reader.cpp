@@ -328,6 +328,8 @@ class ForceFieldParser {
         v.alpha = std::sqrt(a.alpha * b.alpha);
         v.r_vdW = 2.0 * std::sqrt(a.r_vdw * b.r_vdw);
         v.gamma_w = std::sqrt(a.gamma_w * b.gamma_w);
+        // per pair once, not per evaluated pair (the off-diagonal block leaves gamma_w)
+        v.vdw_shield = std::pow(1.0 / v.gamma_w, ff_.gp[28]);
         v.gamma = std::pow(a.gamma * b.gamma, -1.5);
         v.rcore = std::sqrt(a.rcore2 * b.rcore2);
         v.ecore = std::sqrt(a.ecore2 * b.ecore2);

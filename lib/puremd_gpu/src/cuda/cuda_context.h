@@ -176,10 +176,11 @@ struct CudaContext {
   DeviceArray<vec3> thb_dcos_di{"three-body dcos/di", &mem},
       thb_dcos_dj{"three-body dcos/dj", &mem}, thb_dcos_dk{"three-body dcos/dk", &mem};
 
-  // --- torsion work items (torsion.h): (central bond pk, three-body entry s) ---
-  DeviceArray<int> tor_count{"torsion items per bond", &mem};  // bond_total+1
-  DeviceArray<int> tor_start{"torsion item starts", &mem};     // bond_total+1; [bond_total] = total
-  DeviceArray<int2> tor_items{"torsion work items", &mem};     // at most thb_total
+  // --- work items of the bonded item stages (physics/angle_items.h), one
+  // stage at a time: (bond entry p, three-body entry s) ---
+  DeviceArray<int> item_count{"angle items per bond", &mem};  // bond_total+1
+  DeviceArray<int> item_start{"angle item starts", &mem};     // bond_total+1; [bond_total] = total
+  DeviceArray<int2> items{"angle work items", &mem};          // at most thb_total
 
   // --- per-atom workspace: one block, zeroed with one memset per step ---
   DeviceArray<double> ws_block{"per-atom workspace", &mem};  // kWorkspaceBlockDoubles per atom

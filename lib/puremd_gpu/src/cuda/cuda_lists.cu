@@ -21,8 +21,7 @@
 //           pair as (lower, higher) index, as the host does), and the mirror
 //           entry `sym` of every bond by binary search in the partner's row.
 // The three-body list uses the per-atom bodies of physics/valence_angle.h:
-// three_body_count_atom -> scan -> three_body_fill_atom; the torsion work
-// items (physics/torsion.h) follow from it.
+// three_body_count_atom -> scan -> three_body_fill_atom.
 #include <climits>
 #include <cstdio>
 #include <string>
@@ -32,7 +31,6 @@
 #include "cuda/lane_group.cuh"
 #include "puremd_gpu/physics/bond_order.h"
 #include "puremd_gpu/physics/pair_lists.h"
-#include "puremd_gpu/physics/torsion.h"
 #include "puremd_gpu/physics/valence_angle.h"
 
 namespace puremd::cuda {
@@ -182,25 +180,6 @@ __global__ void __launch_bounds__(kAtomBlock) three_body_fill_kernel(const StepV
   if (row < v.atoms.n_total) three_body_fill_atom(static_cast<int>(row), v, g);
 }
 
-// Torsion work items (torsion.h), a thread per owned centre j: first how
-// many each central bond pk of j gives (its angle row's entries), then, at
-// the scanned offsets, the items (pk, s) themselves.
-__global__ void __launch_bounds__(kAtomBlock)
-    torsion_item_count_kernel(const StepView v, int *count) {
-  const int j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (!torsion_centre_on(j, v)) return;
-  for (int pk = v.bonds.start[j]; pk < v.bonds.end[j]; ++pk)
-    if (torsion_central_bond(j, pk, v)) count[pk] = v.thb.end[pk] - v.thb.start[pk];
-}
-
-__global__ void __launch_bounds__(kAtomBlock)
-    torsion_item_fill_kernel(const StepView v, const int *count, const int *start, int2 *items) {
-  const int j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (!torsion_centre_on(j, v)) return;
-  for (int pk = v.bonds.start[j]; pk < v.bonds.end[j]; ++pk)
-    for (int m = 0; m < count[pk]; ++m) items[start[pk] + m] = make_int2(pk, v.thb.start[pk] + m);
-}
-
 }  // namespace
 
 void build_bond_and_hbond_lists(CudaContext &c) {
@@ -290,25 +269,6 @@ void build_three_body_list(CudaContext &c) {
       <<<blocks_for(static_cast<long long>(n) * kBondRowLanes, kAtomBlock), kAtomBlock, 0, st>>>(
           c.view());
   PMD_CUDA_CHECK_LAUNCH("three_body_fill_kernel", st);
-
-  // Torsion work items: at most one per three-body entry, so thb_total sizes
-  // them and the count stays on the GPU (tor_start[nb]) for the torsion stage.
-  c.tor_count.reserve(nb + 1, kListHeadroom);
-  c.tor_start.reserve(nb + 1, kListHeadroom);
-  c.tor_items.reserve(nt, kListHeadroom);
-  PMD_CUDA_CHECK(cudaMemsetAsync(c.tor_count.data(), 0, (nb + 1) * sizeof(int), st));
-  const int nl = c.n_local;
-  if (nl > 0) {
-    torsion_item_count_kernel<<<blocks_for(nl, kAtomBlock), kAtomBlock, 0, st>>>(
-        c.view(), c.tor_count.data());
-    PMD_CUDA_CHECK_LAUNCH("torsion_item_count_kernel", st);
-  }
-  c.exclusive_scan(c.tor_count.data(), c.tor_start.data(), nb + 1);
-  if (nl > 0) {
-    torsion_item_fill_kernel<<<blocks_for(nl, kAtomBlock), kAtomBlock, 0, st>>>(
-        c.view(), c.tor_count.data(), c.tor_start.data(), c.tor_items.data());
-    PMD_CUDA_CHECK_LAUNCH("torsion_item_fill_kernel", st);
-  }
   if (debug_mode())
     std::fprintf(stderr,
                  "[reaxff/gpu] lists: %zu bond entries, %zu hbond entries, %zu three-body\n",

@@ -38,20 +38,17 @@ struct CorrectedBondOrderBody {
   __device__ void operator()(int i, const StepView &v) const { corrected_bond_order_atom(i, v); }
 };
 // the bonded stages of physics/stages.h: BondEnergyBody, LonePairBody, ...
-// (kLanes > 1: a group of lanes per atom, atom_lanes_kernel)
-#define PUREMD_CUDA_BODY(Name, body, lanes)                                       \
-  struct Name##Body {                                                             \
-    static constexpr bool kTallies = true;                                        \
-    static constexpr int kLanes = lanes;                                          \
-    /* templates: each instantiated only where its kernel uses it */              \
-    template <class View>                                                         \
-    __device__ void operator()(int i, const View &v) const {                      \
-      body(i, v);                                                                 \
-    }                                                                             \
-    template <class View>                                                         \
-    __device__ void operator()(int i, const View &v, int part, int parts) const { \
-      body(i, v, part, parts);                                                    \
-    }                                                                             \
+// (kLanes == kAngleItems: work items of Items, launch_angle_items)
+#define PUREMD_CUDA_BODY(Name, body, lanes)                            \
+  struct Name##Body {                                                  \
+    static constexpr bool kTallies = true;                             \
+    static constexpr int kLanes = lanes;                               \
+    using Items = ::puremd::Name##Items; /* complete for items only */ \
+    /* a template: instantiated only where its kernel uses it */       \
+    template <class View>                                              \
+    __device__ void operator()(int i, const View &v) const {           \
+      body(i, v);                                                      \
+    }                                                                  \
   };
 PUREMD_BONDED_STAGES(PUREMD_CUDA_BODY)
 #undef PUREMD_CUDA_BODY
@@ -73,29 +70,51 @@ __global__ void __launch_bounds__(kAtomBlock)
   }
 }
 
-// A group of L lanes per atom, lane k taking part k of L of the atom's bond
-// entries (Body(i, v, k, L)); the parts tally on their own.
-template <class Body, int L>
+// Work items of a bonded stage (physics/angle_items.h), a thread per owned
+// centre j: Items::before(j), then how many items each bond entry p of j
+// gives; after the scan, the items (p, s) themselves at the scanned offsets.
+template <class Items>
 __global__ void __launch_bounds__(kAtomBlock)
-    atom_lanes_kernel(const StepView v, int begin, int end) {
-  const LaneGroup<L> g;
-  const long long row = begin + g.row();
-  if (row >= end) return;
-  static_assert(Body::kTallies, "split stages tally energies");
-  const StepView w = with_energy_slot(v);
-  Body{}(static_cast<int>(row), w, g.lane, L);
+    angle_items_count_kernel(const StepView v, int *count) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= v.atoms.n_local || !Items::centre_on(j, v)) return;
+  if constexpr (Items::kBefore) Items::before(j, v);
+  for (int p = v.bonds.start[j]; p < v.bonds.end[j]; ++p) {
+    int first, last;
+    Items::range(j, p, v, first, last);
+    count[p] = last - first;
+  }
 }
 
-// Torsions, a thread per work item (pk, s) of c.tor_items (torsion.h); the
-// grid covers the most there can be, the count is read on the GPU.
+template <class Items>
 __global__ void __launch_bounds__(kAtomBlock)
-    torsion_items_kernel(const StepView v, const int2 *items, const int *count) {
+    angle_items_fill_kernel(const StepView v, const int *start, int2 *items) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= v.atoms.n_local || !Items::centre_on(j, v)) return;
+  for (int p = v.bonds.start[j]; p < v.bonds.end[j]; ++p) {
+    int first, last;
+    Items::range(j, p, v, first, last);
+    for (int s = first; s < last; ++s) items[start[p] + (s - first)] = make_int2(p, s);
+  }
+}
+
+// A thread per item; the grid covers the most there can be (an item is a
+// three-body entry), the count is read on the GPU.
+template <class Items>
+__global__ void __launch_bounds__(kAtomBlock)
+    angle_items_kernel(const StepView v, const int2 *items, const int *count) {
   const int w = blockIdx.x * blockDim.x + threadIdx.x;
   if (w >= *count) return;
   const int2 it = items[w];
-  const int pk = it.x;
-  const int j = v.bonds.nbr[v.bonds.sym[pk]];  // the row pk belongs to
-  torsions_of_angle(j, pk, it.y, with_energy_slot(v));
+  const int j = v.bonds.nbr[v.bonds.sym[it.x]];  // the centre whose row holds entry p
+  Items::item(j, it.x, it.y, with_energy_slot(v));
+}
+
+template <class Items>
+__global__ void __launch_bounds__(kAtomBlock) angle_items_after_kernel(const StepView v) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= v.atoms.n_local || !Items::centre_on(j, v)) return;
+  Items::after(j, v);
 }
 
 // Row families for row_group_kernel: Row (with active, first, last), Sums
@@ -158,33 +177,46 @@ void launch_atoms(CudaContext &c, const char *name, int begin, int end) {
   PMD_CUDA_CHECK_LAUNCH(name, c.stream);
 }
 
-// A bonded stage of physics/stages.h: a group of Body::kLanes lanes per atom
-// while that grid fits in the threads the GPU holds at once, else a thread
-// per atom. Split, small systems gain (HNS 2^3 bonded phase 0.59 -> 0.21
-// ms/step); once a thread per atom fills the GPU, the split's extra atomics
-// and idle lanes cost more (HNS 16^3 23.6 -> 31.8 ms/step). Torsions
-// (kTorsionWorkItems) run as work items at every size.
+// A stage of work items: list them (c.item_*, shared by the item stages,
+// which run one after the other), run them, then the per-centre finish.
+template <class Items>
+void launch_angle_items(CudaContext &c, const char *name) {
+  const int nl = c.n_local;
+  const size_t nb = c.bond_total, most = c.thb_total;
+  if (nl == 0 || nb == 0) return;
+  cudaStream_t st = c.stream;
+  c.item_count.reserve(nb + 1, kListHeadroom);
+  c.item_start.reserve(nb + 1, kListHeadroom);
+  c.items.reserve(most, kListHeadroom);
+  PMD_CUDA_CHECK(cudaMemsetAsync(c.item_count.data(), 0, (nb + 1) * sizeof(int), st));
+  const unsigned grid = blocks_for(nl, kAtomBlock);
+  angle_items_count_kernel<Items><<<grid, kAtomBlock, 0, st>>>(c.view(), c.item_count.data());
+  PMD_CUDA_CHECK_LAUNCH("angle_items_count_kernel", st);
+  c.exclusive_scan(c.item_count.data(), c.item_start.data(), nb + 1);
+  angle_items_fill_kernel<Items>
+      <<<grid, kAtomBlock, 0, st>>>(c.view(), c.item_start.data(), c.items.data());
+  PMD_CUDA_CHECK_LAUNCH("angle_items_fill_kernel", st);
+  if (most > 0) {
+    angle_items_kernel<Items>
+        <<<blocks_for(static_cast<long long>(most), kAtomBlock), kAtomBlock, 0, st>>>(
+            c.view(), c.items.data(), c.item_start.data() + nb);
+    PMD_CUDA_CHECK_LAUNCH(name, st);
+  }
+  if constexpr (Items::kAfter) {
+    angle_items_after_kernel<Items><<<grid, kAtomBlock, 0, st>>>(c.view());
+    PMD_CUDA_CHECK_LAUNCH("angle_items_after_kernel", st);
+  }
+}
+
+// A bonded stage of physics/stages.h: a thread per atom, or its work items.
 template <class Body>
 void launch_bonded(CudaContext &c, const char *name, int begin, int end) {
-  if constexpr (Body::kLanes == kTorsionWorkItems) {
-    static_assert(Body::kTallies, "the torsion items tally energies (with_energy_slot)");
-    const size_t most = c.thb_total;
-    if (most == 0 || end <= begin) return;
-    torsion_items_kernel<<<blocks_for(static_cast<long long>(most), kAtomBlock), kAtomBlock, 0,
-                           c.stream>>>(c.view(), c.tor_items.data(),
-                                       c.tor_start.data() + c.bond_total);
-    PMD_CUDA_CHECK_LAUNCH(name, c.stream);
-  } else if constexpr (Body::kLanes == 1) {
-    launch_atoms<Body>(c, name, begin, end);
+  if constexpr (Body::kLanes == kAngleItems) {
+    static_assert(Body::kTallies, "item stages tally energies (with_energy_slot)");
+    launch_angle_items<typename Body::Items>(c, name);
   } else {
-    const long long threads = static_cast<long long>(end - begin) * Body::kLanes;
-    if (threads > c.resident_threads) {
-      launch_atoms<Body>(c, name, begin, end);
-    } else if (end > begin) {
-      atom_lanes_kernel<Body, Body::kLanes>
-          <<<blocks_for(threads, kAtomBlock), kAtomBlock, 0, c.stream>>>(c.view(), begin, end);
-      PMD_CUDA_CHECK_LAUNCH(name, c.stream);
-    }
+    static_assert(Body::kLanes == 1, "a bonded stage is a thread per atom or work items");
+    launch_atoms<Body>(c, name, begin, end);
   }
 }
 

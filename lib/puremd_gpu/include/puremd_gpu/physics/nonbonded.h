@@ -45,18 +45,20 @@ struct PairTerm {
 };
 
 // Tapered van der Waals energy of one pair at distance r. p_vdw1 is the
-// shielding exponent (general parameter 28); tap, dtap = Tap(r), Tap'(r)/r.
+// shielding exponent (general parameter 28), p.vdw_shield = (1 / gamma_w)^p_vdw1;
+// tap, dtap = Tap(r), Tap'(r)/r.
 PMD_HD PMD_INLINE PairTerm vdw_pair(const TwoBodyParams &p, double p_vdw1, int kind, bool lgvdw,
                                     double r, double tap, double dtap) {
   double e_m, ce;
   if (kind & kVdwShielding) {
     // shielded distance f13 = (r^p + gamma_w^-p)^(1/p). Its derivative over r,
     // (r^p + gamma_w^-p)^(1/p - 1) r^(p - 2), and e1 = e2^2 are formed from the
-    // powers already taken: two pow and one exp fewer per pair than written
-    // out, the same values to round-off.
+    // powers already taken, and gamma_w^-p comes with the pair's parameters:
+    // three pow and one exp fewer per pair than written out, the same values
+    // to round-off.
     const double inv_p = 1.0 / p_vdw1;
     const double rp = pow(r, p_vdw1);
-    const double gp = pow(1.0 / p.gamma_w, p_vdw1);
+    const double gp = p.vdw_shield;
     const double f13 = pow(rp + gp, inv_p);
     const double e2 = exp(0.5 * p.alpha * (1.0 - f13 / p.r_vdW));
     const double e1 = e2 * e2;

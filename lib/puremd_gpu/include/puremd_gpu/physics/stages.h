@@ -13,20 +13,23 @@
 #include "puremd_gpu/physics/valence_angle.h"
 
 // X(Name, body, lanes): body(int i, const StepView &v) tallies the energies of
-// owned atom i. With lanes > 1 the CUDA driver splits an atom's bond entries
-// over that many lanes, body(i, v, part, lanes) taking entries part, part +
-// lanes, ... of i's bond row (every sum a part adds is an accumulation, so
-// the parts add up to the whole); these loop over angles of each bond and
-// left a thread per atom waiting on latency (HNS 8^3: valence angles 1.1 ms
-// per step). lanes = kTorsionWorkItems: the CUDA driver runs one thread per
-// (central bond, angle) work item of torsion.h instead of one per atom
-// (torsions 2.3 -> ... ms at HNS 8^3).
+// owned atom i; the host driver runs it over the owned atoms. lanes says how
+// the CUDA driver maps the stage: 1, a thread per atom; kAngleItems, a thread
+// per work item of physics/angle_items.h (struct Name##Items in the stage's
+// header; body is angle_items_atom over them). Angles and torsions are items:
+// a thread per atom looping over them waited on latency (HNS 8^3: torsions
+// 2.3 ms, valence angles 1.1 ms per step under ncu).
+#define PUREMD_BONDED_STAGES(X)                      \
+  X(BondEnergy, bond_energy_atom, 1)                 \
+  X(LonePair, lone_pair_atom, 1)                     \
+  X(OverUnder, over_under_coordination_atom, 1)      \
+  X(ValenceAngles, valence_angles_atom, kAngleItems) \
+  X(Torsions, torsions_atom, kAngleItems)
+
 namespace puremd {
-constexpr int kTorsionWorkItems = 0;
-}
-#define PUREMD_BONDED_STAGES(X)                 \
-  X(BondEnergy, bond_energy_atom, 1)            \
-  X(LonePair, lone_pair_atom, 1)                \
-  X(OverUnder, over_under_coordination_atom, 1) \
-  X(ValenceAngles, valence_angles_atom, 8)      \
-  X(Torsions, torsions_atom, puremd::kTorsionWorkItems)
+// Name##Items for every stage, so that a driver may name them; only the
+// kAngleItems stages define theirs.
+#define PUREMD_DECLARE_STAGE_ITEMS(Name, body, lanes) struct Name##Items;
+PUREMD_BONDED_STAGES(PUREMD_DECLARE_STAGE_ITEMS)
+#undef PUREMD_DECLARE_STAGE_ITEMS
+}  // namespace puremd

@@ -9,6 +9,7 @@
 #include "puremd_gpu/force_field.h"
 #include "puremd_gpu/hd.h"
 #include "puremd_gpu/lists.h"
+#include "puremd_gpu/physics/angle_items.h"
 #include "puremd_gpu/physics/valence_angle.h"
 
 namespace puremd {
@@ -224,18 +225,10 @@ PMD_HD PMD_INLINE bool torsion_owns_bond(int j, int k, const AtomsView &a) {
 }
 
 // ---------------------------------------------------------------------------
-// The torsions of a step, in three pieces that both drivers share:
-//   torsion_centre_on      whether owned atom j takes part at all;
-//   torsion_central_bond   whether bond entry pk of j is a central bond j-k
-//                          this rank counts (torsion_owns_bond, BO above
-//                          thb_cut, both angle rows non-empty);
-//   torsions_of_angle      the chains i-j-k-l of central bond pk whose first
-//                          bond i-j is three-body entry s of row pk: every l
-//                          of row pj (j's entry in k's bond row).
-// The host driver loops over them per atom (torsions_atom); the CUDA driver
-// runs one thread per (pk, s) work item, so that a thread's loop is the
-// handful of l of one angle, not every chain of an atom. Each work item adds
-// what it owes to j, k, i, l and the bonds itself (atomic_add on the GPU).
+// The torsions of a step as work items (angle_items.h): centre j owned, row pk
+// a central bond j-k this rank counts (torsion_owns_bond, BO above thb_cut,
+// both angle rows non-empty), entry s of row pk the first bond i-j; the item
+// is every chain i-j-k-l over the l of row pj (j's entry in k's bond row).
 // Uses the first parameter set of each type quadruple; energy goes half to j,
 // half to k.
 
@@ -366,14 +359,25 @@ PMD_HD PMD_INLINE void torsions_of_angle(int j, int pk, int s, const StepView &v
   T.add_eatom(k, half);
 }
 
+struct TorsionsItems {
+  static constexpr bool kBefore = false, kAfter = false;
+  PMD_HD static bool centre_on(int j, const StepView &v) { return torsion_centre_on(j, v); }
+  PMD_HD static void range(int j, int pk, const StepView &v, int &first, int &last) {
+    first = last = 0;
+    if (!torsion_central_bond(j, pk, v)) return;
+    first = v.thb.start[pk];
+    last = v.thb.end[pk];
+  }
+  PMD_HD static void before(int, const StepView &) {}
+  PMD_HD static void after(int, const StepView &) {}
+  PMD_HD static void item(int j, int pk, int s, const StepView &v) {
+    torsions_of_angle(j, pk, s, v);
+  }
+};
+
 // All torsions counted from owned atom j (other atoms return at once).
 PMD_HD PMD_INLINE void torsions_atom(int j, const StepView &v) {
-  if (!torsion_centre_on(j, v)) return;
-  const BondList &B = v.bonds;
-  for (int pk = B.start[j]; pk < B.end[j]; ++pk) {
-    if (!torsion_central_bond(j, pk, v)) continue;
-    for (int s = v.thb.start[pk]; s < v.thb.end[pk]; ++s) torsions_of_angle(j, pk, s, v);
-  }
+  angle_items_atom<TorsionsItems>(j, v);
 }
 
 }  // namespace puremd

@@ -21,6 +21,7 @@
 #include "puremd_gpu/force_field.h"
 #include "puremd_gpu/hd.h"
 #include "puremd_gpu/lists.h"
+#include "puremd_gpu/physics/angle_items.h"
 
 namespace puremd {
 
@@ -337,116 +338,150 @@ PMD_HD PMD_INLINE void three_body_fill_atom(int j, const StepView &v, const Lane
 }
 
 // ---------------------------------------------------------------------------
-// Energies of the angles centred on owned atom j (j < n_local; other atoms
-// return at once). Each unordered pair of bonds i-j, k-j is visited once, from
-// the row of the earlier bond. Energy goes to j's per-atom energy in full.
-PMD_HD PMD_INLINE void valence_angles_atom(int j, const StepView &v, int part = 0, int parts = 1) {
+// The angle energies of a step as work items (angle_items.h): centre j owned,
+// row pi (bond i-j) built, entry s one of the later bonds pk > pi of j, so
+// each unordered pair of bonds i-j, k-j is one item. Energy goes to j's
+// per-atom energy in full. What every angle of j shares (ValenceCentre) is
+// stored per centre before the items; dE/dSBO, summed over j's angles, is
+// spread over j's bonds after them.
+
+PMD_HD PMD_INLINE bool valence_centre_on(int j, const StepView &v) {
+  const Tally &T = v.tally;
+  return j < v.atoms.n_local && (T.on(kTermAngle) || T.on(kTermPenalty) || T.on(kTermCoalition)) &&
+         v.atoms.type[j] >= 0;
+}
+
+PMD_HD PMD_INLINE void valence_centre_store(int j, const StepView &v) {
+  const ValenceCentre c = valence_centre(j, v);
+  const Workspace &W = v.ws;
+  W.val_SBO2[j] = c.SBO2;
+  W.val_dSBO2[j] = c.dSBO2;
+  W.val_dSBO_dBO7[j] = c.dSBO_dBO7;
+  W.val_dSBO_dDelta[j] = c.dSBO_dDelta;
+  W.val_exp6[j] = c.exp6;
+}
+
+PMD_HD PMD_INLINE ValenceCentre valence_centre_stored(int j, const StepView &v) {
+  const Workspace &W = v.ws;
+  ValenceCentre c;
+  c.SBO = 0.0;  // not needed past SBO2
+  c.SBO2 = W.val_SBO2[j];
+  c.dSBO2 = W.val_dSBO2[j];
+  c.dSBO_dBO7 = W.val_dSBO_dBO7[j];
+  c.dSBO_dDelta = W.val_dSBO_dDelta[j];
+  c.exp6 = W.val_exp6[j];
+  return c;
+}
+
+// The angle i-j-k of bond entries pi (i) and pk = thb.pthb[s] > pi (k) of j.
+PMD_HD PMD_INLINE void valence_angle_item(int j, int pi, int s, const StepView &v) {
   const Tally &T = v.tally;
   const bool on_ang = T.on(kTermAngle), on_pen = T.on(kTermPenalty), on_coa = T.on(kTermCoalition);
-  if (j >= v.atoms.n_local || !(on_ang || on_pen || on_coa)) return;
-  const int type_j = v.atoms.type[j];
-  if (type_j < 0) return;
-
   const BondList &B = v.bonds;
   const ThreeBodyList &L = v.thb;
   const Workspace &W = v.ws;
-  const double *gp = v.ff.gp;
   const double thb_cut = v.control.thb_cut, thb_cutsq = v.control.thb_cutsq;
+
+  const int pk = L.pthb[s];
+  const double BO_ij = B.bo[pi].BO, BO_jk = B.bo[pk].BO;
+  const double BOA_ij = BO_ij - thb_cut, BOA_jk = BO_jk - thb_cut;
+  if (!(BOA_jk > 0.0 && BO_ij > thb_cut && BO_jk > thb_cut && BO_ij * BO_jk > thb_cutsq)) return;
+  const int i = B.nbr[pi], k = L.thb[s];
+  const int type_j = v.atoms.type[j];
+  const ThreeBodySets &sets = v.ff.three(v.atoms.type[i], type_j, v.atoms.type[k]);
   const SingleBodyParams &sj = v.ff.sbp[type_j];
-  const ValenceCentre cen = valence_centre(j, v);
+  const double *gp = v.ff.gp;
+  const ValenceCentre cen = valence_centre_stored(j, v);
   const double Delta_boc = W.Delta_boc[j], Delta = W.Delta[j], Delta_val = W.Delta_val[j];
+  const double theta = L.theta[s];
+  double sin_theta = angle_sin(L.cos_theta[s]);  // = sin(theta), without the call
+  if (sin_theta < kValenceMinSin) sin_theta = kValenceMinSin;
 
   double e_ang = 0.0, e_pen = 0.0, e_coa = 0.0;
-  double dE_dDelta_j = 0.0;
-  double dE_dSBO = 0.0;  // summed over all angles, spread over j's bonds at the end
-  vec3 g_j{0.0, 0.0, 0.0};
-
-  for (int pi = B.start[j] + part; pi < B.end[j]; pi += parts) {
-    if (L.end[pi] == L.start[pi]) continue;
-    const int i = B.nbr[pi];
-    const int type_i = v.atoms.type[i];
-    const double BO_ij = B.bo[pi].BO;
-    const double BOA_ij = BO_ij - thb_cut;
-    double dE_dBOij = 0.0;
-    vec3 g_i{0.0, 0.0, 0.0};
-    bool any = false;  // an angle of this row contributed
-    for (int s = L.start[pi]; s < L.end[pi]; ++s) {
-      const int pk = L.pthb[s];
-      if (pk < pi) continue;  // this pair was met in the row of pk
-      const double BO_jk = B.bo[pk].BO;
-      const double BOA_jk = BO_jk - thb_cut;
-      if (!(BOA_jk > 0.0 && BO_ij > thb_cut && BO_jk > thb_cut && BO_ij * BO_jk > thb_cutsq))
-        continue;
-      const int k = L.thb[s];
-      const ThreeBodySets &sets = v.ff.three(type_i, type_j, v.atoms.type[k]);
-      const double theta = L.theta[s];
-      double sin_theta = angle_sin(L.cos_theta[s]);  // = sin(theta), without the call
-      if (sin_theta < kValenceMinSin) sin_theta = kValenceMinSin;
-
-      any = true;
-      double dE_dBOjk = 0.0, dE_dcos = 0.0, dE_dTBO_i = 0.0, dE_dTBO_k = 0.0;
-      for (int n = 0; n < sets.cnt; ++n) {
-        const ThreeBodyParams &prm = sets.prm[n];
-        if (!(fabs(prm.p_val1) > 0.001)) continue;
-        if (on_ang) {
-          const AngleTerm a = angle_energy(prm, sj.p_val3, sj.p_val5, gp, cen, Delta_boc, BOA_ij,
-                                           BOA_jk, theta, sin_theta);
-          e_ang += a.e;
-          dE_dBOij += a.dE_dBOij;
-          dE_dBOjk += a.dE_dBOjk;
-          dE_dDelta_j += a.dE_dDelta;
-          dE_dSBO += a.dE_dSBO;
-          dE_dcos += a.dE_dcos;
-        }
-        if (on_pen) {
-          const PenaltyTerm p = penalty_energy(prm.p_pen1, gp, Delta, BOA_ij, BOA_jk);
-          e_pen += p.e;
-          dE_dBOij += p.dE_dBOij;
-          dE_dBOjk += p.dE_dBOjk;
-          dE_dDelta_j += p.dE_dDelta;
-        }
-        if (on_coa) {
-          const CoalitionTerm c = coalition_energy(prm.p_coa1, gp, Delta_val, W.total_bond_order[i],
-                                                   W.total_bond_order[k], BOA_ij, BOA_jk);
-          e_coa += c.e;
-          dE_dBOij += c.dE_dBOij;
-          dE_dBOjk += c.dE_dBOjk;
-          dE_dDelta_j += c.dE_dDelta_j;
-          dE_dTBO_i += c.dE_dTBO_i;
-          dE_dTBO_k += c.dE_dTBO_k;
-        }
-      }
-      if (dE_dBOjk != 0.0) atomic_add(&B.bo[pk].Cdbo, dE_dBOjk);
-      if (dE_dTBO_i != 0.0) atomic_add(&W.CdDelta[i], dE_dTBO_i);
-      if (dE_dTBO_k != 0.0) atomic_add(&W.CdDelta[k], dE_dTBO_k);
-      if (dE_dcos != 0.0) {
-        g_i += dE_dcos * L.dcos_di[s];
-        g_j += dE_dcos * L.dcos_dj[s];
-        T.add_grad(k, dE_dcos * L.dcos_dk[s], j);
-      }
+  double dE_dBOij = 0.0, dE_dBOjk = 0.0, dE_dcos = 0.0, dE_dTBO_i = 0.0, dE_dTBO_k = 0.0;
+  double dE_dDelta_j = 0.0, dE_dSBO = 0.0;
+  for (int n = 0; n < sets.cnt; ++n) {
+    const ThreeBodyParams &prm = sets.prm[n];
+    if (!(fabs(prm.p_val1) > 0.001)) continue;
+    if (on_ang) {
+      const AngleTerm a = angle_energy(prm, sj.p_val3, sj.p_val5, gp, cen, Delta_boc, BOA_ij,
+                                       BOA_jk, theta, sin_theta);
+      e_ang += a.e;
+      dE_dBOij += a.dE_dBOij;
+      dE_dBOjk += a.dE_dBOjk;
+      dE_dDelta_j += a.dE_dDelta;
+      dE_dSBO += a.dE_dSBO;
+      dE_dcos += a.dE_dcos;
     }
-    if (!any) continue;
-    if (dE_dBOij != 0.0) atomic_add(&B.bo[pi].Cdbo, dE_dBOij);
-    T.add_grad(i, g_i, j);
-  }
-
-  // SBO depends on every bond of j: BO_pi and BO_pi2 directly, BO through exp(-BO^8).
-  if (dE_dSBO != 0.0) {
-    const double dE_dBO7 = dE_dSBO * cen.dSBO_dBO7;
-    for (int t = B.start[j]; t < B.end[j]; ++t) {
-      BondOrder &b = B.bo[t];
-      const double bo7 = cube(b.BO) * cube(b.BO) * b.BO;
-      atomic_add(&b.Cdbo, dE_dBO7 * bo7);
-      atomic_add(&b.Cdbopi, dE_dSBO);
-      atomic_add(&b.Cdbopi2, dE_dSBO);
+    if (on_pen) {
+      const PenaltyTerm p = penalty_energy(prm.p_pen1, gp, Delta, BOA_ij, BOA_jk);
+      e_pen += p.e;
+      dE_dBOij += p.dE_dBOij;
+      dE_dBOjk += p.dE_dBOjk;
+      dE_dDelta_j += p.dE_dDelta;
+    }
+    if (on_coa) {
+      const CoalitionTerm c = coalition_energy(prm.p_coa1, gp, Delta_val, W.total_bond_order[i],
+                                               W.total_bond_order[k], BOA_ij, BOA_jk);
+      e_coa += c.e;
+      dE_dBOij += c.dE_dBOij;
+      dE_dBOjk += c.dE_dBOjk;
+      dE_dDelta_j += c.dE_dDelta_j;
+      dE_dTBO_i += c.dE_dTBO_i;
+      dE_dTBO_k += c.dE_dTBO_k;
     }
   }
+  if (dE_dBOij != 0.0) atomic_add(&B.bo[pi].Cdbo, dE_dBOij);
+  if (dE_dBOjk != 0.0) atomic_add(&B.bo[pk].Cdbo, dE_dBOjk);
+  if (dE_dTBO_i != 0.0) atomic_add(&W.CdDelta[i], dE_dTBO_i);
+  if (dE_dTBO_k != 0.0) atomic_add(&W.CdDelta[k], dE_dTBO_k);
   if (dE_dDelta_j != 0.0) atomic_add(&W.CdDelta[j], dE_dDelta_j);
-  T.add_grad(j, g_j, j);
-  T.add_eatom(j, e_ang + e_pen + e_coa);  // LAMMPS: ev_tally(j, j, ...), all to j
-  if (on_ang) T.add_energy(&T.energy->e_ang, e_ang);
-  if (on_pen) T.add_energy(&T.energy->e_pen, e_pen);
-  if (on_coa) T.add_energy(&T.energy->e_coa, e_coa);
+  if (dE_dSBO != 0.0) atomic_add(&W.val_dE_dSBO[j], dE_dSBO);
+  if (dE_dcos != 0.0) {
+    T.add_grad(i, dE_dcos * L.dcos_di[s], j);
+    T.add_grad(j, dE_dcos * L.dcos_dj[s], j);
+    T.add_grad(k, dE_dcos * L.dcos_dk[s], j);
+  }
+  const double e = e_ang + e_pen + e_coa;
+  if (e != 0.0) T.add_eatom(j, e);  // LAMMPS: ev_tally(j, j, ...), all to j
+  if (on_ang && e_ang != 0.0) T.add_energy(&T.energy->e_ang, e_ang);
+  if (on_pen && e_pen != 0.0) T.add_energy(&T.energy->e_pen, e_pen);
+  if (on_coa && e_coa != 0.0) T.add_energy(&T.energy->e_coa, e_coa);
+}
+
+// SBO depends on every bond of j: BO_pi and BO_pi2 directly, BO through
+// exp(-BO^8); dE/dSBO of all of j's angles goes to them.
+PMD_HD PMD_INLINE void valence_sbo_spread(int j, const StepView &v) {
+  const double dE_dSBO = v.ws.val_dE_dSBO[j];
+  if (dE_dSBO == 0.0) return;
+  const double dE_dBO7 = dE_dSBO * v.ws.val_dSBO_dBO7[j];
+  for (int t = v.bonds.start[j]; t < v.bonds.end[j]; ++t) {
+    BondOrder &b = v.bonds.bo[t];
+    const double bo7 = cube(b.BO) * cube(b.BO) * b.BO;
+    atomic_add(&b.Cdbo, dE_dBO7 * bo7);
+    atomic_add(&b.Cdbopi, dE_dSBO);
+    atomic_add(&b.Cdbopi2, dE_dSBO);
+  }
+}
+
+struct ValenceAnglesItems {
+  static constexpr bool kBefore = true, kAfter = true;
+  PMD_HD static bool centre_on(int j, const StepView &v) { return valence_centre_on(j, v); }
+  // the later bonds pk > pi: the last (end of j's bond row - pi - 1) entries of a built row
+  PMD_HD static void range(int j, int pi, const StepView &v, int &first, int &last) {
+    first = last = v.thb.end[pi];
+    if (v.thb.end[pi] != v.thb.start[pi]) first = last - (v.bonds.end[j] - pi - 1);
+  }
+  PMD_HD static void before(int j, const StepView &v) { valence_centre_store(j, v); }
+  PMD_HD static void after(int j, const StepView &v) { valence_sbo_spread(j, v); }
+  PMD_HD static void item(int j, int pi, int s, const StepView &v) {
+    valence_angle_item(j, pi, s, v);
+  }
+};
+
+// All angles centred on owned atom j (other atoms return at once).
+PMD_HD PMD_INLINE void valence_angles_atom(int j, const StepView &v) {
+  angle_items_atom<ValenceAnglesItems>(j, v);
 }
 
 }  // namespace puremd
