@@ -38,27 +38,49 @@ PMD_HD PMD_INLINE PairListRow pair_list_row(int i, const StepView &v) {
   return r;
 }
 
-// The PairListFlag bits of far entry p of row r (0: in neither list).
-PMD_HD PMD_INLINE unsigned char pair_list_flags(const PairListRow &r, int p, const StepView &v) {
-  if (r.ti < 0) return 0;
+// The rules in two parts, so that a driver may take the costly one (the bond
+// order of a pair within bond_cut, a few percent of the far entries) apart:
+// pair_list_hbond_flags gives the hbond bits and whether the entry is a bond
+// candidate; pair_list_is_bond decides a candidate at distance d.
+struct PairListEntry {
+  unsigned char flags = 0;  // hbond bits
+  bool bond_candidate = false;
+  double d = 0.0;
+};
+
+PMD_HD PMD_INLINE PairListEntry pair_list_entry(const PairListRow &r, int p, const StepView &v) {
+  PairListEntry e;
+  if (r.ti < 0) return e;
   const int j = v.far.nbr[p];
   const int tj = v.atoms.type[j];
-  if (tj < 0) return 0;
-  unsigned char f = 0;
-  const double d = pair_geometry(r.xi, v.atoms.x[j]).d;
-  if (d <= v.control.bond_cut) {
-    const double bo_cut = v.control.bo_cut;
-    const BondOrderPrime prime =
-        bond_order_prime(v.ff.sbp[r.ti], v.ff.sbp[tj], v.ff.two(r.ti, tj), d, bo_cut);
-    if (is_bond(prime, bo_cut)) f |= kPairBond;
-  }
-  if (r.hb_row && d <= v.control.hbond_cut) {
+  if (tj < 0) return e;
+  e.d = pair_geometry(r.xi, v.atoms.x[j]).d;
+  e.bond_candidate = e.d <= v.control.bond_cut;
+  if (r.hb_row && e.d <= v.control.hbond_cut) {
     const int hj = v.ff.sbp[tj].p_hbond;
     if (r.hi == 1 && hj == 2)
-      f |= kPairHbondRow;
+      e.flags |= kPairHbondRow;
     else if (j < v.atoms.n_local && r.hi == 2 && hj == 1)
-      f |= kPairHbondNbr;
+      e.flags |= kPairHbondNbr;
   }
+  return e;
+}
+
+// A bond candidate (pair_list_entry) at distance d: a bond when its
+// uncorrected bond order reaches bo_cut.
+PMD_HD PMD_INLINE bool pair_list_is_bond(const PairListRow &r, int p, double d, const StepView &v) {
+  const int tj = v.atoms.type[v.far.nbr[p]];
+  const double bo_cut = v.control.bo_cut;
+  const BondOrderPrime prime =
+      bond_order_prime(v.ff.sbp[r.ti], v.ff.sbp[tj], v.ff.two(r.ti, tj), d, bo_cut);
+  return is_bond(prime, bo_cut);
+}
+
+// The PairListFlag bits of far entry p of row r (0: in neither list).
+PMD_HD PMD_INLINE unsigned char pair_list_flags(const PairListRow &r, int p, const StepView &v) {
+  const PairListEntry e = pair_list_entry(r, p, v);
+  unsigned char f = e.flags;
+  if (e.bond_candidate && pair_list_is_bond(r, p, e.d, v)) f |= kPairBond;
   return f;
 }
 
