@@ -341,6 +341,7 @@ void PairReaxFFGPU::fill_step_input(puremd::StepInput &in) {
   in.num_mapped = atom->ntypes + 1;
   in.tag = atom->tag;
   in.q = atom->q;
+  in.capacity = atom->nmax;                   // x and q have room for nmax atoms
   in.atoms_reordered = (neighbor->ago == 0);  // re-neighboured: indices / ghosts changed
 }
 
@@ -376,6 +377,7 @@ void PairReaxFFGPU::compute(int eflag, int vflag) {
   // pair hybrid or r-RESPA other terms may be in f already, so it adds.
   out.overwrite = force->pair == this && !utils::strmatch(update->integrate_style, "^respa");
   out.f = nall ? &atom->f[0][0] : nullptr;
+  out.capacity = atom->nmax;
   out.eatom = eflag_atom ? eatom : nullptr;
   out.vatom = vflag_atom ? &vatom[0][0] : nullptr;
 

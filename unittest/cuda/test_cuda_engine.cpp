@@ -8,9 +8,12 @@
 // absolute near zero), forces within 1e-10 x max|F|, virial within 1e-10 of
 // its largest component, eatom / vatom likewise, bond tables equal as sets.
 // Skipped (with the reason) when no CUDA device is usable.
+#include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -113,6 +116,80 @@ TEST(CudaEngine, ListsGrowWhenTheSystemIsCompressed) {
 // host's results at every step. Default skin (kept for all small moves, then
 // rebuilt after one atom jumps 1.5 A), a small skin (rebuilt on the
 // accumulated displacement), and skin 0 (a fresh list every step).
+// With the capacity of the caller's arrays given, the engine page-locks
+// them in place (host_pins.h), follows a reallocation (new pointer, old one
+// freed) and lets them go with the engine; the results stay the host's.
+TEST(CudaEngine, CallerArraysPinnedInPlaceAndFollowed) {
+  REQUIRE_GPU();
+  const Model st = load("HNS/ffield.reax.hns", nullptr);
+  const System s = periodic_system(read_data(example("HNS/data.hns-equil")), st.ff,
+                                   {"C", "H", "O", "N"}, 12.0, 11, 0.05);
+  const int cap = 150000;  // 1.2 MB of charges: every array above the least pinned size
+  ASSERT_LT(s.n_total(), cap);
+  const Result ref = run(*make_engine(Driver::Host, st.ff, st.control), s);
+  auto registered = [](const void *p) {
+    unsigned flags = 0;
+    const bool yes = cudaHostGetFlags(&flags, const_cast<void *>(p)) == cudaSuccess;
+    cudaGetLastError();
+    return yes;
+  };
+  auto gpu = make_engine(Driver::Cuda, st.ff, st.control);
+  auto step = [&](std::vector<double> &x, std::vector<double> &q, std::vector<double> &f) {
+    StepInput in;
+    in.n_local = s.n_local;
+    in.n_total = s.n_total();
+    in.x = x.data();
+    in.type = s.type.data();
+    in.tag = s.tag.data();
+    in.q = q.data();
+    in.capacity = cap;
+    StepRequest req;
+    StepOutput out;
+    out.overwrite = true;
+    out.f = f.data();
+    out.capacity = cap;
+    gpu->compute(in, req, out);
+    Result r;
+    r.e = out.energy;
+    r.f.assign(f.begin(), f.begin() + 3 * s.n_total());
+    return r;
+  };
+  auto arrays = [&](std::vector<double> &x, std::vector<double> &q, std::vector<double> &f) {
+    x.assign(3 * static_cast<size_t>(cap), 0.0);
+    q.assign(cap, 0.0);
+    f.assign(3 * static_cast<size_t>(cap), 0.0);
+    std::copy(s.x.begin(), s.x.end(), x.begin());
+    std::copy(s.q.begin(), s.q.end(), q.begin());
+  };
+  auto same_as_host = [&](const Result &r, const char *what) {
+    SCOPED_TRACE(what);
+    for (int t = 0; t < 13; ++t)
+      EXPECT_NEAR(energy_array(r.e)[t], energy_array(ref.e)[t],
+                  1e-11 * std::fabs(energy_array(ref.e)[t]) + 1e-9)
+          << kTermNames[t];
+    expect_arrays_near(ref.f, r.f, 1e-10, "forces", 3);
+  };
+  auto xa = std::make_unique<std::vector<double>>(), qa = std::make_unique<std::vector<double>>(),
+       fa = std::make_unique<std::vector<double>>();
+  arrays(*xa, *qa, *fa);
+  same_as_host(step(*xa, *qa, *fa), "first arrays");
+  EXPECT_TRUE(registered(xa->data()));
+  EXPECT_TRUE(registered(qa->data()));
+  EXPECT_TRUE(registered(fa->data()));
+  // reallocated: new arrays, the old ones freed before the next step
+  std::vector<double> xb, qb, fb;
+  arrays(xb, qb, fb);
+  xa.reset();
+  qa.reset();
+  fa.reset();
+  same_as_host(step(xb, qb, fb), "reallocated arrays");
+  EXPECT_TRUE(registered(xb.data()));
+  EXPECT_TRUE(registered(fb.data()));
+  gpu.reset();
+  EXPECT_FALSE(registered(xb.data())) << "the engine lets the caller's arrays go with it";
+  EXPECT_FALSE(registered(fb.data()));
+}
+
 TEST(CudaEngine, NeighbourListReusedBetweenSteps) {
   REQUIRE_GPU();
   const Model st = load("RDX/ffield.reax.rdx", "RDX/lmp_control");

@@ -31,8 +31,13 @@ struct StepInput {
   const int *type = nullptr;
   const int *type_map = nullptr;
   int num_mapped = 0;
-  TagArray tag;                 // n_total global ids
-  const double *q = nullptr;    // n_total charges
+  TagArray tag;               // n_total global ids
+  const double *q = nullptr;  // n_total charges
+  // Atoms that the caller's x and q arrays have room for (>= n_total; 0:
+  // unknown). Given, the CUDA driver page-locks those arrays in place for
+  // faster copies (they must then stay allocated while the engine has them:
+  // LAMMPS's arrays do, until the engine is deleted or they are reallocated).
+  int capacity = 0;
   bool atoms_reordered = true;  // LAMMPS re-neighboured since the last call: indices/ghosts changed
   // compute() only: the charges are those solve_charges() gave these atoms
   // this step, unchanged since; a driver that kept them (the CUDA driver,
@@ -51,6 +56,7 @@ struct StepOutput {
   // them zeroed, as LAMMPS has when this is the only pair style).
   bool overwrite = false;
   double *f = nullptr;                    // 3 * n_total: forces are added here
+  int capacity = 0;                       // atoms f has room for (as StepInput::capacity)
   double *eatom = nullptr;                // n_total, added to (if requested)
   double *vatom = nullptr;                // 6 * n_total, added to (if requested)
   Energies energy;                        // this rank's share of each term

@@ -388,6 +388,10 @@ void CudaEngine::upload_atoms(const StepInput &in) {
   const size_t n = static_cast<size_t>(N);
   if (n == 0) return;
   upload_type_map(in);
+  if (in.capacity >= N) {
+    pins_.keep(HostPins::kPositions, in.x, static_cast<size_t>(in.capacity) * sizeof(vec3));
+    pins_.keep(HostPins::kCharges, in.q, static_cast<size_t>(in.capacity) * sizeof(double));
+  }
   PMD_CUDA_CHECK(cudaMemcpyAsync(c.x.data(), in.x, n * sizeof(vec3), cudaMemcpyHostToDevice, st));
   PMD_CUDA_CHECK(
       cudaMemcpyAsync(c.type_in.data(), in.type, n * sizeof(int), cudaMemcpyHostToDevice, st));
@@ -469,6 +473,8 @@ void CudaEngine::enqueue_download(const StepRequest &req, const StepOutput &out)
     PMD_CUDA_CHECK(
         cudaMemcpyAsync(caller, dev, count * sizeof(double), cudaMemcpyDeviceToHost, st));
   };
+  if (out.f && out.capacity >= c.n_total)
+    pins_.keep(HostPins::kForces, out.f, static_cast<size_t>(out.capacity) * sizeof(vec3));
   if (out.f)
     deliver(reinterpret_cast<double *>(c.grad.data()), out.f, 3 * n, -1.0,
             "to_caller_kernel(forces)");

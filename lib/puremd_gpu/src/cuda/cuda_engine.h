@@ -18,6 +18,7 @@
 #include "cuda/cuda_stream.h"
 #include "cuda/device_buffer.h"
 #include "cuda/engine_atoms.h"
+#include "cuda/host_pins.h"
 #include "puremd_gpu/engine.h"
 
 namespace puremd::cuda {
@@ -126,6 +127,7 @@ class CudaEngine : public Engine {
   std::vector<int> type_map_;
   bool have_type_map_ = false;
   PinnedArray<StepScalars> h_scalars_{"step scalars (pinned)"};
+  HostPins pins_;  // the caller's x, q and f, page-locked in place (host_pins.h)
 };
 
 }  // namespace puremd::cuda
