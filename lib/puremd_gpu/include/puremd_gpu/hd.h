@@ -68,6 +68,10 @@ PMD_HD PMD_INLINE vec3 cross(vec3 a, vec3 b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
 PMD_HD PMD_INLINE double sqr(double a) { return a * a; }
+// x^y for x > 0 as exp(y log x): within a few ulps of pow (relative error
+// about (|y log x| + 2) x 1.1e-16), at a fraction of its cost on the GPU
+// (no special cases, no extended-precision logarithm).
+PMD_HD PMD_INLINE double pow_positive(double x, double y) { return exp(y * log(x)); }
 PMD_HD PMD_INLINE double cube(double a) { return a * a * a; }
 
 // Virial r (x) f of the force f = -g acting at r, in LAMMPS order

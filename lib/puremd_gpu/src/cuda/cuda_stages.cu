@@ -33,10 +33,6 @@ struct BondOrderPrimeBody {
   static constexpr bool kTallies = false;
   __device__ void operator()(int i, const StepView &v) const { bond_order_prime_atom(i, v); }
 };
-struct CorrectedBondOrderBody {
-  static constexpr bool kTallies = false;
-  __device__ void operator()(int i, const StepView &v) const { corrected_bond_order_atom(i, v); }
-};
 // the bonded stages of physics/stages.h: BondEnergyBody, LonePairBody, ...
 // (kLanes == kAngleItems: work items of Items, launch_angle_items)
 #define PUREMD_CUDA_BODY(Name, body, lanes)                            \
@@ -128,6 +124,17 @@ struct HydrogenBondFamily {
   }
   __device__ static void finish(int, const Row &r, const Sums &s, const StepView &v) {
     hbond_row_finish(r, s, v);
+  }
+};
+struct CorrectedBondOrderFamily {
+  using Row = CorrectedBoRow;
+  using Sums = CorrectedBoSums;
+  __device__ static Row row(int i, const StepView &v) { return corrected_bo_row(i, v); }
+  __device__ static void entry(const Row &r, int p, const StepView &v, Sums &s) {
+    corrected_bo_bond(r, p, v, s);
+  }
+  __device__ static void finish(int, const Row &r, const Sums &s, const StepView &v) {
+    corrected_bo_finish(r, s, v);
   }
 };
 struct NonbondedFamily {
@@ -280,9 +287,14 @@ __global__ void __launch_bounds__(kReduceBlock)
 // ---------------------------------------------------------------------------
 // Stages (atom ranges as in src/host/).
 
+constexpr int kBondOrderLanes = 4;  // lanes per bond row for the corrected bond orders
+
 void compute_bond_orders(CudaContext &c) {
   launch_atoms<BondOrderPrimeBody>(c, "bond_order_prime_atom", 0, c.n_total);
-  launch_atoms<CorrectedBondOrderBody>(c, "corrected_bond_order_atom", 0, c.n_total);
+  // a few bonds a row, each with its exponentials: lanes over them (a thread
+  // per atom waited on latency: 1.0 of the 1.14 ms of the phase at HNS 8^3)
+  launch_rows<CorrectedBondOrderFamily>(c, "corrected bond orders (row_group_kernel)", 0, c.n_total,
+                                        kBondOrderLanes);
 }
 
 void compute_bonded(CudaContext &c) {

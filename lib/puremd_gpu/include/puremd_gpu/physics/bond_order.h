@@ -222,31 +222,56 @@ PMD_HD PMD_INLINE void correct_bond_order(BondOrder &b, const TwoBodyParams &t, 
 // copy of the bond, reading Deltap of the partner), then atom i's total bond
 // order and the deviations Delta, Delta_e, Delta_boc, Delta_val, the lone-pair
 // count nlp and Delta_lp with their derivatives.
-PMD_HD PMD_INLINE void corrected_bond_order_atom(int i, const StepView &v) {
-  const int ti = v.atoms.type[i];
-  if (ti < 0) return;
-  const SingleBodyParams &si = v.ff.sbp[ti];
-  const Workspace &w = v.ws;
-  const double p_boc1 = v.ff.gp[0], p_boc2 = v.ff.gp[1], p_lp1 = v.ff.gp[15];
-
+// In three parts, so that a driver may split a row over several threads:
+// corrected_bo_row (what the row's bonds share), corrected_bo_bond (one bond
+// entry; adds its BO to the row's sum) and corrected_bo_finish (atom i's
+// values from the sum).
+struct CorrectedBoRow {
+  bool active = false;  // false: an untyped atom, nothing to do
+  int i = 0, ti = 0;
+  int first = 0, last = 0;  // bond entries [first, last)
   BondEnds e;
-  e.val_i = si.valency;
-  e.Deltap_i = w.Deltap[i];
-  e.Deltap_boc_i = w.Deltap_boc[i];
+};
+struct CorrectedBoSums {
+  double sum_bo;
+};
 
-  double sum_bo = 0.0;
-  for (int p = v.bonds.start[i]; p < v.bonds.end[i]; ++p) {
-    const int j = v.bonds.nbr[p];
-    const int tj = v.atoms.type[j];
-    if (tj < 0) continue;
-    e.val_j = v.ff.sbp[tj].valency;
-    e.Deltap_j = w.Deltap[j];
-    e.Deltap_boc_j = w.Deltap_boc[j];
-    BondOrder &b = v.bonds.bo[p];
-    correct_bond_order(b, v.ff.two(ti, tj), e, p_boc1, p_boc2);
-    sum_bo += b.BO;
-  }
+PMD_HD PMD_INLINE CorrectedBoRow corrected_bo_row(int i, const StepView &v) {
+  CorrectedBoRow r;
+  r.ti = v.atoms.type[i];
+  if (r.ti < 0) return r;
+  r.active = true;
+  r.i = i;
+  r.first = v.bonds.start[i];
+  r.last = v.bonds.end[i];
+  r.e.val_i = v.ff.sbp[r.ti].valency;
+  r.e.Deltap_i = v.ws.Deltap[i];
+  r.e.Deltap_boc_i = v.ws.Deltap_boc[i];
+  return r;
+}
 
+PMD_HD PMD_INLINE void corrected_bo_bond(const CorrectedBoRow &r, int p, const StepView &v,
+                                         CorrectedBoSums &s) {
+  const int j = v.bonds.nbr[p];
+  const int tj = v.atoms.type[j];
+  if (tj < 0) return;
+  BondEnds e = r.e;
+  e.val_j = v.ff.sbp[tj].valency;
+  e.Deltap_j = v.ws.Deltap[j];
+  e.Deltap_boc_j = v.ws.Deltap_boc[j];
+  BondOrder &b = v.bonds.bo[p];
+  correct_bond_order(b, v.ff.two(r.ti, tj), e, v.ff.gp[0], v.ff.gp[1]);
+  s.sum_bo += b.BO;
+}
+
+PMD_HD PMD_INLINE void corrected_bo_finish(const CorrectedBoRow &r, const CorrectedBoSums &s,
+                                           const StepView &v) {
+  if (!r.active) return;
+  const int i = r.i;
+  const SingleBodyParams &si = v.ff.sbp[r.ti];
+  const Workspace &w = v.ws;
+  const double p_lp1 = v.ff.gp[15];
+  const double sum_bo = s.sum_bo;
   w.total_bond_order[i] = sum_bo;
   w.Delta[i] = sum_bo - si.valency;
   w.Delta_e[i] = sum_bo - si.valency_e;
@@ -273,6 +298,14 @@ PMD_HD PMD_INLINE void corrected_bond_order_atom(int i, const StepView &v) {
     w.Delta_lp_temp[i] = si.nlp_opt - nlp;
     w.dDelta_lp_temp[i] = clp;
   }
+}
+
+PMD_HD PMD_INLINE void corrected_bond_order_atom(int i, const StepView &v) {
+  const CorrectedBoRow r = corrected_bo_row(i, v);
+  if (!r.active) return;
+  CorrectedBoSums s{0.0};
+  for (int p = r.first; p < r.last; ++p) corrected_bo_bond(r, p, v, s);
+  corrected_bo_finish(r, s, v);
 }
 
 // ---------------------------------------------------------------------------
