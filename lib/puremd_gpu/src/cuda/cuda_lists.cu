@@ -151,11 +151,40 @@ __device__ __forceinline__ void sort_row(int *nbr, int begin, int end) {
   }
 }
 
+// A row sorted by a warp: staged in shared memory, each entry written at its
+// rank (partners are unique). Rows longer than the stage (rare) are sorted by
+// one lane. A thread per row left one long hydrogen-bond row (tens of
+// acceptors, insertion-sorted) holding up the other 31 atoms of its warp.
+constexpr int kSortStage = 128;
+
+__device__ __forceinline__ void sort_row_warp(const LaneGroup<32> &g, int *stage, int *nbr,
+                                              int begin, int end) {
+  const int n = end - begin;
+  if (n < 2) return;
+  if (n > kSortStage) {
+    if (g.lane == 0) sort_row(nbr, begin, end);
+    g.sync();
+    return;
+  }
+  for (int k = g.lane; k < n; k += 32) stage[k] = nbr[begin + k];
+  g.sync();
+  for (int k = g.lane; k < n; k += 32) {
+    const int key = stage[k];
+    int rank = 0;
+    for (int m = 0; m < n; ++m) rank += stage[m] < key;
+    nbr[begin + rank] = key;
+  }
+  g.sync();  // the stage is reused for the next row
+}
+
 __global__ void __launch_bounds__(kAtomBlock) pair_lists_sort_kernel(const StepView v) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= v.atoms.n_total) return;
-  sort_row(v.bonds.nbr, v.bonds.start[i], v.bonds.end[i]);
-  sort_row(v.hbonds.nbr, v.hbonds.start[i], v.hbonds.end[i]);
+  __shared__ int stage[kAtomBlock / 32][kSortStage];
+  const LaneGroup<32> g;
+  const long long i = g.row();
+  if (i >= v.atoms.n_total) return;  // whole warps
+  int *buf = stage[threadIdx.x / 32];
+  sort_row_warp(g, buf, v.bonds.nbr, v.bonds.start[i], v.bonds.end[i]);
+  sort_row_warp(g, buf, v.hbonds.nbr, v.hbonds.start[i], v.hbonds.end[i]);
 }
 
 // Entry of partner `key` in the sorted row [begin, end), -1 if absent.
@@ -277,7 +306,8 @@ void build_bond_and_hbond_lists(CudaContext &c) {
         <<<row_grid, kAtomBlock, 0, st>>>(v, c.far_flags.data());
   });
   PMD_CUDA_CHECK_LAUNCH("pair_lists_fill_kernel", st);
-  pair_lists_sort_kernel<<<grid, kAtomBlock, 0, st>>>(v);
+  pair_lists_sort_kernel<<<blocks_for(static_cast<long long>(n) * 32, kAtomBlock), kAtomBlock, 0,
+                           st>>>(v);
   PMD_CUDA_CHECK_LAUNCH("pair_lists_sort_kernel", st);
   const unsigned bond_grid = blocks_for(static_cast<long long>(n) * kBondRowLanes, kAtomBlock);
   pair_lists_finish_kernel<kBondRowLanes><<<bond_grid, kAtomBlock, 0, st>>>(v, c.totals.data());

@@ -94,10 +94,19 @@ __global__ void __launch_bounds__(kAtomBlock)
   }
 }
 
+// Blocks of kAtomBlock threads an SM is to hold at once (__launch_bounds__'s
+// second argument, a ceiling on registers) where more warps pay for the
+// spills; 0 leaves the compiler's choice (HNS 16^3: nonbonded at 85 registers
+// 19.1 -> 12.7 ms; torsions at 128, 10.7 -> 11.3 ms, so not they).
+template <class T>
+struct MinBlocksPerSM {
+  static constexpr int value = 0;
+};
+
 // A thread per item; the grid covers the most there can be (an item is a
 // three-body entry), the count is read on the GPU.
 template <class Items>
-__global__ void __launch_bounds__(kAtomBlock)
+__global__ void __launch_bounds__(kAtomBlock, MinBlocksPerSM<Items>::value)
     angle_items_kernel(const StepView v, const int2 *items, const int *count) {
   const int w = blockIdx.x * blockDim.x + threadIdx.x;
   if (w >= *count) return;
@@ -150,8 +159,13 @@ struct NonbondedFamily {
   }
 };
 
+template <>
+struct MinBlocksPerSM<NonbondedFamily> {
+  static constexpr int value = 6;  // at most 85 registers (120 at the compiler's choice)
+};
+
 template <class Family, int L>
-__global__ void __launch_bounds__(kAtomBlock)
+__global__ void __launch_bounds__(kAtomBlock, MinBlocksPerSM<Family>::value)
     row_group_kernel(const StepView v, int begin, int end) {
   const LaneGroup<L> g;
   const int i = begin + static_cast<int>(g.row());
