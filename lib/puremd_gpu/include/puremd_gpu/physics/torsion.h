@@ -311,9 +311,9 @@ PMD_HD PMD_INLINE void torsions_of_angle(int j, int pk, int s, const StepView &v
     g.cos3omega = cw * (4.0 * cw * cw - 3.0);
 
     double dBOkl = 0.0, dcosA = 0.0, dcosB = 0.0, dcosw = 0.0;
-    if (on_tor) {
-      const FourBodyTerm f = torsion_energy(prm, gp, bjk, aij, akl, g);
-      e_tor += f.e;
+    // (the conjugation term's pi-bond and Delta derivatives are zero)
+    auto take = [&](const FourBodyTerm &f, double &e) {
+      e += f.e;
       dE_dBOij += f.dE_dBOij;
       dE_dBOjk += f.dE_dBOjk;
       dBOkl += f.dE_dBOkl;
@@ -322,17 +322,9 @@ PMD_HD PMD_INLINE void torsions_of_angle(int j, int pk, int s, const StepView &v
       dcosA += f.dE_dcosA;
       dcosB += f.dE_dcosB;
       dcosw += f.dE_dcos_omega;
-    }
-    if (on_con) {
-      const FourBodyTerm f = conjugation_energy(prm, gp, bjk, aij, akl, g);
-      e_con += f.e;
-      dE_dBOij += f.dE_dBOij;
-      dE_dBOjk += f.dE_dBOjk;
-      dBOkl += f.dE_dBOkl;
-      dcosA += f.dE_dcosA;
-      dcosB += f.dE_dcosB;
-      dcosw += f.dE_dcos_omega;
-    }
+    };
+    if (on_tor) take(torsion_energy(prm, gp, bjk, aij, akl, g), e_tor);
+    if (on_con) take(conjugation_energy(prm, gp, bjk, aij, akl, g), e_con);
     any = true;
 
     atomic_add(&B.bo[plk].Cdbo, dBOkl);
