@@ -100,6 +100,7 @@ struct ThreeBodyList {
   X(double, vlpex)                                                        \
   X(vec3, dDeltap_self)                                                   \
   X(double, CdDelta)         /* dE/dDelta, folded into the chain rule */  \
+  X(double, CdDeltap)        /* dE/dDeltap, from the chain rule's bonds */ \
   /* valence angles: what a centre's angles share, and dE/dSBO of them */ \
   X(double, val_SBO2)                                                     \
   X(double, val_dSBO2)                                                    \

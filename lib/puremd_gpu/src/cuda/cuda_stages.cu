@@ -52,6 +52,10 @@ struct ChainRuleBody {
   static constexpr bool kTallies = false;
   __device__ void operator()(int i, const StepView &v) const { bond_order_chain_rule_atom(i, v); }
 };
+struct DeltapChainRuleBody {
+  static constexpr bool kTallies = false;
+  __device__ void operator()(int i, const StepView &v) const { deltap_chain_rule_atom(i, v); }
+};
 
 template <class Body>
 __global__ void __launch_bounds__(kAtomBlock)
@@ -330,6 +334,7 @@ void compute_nonbonded(CudaContext &c) {
 
 void apply_bond_order_chain_rule(CudaContext &c) {
   launch_atoms<ChainRuleBody>(c, "bond_order_chain_rule_atom", 0, c.n_total);
+  launch_atoms<DeltapChainRuleBody>(c, "deltap_chain_rule_atom", 0, c.n_total);
 }
 
 void reduce_outputs(CudaContext &c) {

@@ -7,7 +7,9 @@
 // owned and ghost, 0..n_total-1):
 //   bond_order_prime_atom      sum of BO' and dBO'/dx_i over the row -> Deltap
 //   corrected_bond_order_atom  corrected BO of each bond in the row, Delta's
-//   bond_order_chain_rule_atom gradients of every bond i-j with i < j
+//   bond_order_chain_rule_atom gradients of every bond i-j with i < j, and
+//                              dE/dDeltap of i and j
+//   deltap_chain_rule_atom     the gradients through Deltap_i
 // A pass reads only what an earlier pass wrote for other atoms, so one CUDA
 // thread per atom needs no synchronisation inside a pass.
 #pragma once
@@ -341,23 +343,31 @@ PMD_HD PMD_INLINE void bond_chain_rule(int i, int p, const StepView &v) {
   const double c_j = bo3 + de3 + pi4 + pp4;
 
   vec3 gi = c_bond * bij.dBOp;
-  gi += c_i * w.dDeltap_self[i];
   gi += pi1 * bij.dln_BOp_pi;
   gi += pp1 * bij.dln_BOp_pi2;
   v.tally.add_grad(i, gi, i);
 
   vec3 gj = -c_bond * bij.dBOp;
-  gj += c_j * w.dDeltap_self[j];
   gj -= pi1 * bij.dln_BOp_pi;
   gj -= pp1 * bij.dln_BOp_pi2;
   v.tally.add_grad(j, gj, i);
 
-  // Deltap_i depends on the position of every neighbour k of i through BO'_ik
-  // (row i holds dBO'_ik/dx_i = -dBO'_ik/dx_k); likewise for j.
+  // through Deltap_i and Deltap_j: summed over the bonds first
+  // (deltap_chain_rule_atom), one gradient per bond entry instead of one
+  // per bond entry of i and of j for every bond
+  atomic_add(&w.CdDeltap[i], c_i);
+  atomic_add(&w.CdDeltap[j], c_j);
+}
+
+// Deltap_i depends on x_i and on the position of every neighbour k of i
+// through BO'_ik (row i holds dBO'_ik/dx_i = -dBO'_ik/dx_k): with dE/dDeltap_i
+// of all of i's bonds (bond_chain_rule), its gradients. Reference atom i.
+PMD_HD PMD_INLINE void deltap_chain_rule_atom(int i, const StepView &v) {
+  const double c = v.ws.CdDeltap[i];
+  if (c == 0.0) return;
+  v.tally.add_grad(i, c * v.ws.dDeltap_self[i], i);
   for (int q = v.bonds.start[i]; q < v.bonds.end[i]; ++q)
-    v.tally.add_grad(v.bonds.nbr[q], -c_i * v.bonds.bo[q].dBOp, i);
-  for (int q = v.bonds.start[j]; q < v.bonds.end[j]; ++q)
-    v.tally.add_grad(v.bonds.nbr[q], -c_j * v.bonds.bo[q].dBOp, i);
+    v.tally.add_grad(v.bonds.nbr[q], -c * v.bonds.bo[q].dBOp, i);
 }
 
 // All bonds of atom i towards higher indices (every bond exactly once over
