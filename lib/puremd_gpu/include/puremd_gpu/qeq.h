@@ -62,6 +62,18 @@ struct QEqSettings {
   QEqMatrix matrix = QEqMatrix::Auto;  // CUDA solver only
 };
 
+// QTPIE instead of QEq's electronegativities (physics/qtpie.h): the owned
+// atoms' chi become chi_eff from the Gaussian-orbital overlaps with every
+// atom within `cutoff`, ghosts included (so the ghosts must reach that far).
+struct QtpieInput {
+  // Orbital exponent (1/Bohr^2) per type (QEqInput::type given) or per atom.
+  const double *exponent = nullptr;
+  // Optional, n_total entries: an external potential (eV) at every atom,
+  // owned and ghost (fix efield's field at the atom's coordinates).
+  const double *phi = nullptr;
+  double cutoff_bohr = 0.0;  // qtpie_cutoff_bohr of the smallest exponent in use
+};
+
 // One QEq problem on one sub-domain.
 //
 // Parameters come either per type (type != nullptr: atom i uses chi[type[i]],
@@ -88,6 +100,9 @@ struct QEqInput {
   const double *eta = nullptr;        // hardness (eV), the matrix diagonal; must be > 0
   const double *gamma = nullptr;      // shielding (1/A)
   const double *chi_shift = nullptr;  // optional n_local: added to chi (external potential, eV)
+  // Optional: QTPIE electronegativities (then chi_shift must be null; a field
+  // enters through QtpieInput::phi). The CUDA solver does not take it yet.
+  const QtpieInput *qtpie = nullptr;
   // Optional, n_total - n_local entries: the owned index (0..n_local-1) of the
   // atom each ghost is an image of, or -1 if another rank owns it. When every
   // entry is >= 0 (one rank, periodic images), the CUDA solver refreshes

@@ -63,6 +63,9 @@ void CudaQEqSolver::setup(const QEqInput &in) {
   if (in.n_local < 0 || in.n_total < in.n_local) throw RuntimeError("QEq: invalid atom counts");
   if (in.n_total > 0 && (!in.chi || !in.eta || !in.gamma))
     throw RuntimeError("QEq: missing parameters");
+  if (in.qtpie)
+    throw RuntimeError(
+        "QTPIE: the CUDA QEq solver does not compute chi_eff yet (host solver only)");
   grow_history(in.n_local);
   n_local_ = in.n_local;
   n_total_ = in.n_total;

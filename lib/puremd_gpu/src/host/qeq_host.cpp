@@ -8,6 +8,7 @@
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/neighbor_list.h"
 #include "puremd_gpu/physics/qeq_cg.h"
+#include "puremd_gpu/physics/qtpie.h"
 #include "puremd_gpu/qeq.h"
 
 namespace puremd {
@@ -27,8 +28,9 @@ class HostQEqSolver final : public QEqSolver {
     t_.assign(n, 0.0);
     b_s_.assign(n, 0.0);
     b_t_.assign(n, 0.0);
+    if (in.qtpie) qtpie_electronegativities(in);
     for (int i : rows_) {
-      b_s_[i] = -chi_of(in, i);
+      b_s_[i] = in.qtpie ? -chi_eff_[i] : -chi_of(in, i);
       if (in.chi_shift) b_s_[i] -= in.chi_shift[i];
       b_t_[i] = -1.0;
       s_[i] = qeq_guess_s(history_block(i));
@@ -113,6 +115,35 @@ class HostQEqSolver final : public QEqSolver {
     if (tj < 0 || tj >= in.num_types)
       throw InputError("QEq: atom type " + std::to_string(tj) + " has no QEq parameters");
     return shield_[static_cast<std::size_t>(ti) * in.num_types + tj];
+  }
+
+  // chi_eff of every row (physics/qtpie.h): over each pair of the half list
+  // within the overlap cut-off, added to both atoms when both are owned.
+  void qtpie_electronegativities(const QEqInput &in) {
+    const QtpieInput &qt = *in.qtpie;
+    if (!qt.exponent || !(qt.cutoff_bohr > 0.0))
+      throw InputError("QTPIE: orbital exponents and a positive overlap cut-off are required");
+    if (in.chi_shift)
+      throw InputError("QTPIE: an external potential goes through QtpieInput::phi, not chi_shift");
+    const int n = in.n_total, nl = in.n_local;
+    std::vector<vec3> x(n);
+    for (int i = 0; i < n; ++i) x[i] = vec3{in.x[3 * i], in.x[3 * i + 1], in.x[3 * i + 2]};
+    build_half_neighbor_list(x.data(), nl, n, qt.cutoff_bohr / kBohrPerAngstrom, 0.0, nullptr,
+                             qtpie_nl_);
+    auto chi = [&](int i) { return chi_of(in, i) + (qt.phi ? qt.phi[i] : 0.0); };
+    auto expo = [&](int i) { return qt.exponent[param_index(in, i)]; };
+    std::vector<QtpieSums> sums(nl);
+    for (int i = 0; i < nl; ++i) {
+      qtpie_add(sums[i], expo(i), expo(i), 0.0, qt.cutoff_bohr, 0.0);  // i itself
+      for (int p = qtpie_nl_.start[i]; p < qtpie_nl_.end[i]; ++p) {
+        const int j = qtpie_nl_.nbr[p];
+        const double r = pair_geometry(x[i], x[j]).d;
+        qtpie_add(sums[i], expo(i), expo(j), r, qt.cutoff_bohr, chi(i) - chi(j));
+        if (j < nl) qtpie_add(sums[j], expo(j), expo(i), r, qt.cutoff_bohr, chi(j) - chi(i));
+      }
+    }
+    chi_eff_.assign(n, 0.0);
+    for (int i = 0; i < nl; ++i) chi_eff_[i] = qtpie_chi_eff(sums[i]);
   }
 
   // Rows of owned active atoms: partners within cut_hi, ghosts kept per ghost_pair_is_mine.
@@ -200,7 +231,8 @@ class HostQEqSolver final : public QEqSolver {
 
   std::vector<int> rows_, skip_;
   std::vector<vec3> xv_;
-  HalfNeighborList nl_;
+  HalfNeighborList nl_, qtpie_nl_;
+  std::vector<double> chi_eff_;
   std::vector<int> row_start_, col_;
   std::vector<double> val_, shield_;
   std::vector<double> s_, t_, b_s_, b_t_, diag_, diag_inv_, r_, d_, p_, w_;
