@@ -63,6 +63,9 @@ struct FixQEqReaxFFGPU::LammpsComm : public puremd::QEqComm {
 /* ---------------------------------------------------------------------- */
 
 FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg)
+    : FixQEqReaxFFGPU(lmp, narg, arg, 8) {}
+
+FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, int first_keyword)
     : Fix(lmp, narg, arg),
       nevery(1),
       swa(0.0),
@@ -78,7 +81,16 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg)
       reaxff(nullptr),
       solver_logged(false),
       comm_vec(nullptr) {
-  if (narg < 8) error->all(FLERR, "Illegal fix {} command: expected '{}'", style, kUsage);
+  // fix qtpie/reaxff/gpu's gauss file comes before the keywords
+  const std::string usage = first_keyword > 8
+                                ? fmt::format(
+                                      "fix ID group {} Nevery cutlo cuthi tol params "
+                                      "gauss_file [nowarn] [maxiter N] [threads_per_row "
+                                      "N] [matrix auto|stored|free]",
+                                      style)
+                                : std::string(kUsage);
+  if (narg < first_keyword)
+    error->all(FLERR, "Illegal fix {} command: expected '{}'", style, usage);
 
   scalar_flag = 1;
   extscalar = 0;
@@ -97,7 +109,7 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg)
     error->all(FLERR, "Fix {}: the CG tolerance must be positive, got {}", style, arg[6]);
   pertype_option = utils::strdup(arg[7]);
 
-  for (int iarg = 8; iarg < narg; ++iarg) {
+  for (int iarg = first_keyword; iarg < narg; ++iarg) {
     if (strcmp(arg[iarg], "nowarn") == 0) {
       maxwarn = 0;
     } else if (strcmp(arg[iarg], "dual") == 0) {
@@ -126,7 +138,7 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg)
                    arg[iarg + 1]);
       ++iarg;
     } else {
-      error->all(FLERR, "Unknown fix {} keyword: {} (expected '{}')", style, arg[iarg], kUsage);
+      error->all(FLERR, "Unknown fix {} keyword: {} (expected '{}')", style, arg[iarg], usage);
     }
   }
   check_taper();
@@ -361,7 +373,7 @@ void FixQEqReaxFFGPU::init() {
   if (!reaxff) error->all(FLERR, "Fix {} requires pair_style reaxff/gpu", style);
   if (group->count(igroup) == 0) error->all(FLERR, "Fix {} group has no atoms", style);
 
-  efield = QEqEfield::find(lmp, style);
+  efield = find_efield();
 
   // the pair coefficients may have changed since the fix was defined
   if (reaxflag) extract_pair_parameters();
@@ -390,6 +402,14 @@ void FixQEqReaxFFGPU::init() {
 
   // the pair style has created its engine by now (force->init runs first)
   select_solver();
+}
+
+/* ---------------------------------------------------------------------- */
+
+std::unique_ptr<QEqEfield> FixQEqReaxFFGPU::find_efield() { return QEqEfield::find(lmp, style); }
+
+void FixQEqReaxFFGPU::charge_model(puremd::QEqInput &in) {
+  if (efield) in.chi_shift = efield->potential().data();
 }
 
 /* ---------------------------------------------------------------------- */
@@ -431,7 +451,7 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   in.num_types = atom->ntypes + 1;
   in.type_map = reaxff->type_map();
   in.num_mapped = atom->ntypes + 1;
-  if (efield) in.chi_shift = efield->potential().data();
+  charge_model(in);
   in.chi = chi.data();
   in.eta = eta.data();
   in.gamma = gamma.data();

@@ -32,6 +32,7 @@
 namespace puremd {
 class QEqSolver;
 struct QEqSettings;
+struct QEqInput;
 }  // namespace puremd
 
 namespace LAMMPS_NS {
@@ -70,6 +71,15 @@ class FixQEqReaxFFGPU : public Fix {
 
  protected:
   struct LammpsComm;  // puremd::QEqComm over LAMMPS's comm and MPI
+
+  // For a derived charge model (fix qtpie/reaxff/gpu): its keywords start
+  // at first_keyword (positional arguments of its own before them).
+  FixQEqReaxFFGPU(class LAMMPS *, int, char **, int first_keyword);
+  // The run's fix efield, checked as this charge model takes it.
+  virtual std::unique_ptr<QEqEfield> find_efield();
+  // What the charge model adds to the solve's input (here: fix efield's
+  // potential as a shift of chi).
+  virtual void charge_model(puremd::QEqInput &in);
 
   int nevery;
   double swa, swb;  // taper inner / outer radius

@@ -27,7 +27,8 @@ namespace {
 // fix qeq/reaxff/gpu, under both names the plugin registers (plugin.cpp).
 // (LAMMPS's utils::strmatch has no groups, so one pattern per name.)
 bool is_our_charge_fix(const char *style) {
-  return utils::strmatch(style, "^qeq/reaxff/gpu$") || utils::strmatch(style, "^qeq/reax/gpu$");
+  return utils::strmatch(style, "^qeq/reaxff/gpu$") || utils::strmatch(style, "^qeq/reax/gpu$") ||
+         utils::strmatch(style, "^qtpie/reaxff/gpu$");
 }
 }  // namespace
 
@@ -260,10 +261,16 @@ void PairReaxFFGPU::refuse_foreign_charge_fixes() {
                  "pair_style reaxff/gpu use fix qeq/reaxff/gpu with the same arguments "
                  "(`-sf gpu` renames both)",
                  fix->id, style);
-    if (utils::strmatch(style, "^acks2/reax") || utils::strmatch(style, "^qtpie/reax"))
+    if (utils::strmatch(style, "^qtpie/reax"))
       error->all(FLERR,
-                 "Fix {} is {}: ACKS2 and QTPIE charges are not available with pair_style "
-                 "reaxff/gpu yet (it has fix qeq/reaxff/gpu only). Run this input with pair_style "
+                 "Fix {} is {}, LAMMPS's QTPIE charges for pair_style reaxff; with pair_style "
+                 "reaxff/gpu use fix qtpie/reaxff/gpu with the same arguments (`-sf gpu` "
+                 "renames both)",
+                 fix->id, style);
+    if (utils::strmatch(style, "^acks2/reax"))
+      error->all(FLERR,
+                 "Fix {} is {}: ACKS2 charges are not available with pair_style reaxff/gpu yet "
+                 "(it has fix qeq/reaxff/gpu and qtpie/reaxff/gpu). Run this input with pair_style "
                  "reaxff: without -sf gpu, or with 'suffix off' before pair_style",
                  fix->id, style);
   }

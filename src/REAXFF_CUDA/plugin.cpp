@@ -9,6 +9,7 @@
 
 #include "fix_package_gpu.h"
 #include "fix_qeq_reaxff_gpu.h"
+#include "fix_qtpie_reaxff_gpu.h"
 #include "lammps.h"
 #include "lammpsplugin.h"
 #include "modify.h"
@@ -23,6 +24,10 @@ Pair *make_pair_reaxff_gpu(LAMMPS *lmp) { return new PairReaxFFGPU(lmp); }
 
 Fix *make_fix_qeq_reaxff_gpu(LAMMPS *lmp, int argc, char **argv) {
   return new FixQEqReaxFFGPU(lmp, argc, argv);
+}
+
+Fix *make_fix_qtpie_reaxff_gpu(LAMMPS *lmp, int argc, char **argv) {
+  return new FixQtpieReaxFFGPU(lmp, argc, argv);
 }
 
 Fix *make_fix_package_gpu(LAMMPS *lmp, int argc, char **argv) {
@@ -64,6 +69,10 @@ extern "C" void lammpsplugin_init(void *ptr, void *handle, void *regfunc) {
     plugin.name = name;
     (*register_plugin)(&plugin, lmp);
   }
+  plugin.name = "qtpie/reaxff/gpu";
+  plugin.info = "QTPIE charges for pair_style reaxff/gpu";
+  plugin.creator.v2 = reinterpret_cast<lammpsplugin_factory2 *>(&make_fix_qtpie_reaxff_gpu);
+  (*register_plugin)(&plugin, lmp);
 
   // `-sf gpu` and `package gpu` need a fix style named GPU. LAMMPS's GPU
   // package brings its own (its styles and ours then share the device it

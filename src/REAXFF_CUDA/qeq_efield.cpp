@@ -74,6 +74,45 @@ std::unique_ptr<QEqEfield> QEqEfield::find(LAMMPS *lmp, const char *qeq_style) {
   return std::unique_ptr<QEqEfield>(new QEqEfield(lmp, fix));
 }
 
+std::unique_ptr<QEqEfield> QEqEfield::find_qtpie(LAMMPS *lmp, const char *qtpie_style) {
+  const auto fixes = lmp->modify->get_fix_by_style("^efield");
+  if (fixes.empty()) return nullptr;
+  Error *error = lmp->error;
+  if (fixes.size() > 1)
+    error->all(FLERR, "There may be only one fix efield instance used with fix {}", qtpie_style);
+  auto *fix = dynamic_cast<FixEfield *>(fixes.front());
+  if (!fix)
+    error->all(FLERR, "Fix {} takes fix efield into charge equilibration, not fix {} ({})",
+               qtpie_style, fixes.front()->id, fixes.front()->style);
+  fix->init();
+  if (std::string(lmp->update->unit_style) != "real")
+    error->all(FLERR, "Must use unit_style real with fix {} and external fields", qtpie_style);
+  if (fix->groupbit != 1)
+    error->all(FLERR, "Must use group id all for fix efield when using fix {}", qtpie_style);
+  if (fix->*EfieldMembers::region_)
+    error->all(FLERR, "Keyword region not supported for fix efield when using fix {}", qtpie_style);
+  if (fix->*EfieldMembers::varflag_ == FixEfield::ATOM)
+    error->all(FLERR,
+               "Fix {}: an atom-style fix efield is not supported (fix qtpie/reaxff reads its "
+               "potential at ghost atoms, where fix efield does not set it); use a constant or "
+               "equal-style field",
+               qtpie_style);
+  return std::unique_ptr<QEqEfield>(new QEqEfield(lmp, fix));
+}
+
+const std::vector<double> &QEqEfield::potential_everywhere() {
+  const int n = atom->nlocal + atom->nghost;
+  phi.assign(n, 0.0);
+  if (fix->*EfieldMembers::varflag_ != FixEfield::CONSTANT)
+    (fix->*EfieldMembers::update_variables)();
+  const double to_volts = 1.0 / force->qe2f;
+  const double ex = fix->*EfieldMembers::ex_ * to_volts, ey = fix->*EfieldMembers::ey_ * to_volts,
+               ez = fix->*EfieldMembers::ez_ * to_volts;
+  double **x = atom->x;
+  for (int i = 0; i < n; ++i) phi[i] = -(x[i][0] * ex + x[i][1] * ey + x[i][2] * ez);
+  return phi;
+}
+
 const std::vector<double> &QEqEfield::potential() {
   const int nlocal = atom->nlocal;
   phi.assign(nlocal, 0.0);

@@ -21,9 +21,17 @@ class QEqEfield : protected Pointers {
   // periodic direction, atom-style field only with an atom-style potential);
   // null without fix efield.
   static std::unique_ptr<QEqEfield> find(class LAMMPS *, const char *qeq_style);
+  // The same for fix qtpie/reaxff, with its restrictions: real units, fix
+  // efield on group all without a region, no atom-style field (fix
+  // qtpie/reaxff reads that potential at ghost atoms, where fix efield has
+  // not set it).
+  static std::unique_ptr<QEqEfield> find_qtpie(class LAMMPS *, const char *qtpie_style);
 
   // phi_i (eV) of the owned atoms, 0 outside fix efield's group or region.
   const std::vector<double> &potential();
+  // phi (eV) at every atom, owned and ghost, from its coordinates as they
+  // are (fix qtpie/reaxff's -x . E): find_qtpie's fields only.
+  const std::vector<double> &potential_everywhere();
 
  private:
   QEqEfield(class LAMMPS *lmp, class FixEfield *fix) : Pointers(lmp), fix(fix) {}

@@ -17,6 +17,7 @@
 #include "cuda_qeq_engine.h"
 #include "puremd_gpu/engine.h"
 #include "puremd_gpu/errors.h"
+#include "puremd_gpu/physics/qtpie.h"
 #include "puremd_gpu/qeq.h"
 #include "qeq_test_system.h"
 #include "require_gpu.h"
@@ -149,6 +150,32 @@ TEST(CudaQEq, TypeMappedToNullTakesNoPart) {
       expect_same_solve(*host, cuda, in, sys,
                         std::string("NULL type") + (flags ? ", group flags" : ", no flags") +
                             (owners ? ", device ghost refresh" : ", QEqComm"));
+    }
+}
+
+// QTPIE's electronegativities (QEqInput::qtpie): the CUDA solver's chi_eff
+// from the engine's far list, with and without a potential, against the host
+// solver's from its own pair list; the overlap cut-off (7.6 A) reaches beyond
+// the matrix's (6 A), so the engine widens its list.
+TEST(CudaQEq, QtpieSameAsHost) {
+  REQUIRE_GPU();
+  const double exponent[3] = {0.2240, 0.5434, 0.3100};
+  const System sys = make_periodic_system(40, 11.0, 8.2, 2024u);
+  std::vector<double> phi(sys.n_total());
+  for (int i = 0; i < sys.n_total(); ++i) phi[i] = -0.05 * sys.x[3 * i + 2] + 0.02 * sys.x[3 * i];
+  for (bool field : {false, true})
+    for (bool with_owner : {true, false}) {
+      QtpieInput qt;
+      qt.exponent = exponent;
+      qt.phi = field ? phi.data() : nullptr;
+      qt.cutoff_bohr = qtpie_cutoff_bohr(exponent[0]);
+      QEqInput in = make_input(sys, with_owner);
+      in.qtpie = &qt;
+      auto host = make_host_qeq_solver(settings(0.0, 6.0, 1e-12));
+      CudaQEq cuda(settings(0.0, 6.0, 1e-12));
+      expect_same_solve(*host, cuda, in, sys,
+                        std::string(field ? "QTPIE with a potential" : "QTPIE") +
+                            (with_owner ? ", device" : ", comm"));
     }
 }
 

@@ -127,7 +127,7 @@ TEST(BadInput, LammpsChargeFixesRefused) {
       {"qeq/reaxff 1 0.0 10.0 1e-6 reaxff", "use fix qeq/reaxff/gpu"},
       {"acks2/reaxff 1 0.0 10.0 1e-6 reaxff", "with pair_style reaxff"},
       {"acks2/reax 1 0.0 10.0 1e-6 reaxff", "with pair_style reaxff"},
-      {"qtpie/reaxff 1 0.0 10.0 1e-6 reaxff " + gauss, "with pair_style reaxff"},
+      {"qtpie/reaxff 1 0.0 10.0 1e-6 reaxff " + gauss, "use fix qtpie/reaxff/gpu"},
   };
   for (const auto &c : cases) {
     for (const char *check : {"yes", "no"}) {

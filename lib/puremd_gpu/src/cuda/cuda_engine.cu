@@ -15,6 +15,7 @@
 #include "cuda/qeq_cuda_solver.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/long_range_tables.h"
+#include "puremd_gpu/physics/qtpie.h"
 
 namespace puremd {
 namespace cuda {
@@ -245,10 +246,12 @@ QEqResult CudaEngine::charge_stage(const StepInput &in, const QEqInput &qeq, QEq
   check_counts(in);
   PMD_CUDA_CHECK(cudaSetDevice(device_));
   CudaContext &c = c_;
-  // The far list reaches the QEq cut-off (for good, once asked; the
-  // nonbonded stage keeps to its own cut-off).
-  if (solver.settings().cut_hi > c.far_cut) {
-    c.far_cut = solver.settings().cut_hi;
+  // The far list reaches the QEq cut-off and QTPIE's overlap cut-off (for
+  // good, once asked; the nonbonded stage keeps to its own cut-off).
+  const double reach = std::max(solver.settings().cut_hi,
+                                qeq.qtpie ? qeq.qtpie->cutoff_bohr / kBohrPerAngstrom : 0.0);
+  if (reach > c.far_cut) {
+    c.far_cut = reach;
     c.skin_valid = false;
   }
   prepare_atoms(in);

@@ -63,9 +63,6 @@ void CudaQEqSolver::setup(const QEqInput &in) {
   if (in.n_local < 0 || in.n_total < in.n_local) throw RuntimeError("QEq: invalid atom counts");
   if (in.n_total > 0 && (!in.chi || !in.eta || !in.gamma))
     throw RuntimeError("QEq: missing parameters");
-  if (in.qtpie)
-    throw RuntimeError(
-        "QTPIE: the CUDA QEq solver does not compute chi_eff yet (host solver only)");
   grow_history(in.n_local);
   n_local_ = in.n_local;
   n_total_ = in.n_total;
@@ -99,6 +96,8 @@ void CudaQEqSolver::setup(const QEqInput &in) {
   params_.chi = chi_dev_.data();
   params_.eta = eta_dev_.data();
   params_.chi_shift = in.chi_shift ? shift_dev_.data() : nullptr;
+  params_.chi_eff = nullptr;
+  if (in.qtpie) qtpie_electronegativities(in);  // qeq_cuda_qtpie.cu
 
   // ids widened, group flags, rows flagged and listed in index order
   checks_.reserve(kNumChecks);

@@ -92,7 +92,7 @@ __global__ void k_init(int n_rows, const int *rows, ParamArgs pa, const double *
   if (k >= n_rows) return;
   const int i = rows[k];
   const int p = pa.type ? pa.type[i] : i;
-  double bs = -pa.chi[p];
+  double bs = pa.chi_eff ? -pa.chi_eff[i] : -pa.chi[p];
   if (pa.chi_shift) bs -= pa.chi_shift[i];
   b[i] = make_double2(bs, -1.0);
   diag[i] = pa.eta[p];

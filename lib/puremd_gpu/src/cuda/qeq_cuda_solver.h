@@ -10,6 +10,7 @@
 //   qeq_cuda_ghosts.cu  which owned atom each ghost is an image of, and the
 //                       ghost refresh (device gather, or QEqComm on the host)
 //   qeq_cuda_matrix.cu  the rows of H, from the engine's far list
+//   qeq_cuda_qtpie.cu   QTPIE's electronegativities (QEqInput::qtpie)
 //   qeq_cuda_cg.cu      CG on both systems, scalars on the host or the GPU
 //   qeq_cuda_solve.cu   solve_on(), top-down; the product H v; the charges
 //
@@ -74,10 +75,11 @@ struct QEqRowArgs {
   int *bad_type;  // [0] flag, [1] type
 };
 
-// Per-type (type != null) or per-atom QEq parameters, on the device.
+// Per-type (type != null) or per-atom QEq parameters, on the device;
+// chi_eff (n_local, QTPIE) replaces chi where given.
 struct ParamArgs {
   const int *type;
-  const double *chi, *eta, *chi_shift;
+  const double *chi, *eta, *chi_shift, *chi_eff;
 };
 
 // The scalars of one CG iteration, both systems ([0] s, [1] t).
@@ -134,6 +136,8 @@ class CudaQEqSolver final : public QEqSolver {
   // The history of the owned atoms on the GPU (see the .cu).
   void history_to_device(int nl);
   void fetch_history() const override;
+  // --- qeq_cuda_qtpie.cu: chi_eff of the owned atoms (QEqInput::qtpie) into params_
+  void qtpie_electronegativities(const QEqInput &in);
   template <class T>
   void upload(DeviceArray<T> &dst, const T *src, std::size_t n) {
     dst.reserve(n, kQEqHeadroom);
@@ -202,7 +206,10 @@ class CudaQEqSolver final : public QEqSolver {
   // input (the group flags as given, then as the kernels read them)
   DeviceArray<double> chi_dev_{"QEq: chi", &mem_}, eta_dev_{"QEq: eta", &mem_},
       gamma_dev_{"QEq: gamma", &mem_}, shield_dev_{"QEq: shielding table", &mem_},
-      shift_dev_{"QEq: chi shifts", &mem_}, hist_dev_{"QEq: history", &mem_};
+      shift_dev_{"QEq: chi shifts", &mem_}, hist_dev_{"QEq: history", &mem_},
+      qtpie_exp_dev_{"QTPIE: orbital exponents", &mem_},
+      qtpie_phi_dev_{"QTPIE: external potential", &mem_},
+      chi_eff_dev_{"QTPIE: effective electronegativities", &mem_};
   DeviceArray<long long> tag_sorted_{"QEq: sorted owned ids", &mem_};
   DeviceArray<int> active_in_{"QEq: group as given", &mem_}, active_dev_{"QEq: group", &mem_},
       type_map_dev_{"QEq: type map", &mem_}, owner_dev_{"QEq: ghost owners", &mem_};

@@ -1,0 +1,93 @@
+/* fix qtpie/reaxff/gpu: see fix_qtpie_reaxff_gpu.h. */
+#include "fix_qtpie_reaxff_gpu.h"
+
+#include <algorithm>
+#include <exception>
+#include <memory>
+
+#include "atom.h"
+#include "comm.h"
+#include "error.h"
+#include "neighbor.h"
+#include "puremd_gpu/physics/qtpie.h"
+#include "puremd_gpu/qeq.h"
+#include "qeq_efield.h"
+#include "text_file_reader.h"
+#include "tokenizer.h"
+#include "utils.h"
+
+using namespace LAMMPS_NS;
+
+FixQtpieReaxFFGPU::FixQtpieReaxFFGPU(LAMMPS *lmp, int narg, char **arg)
+    : FixQEqReaxFFGPU(lmp, narg, arg, 9) {
+  gauss_file = arg[8];
+}
+
+void FixQtpieReaxFFGPU::post_constructor() {
+  FixQEqReaxFFGPU::post_constructor();
+  read_exponents();
+}
+
+/* Gaussian orbital exponents per atom type, as fix qtpie/reaxff reads them;
+   the overlap cut-off from the smallest. */
+void FixQtpieReaxFFGPU::read_exponents() {
+  const int ntypes = atom->ntypes;
+  exponent.assign(ntypes + 1, 0.0);
+  if (comm->me == 0) {
+    try {
+      TextFileReader reader(utils::open_potential(gauss_file, lmp, nullptr),
+                            "qtpie/reaxff gaussian exponents");
+      reader.ignore_comments = true;
+      for (int i = 1; i <= ntypes; ++i) {
+        const char *line = reader.next_line();
+        if (!line)
+          throw TokenizerException(
+              fmt::format("Fix {}: gauss file {} has {} lines, needs one per atom type ({})", style,
+                          gauss_file, i - 1, ntypes),
+              "");
+        ValueTokenizer values(line);
+        if (values.count() != 2)
+          throw TokenizerException(
+              fmt::format("Fix {}: gauss file line must be 'itype exponent'", style), line);
+        const int itype = values.next_int();
+        if (itype < 1 || itype > ntypes)
+          throw TokenizerException(fmt::format("Fix {}: invalid atom type in gauss file", style),
+                                   std::to_string(itype));
+        const double e = values.next_double();
+        if (!(e > 0.0))
+          throw TokenizerException(
+              fmt::format("Fix {}: invalid orbital exponent in gauss file (must be > 0)", style),
+              std::to_string(e));
+        exponent[itype] = e;
+      }
+    } catch (std::exception &e) {
+      error->one(FLERR, e.what());
+    }
+  }
+  MPI_Bcast(exponent.data(), ntypes + 1, MPI_DOUBLE, 0, world);
+  cutoff_bohr = puremd::qtpie_cutoff_bohr(*std::min_element(exponent.begin() + 1, exponent.end()));
+}
+
+/* The ghosts must reach the overlap cut-off, as fix qtpie/reaxff demands
+   (once LAMMPS has set its cut-offs: at set-up). */
+void FixQtpieReaxFFGPU::setup_pre_force(int vflag) {
+  const double comm_cutoff = std::max(neighbor->cutneighmax, comm->cutghostuser);
+  const double needed = cutoff_bohr / puremd::kBohrPerAngstrom;
+  if (comm_cutoff < needed)
+    error->all(FLERR,
+               "comm cutoff = {} Angstrom is smaller than distance cutoff = {} Angstrom for "
+               "overlap integrals in {}. Increase comm cutoff with comm_modify",
+               comm_cutoff, needed, style);
+  FixQEqReaxFFGPU::setup_pre_force(vflag);
+}
+
+std::unique_ptr<QEqEfield> FixQtpieReaxFFGPU::find_efield() {
+  return QEqEfield::find_qtpie(lmp, style);
+}
+
+void FixQtpieReaxFFGPU::charge_model(puremd::QEqInput &in) {
+  qtpie.exponent = exponent.data();
+  qtpie.phi = efield ? efield->potential_everywhere().data() : nullptr;
+  qtpie.cutoff_bohr = cutoff_bohr;
+  in.qtpie = &qtpie;
+}
