@@ -8,12 +8,13 @@
 #      bench/plot_side_by_side.py.
 # On a machine with the full toolchain it builds first (scripts/configure.sh);
 # with BUNDLE=dir (made by bench/make_device_bundle.sh) it runs prebuilt binaries.
-# Usage: bench/device_check.sh [unit|quick|tests|bench|sanitize|drift|lanes|qeqtol|qeqmatrix|gpupkg|all]
+# Usage: bench/device_check.sh [unit|quick|tests|bench|sanitize|drift|lanes|qeqtol|qeqmatrix|qtpie|gpupkg|all]
 #        (default all; lanes: the threads-per-row sweep behind thread_mapping.h's defaults;
 #        qeqtol: GPU vs host after 100 steps at two CG tolerances; qeqmatrix: the QEq
 #        matrix stored vs matrix-free; gpupkg: the examples/reaxff suite and the -sf gpu
 #        tests against a LAMMPS with its own GPU package (BUNDLE made with one); none of
-#        these four in all)
+#        these four in all; qtpie: fix qtpie/reaxff/gpu against our QEq on LAMMPS's water
+#        example replicated, and the NVE drift of QTPIE against the CPU fix qtpie/reaxff)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -217,6 +218,30 @@ if [ "$what" = all ] || [ "$what" = bench ] || [ "$what" = quick ]; then
         side_by_side "HNS $sys^3" "$root/examples/HNS" in.reaxff.hns -v x $sys -v y $sys -v z $sys -v t $t ;;
     esac
   done
+fi
+
+if [ "$what" = qtpie ]; then
+  # QTPIE vs our QEq on examples/reaxff/water replicated REP^3 (default 3, 50 steps, ours
+  # only), then 1000 NVE steps of 0.5 fs with QTPIE: CPU fix qtpie/reaxff (8 ranks) vs ours.
+  # LAMMPS's examples/reaxff/water (the bundle's copy, or the source the build used)
+  if [ -n "${BUNDLE:-}" ]; then exdir=$(cat "$B/examples_dir"); else
+    exdir=$(grep -E '^LAMMPS_SOURCE_DIR' "$root/build/CMakeCache.txt" | cut -d= -f2)/examples/reaxff; fi
+  cd "$exdir/water"
+  rep=${REP:-3}
+  for f in in.water.qeq in.water.qtpie; do
+    sed 's/^run .*/run 50/' "$f" >"$out/$f"
+    "$LMP" -sf gpu -in "$out/$f" -v x $rep -v y $rep -v z $rep -log "$out/$f.log" -screen none
+    row "$(printf '%-16s water %s^3  ours %s ms/step' "$f" "$rep" "$(ms_per_step "$out/$f.log")")"
+  done
+  drift() { awk '/^ +Step/{for(i=1;i<=NF;i++) if($i=="TotEng") c=i; on=1; next} /^Loop/{on=0} on&&c{if(!n){e0=$c;n=1} d=$c-e0; if(d<0)d=-d; if(d>m)m=d} END{printf "%.2f", m}' "$1"; }
+  for f in in.water.qtpie in.water.qtpie.field; do
+    sed -e 's/^fix             2 all nvt.*/fix             2 all nve/' -e 's/^run .*/run 1000/' \
+      -e 's/^thermo_style .*/thermo_style custom step temp pe etotal/' -e 's/^thermo .*/thermo 50/' "$f" >"$out/nve.$f"
+    mpirun --bind-to none -np 8 "$LMP" -in "$out/nve.$f" -log "$out/nve_cpu.log" -screen none
+    "$LMP" -sf gpu -in "$out/nve.$f" -log "$out/nve_gpu.log" -screen none
+    row "$f 1000 NVE steps max |E(t)-E(0)| kcal/mol: CPU qtpie/reaxff $(drift "$out/nve_cpu.log")  ours $(drift "$out/nve_gpu.log")"
+  done
+  cd "$root"
 fi
 
 if [ "$what" = qeqtol ]; then
