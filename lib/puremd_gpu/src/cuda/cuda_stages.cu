@@ -4,10 +4,12 @@
 //
 // Most stages are one thread per atom (atom_stage_kernel<Body>; Body is a
 // tiny functor naming the physics function(s), so a profiler shows e.g.
-// atom_stage_kernel<TorsionBody>). Hydrogen bonds and nonbonded pairs have
-// long rows and a row / entry / finish split in their physics header; they
-// run a group of ThreadMapping lanes per atom (row_group_kernel<Family, L>),
-// the lanes' row sums added by shuffles. Stages that add energies use a per-block
+// atom_stage_kernel<LonePairBody>). Valence angles and torsions are work
+// items, a thread per angle (angle_items_kernel<Items>, physics/angle_items.h).
+// Hydrogen bonds, nonbonded pairs and the corrected bond orders have a row /
+// entry / finish split in their physics header; they run a group of lanes per
+// atom (row_group_kernel<Family, L>), the lanes' row sums added by shuffles.
+// Stages that add energies use a per-block
 // energy slot (with_energy_slot); the slots and the virial are reduced in a
 // fixed order at the end of the step. Within a slot, and for the gradients
 // and bond-order derivatives that several threads add into (atomic_add),
