@@ -1,0 +1,45 @@
+// ACKS2 (atom-condensed Kohn-Sham DFT approximated to second order, Verstraelen
+// et al. 2013), as LAMMPS's fix acks2/reaxff and pair_style reaxff take it: the
+// pieces both the charge solve and the pair style need. A pair (i, j) closer
+// than bcut_ij = (bcut_acks2_i + bcut_acks2_j) / 2 has the bond softness
+//   X_ij = s d^3 (1 - d)^6,  d = r / bcut_ij,  s = general parameter 34,
+// an off-diagonal element of the solve's X block (whose diagonal is minus
+// each row's sum), and, once the solve has given the atoms' effective
+// potentials u, the energy -0.5 * 23.02 X_ij (u_i - u_j)^2 (kcal/mol; ReaxFF
+// converts eV with 23.02) that the pair style adds to the Coulomb term.
+#pragma once
+
+#include "puremd_gpu/hd.h"
+#include "puremd_gpu/physics/nonbonded.h"
+
+namespace puremd {
+
+// General parameter (0-based) that holds the bond softness s.
+constexpr int kAcks2SoftnessParam = 34;
+
+// X_ij at distance r (0 at and beyond bcut) and dX/dr.
+struct BondSoftness {
+  double x, dx_dr;
+};
+
+PMD_HD PMD_INLINE BondSoftness acks2_bond_softness(double r, double bcut, double softness) {
+  BondSoftness b{0.0, 0.0};
+  if (!(r < bcut)) return b;
+  const double d = r / bcut;
+  const double omd = 1.0 - d;
+  const double omd2 = omd * omd;
+  const double omd5 = omd2 * omd2 * omd;
+  b.x = softness * d * d * d * omd5 * omd;
+  b.dx_dr = softness * 3.0 / bcut * d * d * omd5 * (1.0 - 3.0 * d);
+  return b;
+}
+
+// The pair's energy from the effective potentials' difference du = u_i - u_j,
+// and (dE/dr) / r, as PairTerm.
+PMD_HD PMD_INLINE PairTerm acks2_pair(double r, double bcut, double softness, double du) {
+  const BondSoftness b = acks2_bond_softness(r, bcut, softness);
+  const double c = -0.5 * kPolarizationEvToKcal * du * du;
+  return PairTerm{c * b.x, c * b.dx_dr / r};
+}
+
+}  // namespace puremd
