@@ -9,6 +9,7 @@
 #include "comm.h"
 #include "error.h"
 #include "neighbor.h"
+#include "pair_reaxff_gpu.h"
 #include "puremd_gpu/physics/qtpie.h"
 #include "puremd_gpu/qeq.h"
 #include "qeq_efield.h"
@@ -78,6 +79,15 @@ void FixQtpieReaxFFGPU::setup_pre_force(int vflag) {
                "comm cutoff = {} Angstrom is smaller than distance cutoff = {} Angstrom for "
                "overlap integrals in {}. Increase comm cutoff with comm_modify",
                comm_cutoff, needed, style);
+  // fix qtpie/reaxff sums over every atom, also those of types pair_coeff
+  // maps to NULL (pair hybrid); the CUDA driver's lists hold ReaxFF atoms only
+  const int *map = reaxff ? reaxff->type_map() : nullptr;
+  for (int t = 1; map && t <= atom->ntypes; ++t)
+    if (map[t] < 0)
+      error->all(FLERR,
+                 "Fix {}: atom type {} is mapped to NULL by pair_coeff; QTPIE charges need "
+                 "every atom type in pair_style reaxff/gpu",
+                 style, t);
   FixQEqReaxFFGPU::setup_pre_force(vflag);
 }
 

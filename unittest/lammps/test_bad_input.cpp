@@ -187,3 +187,32 @@ TEST(DriverSelection, HostDriverIsLoggedWithoutGPU) {
 }
 
 }  // namespace
+
+// fix qtpie/reaxff/gpu: a gauss file that lacks a type, ghosts that do not
+// reach the overlap cut-off, and a type left to another pair style (QTPIE
+// sums over every atom, which the CUDA driver's lists do not hold) are
+// errors that name the problem.
+TEST(BadInput, QtpieInputs) {
+  const std::string gauss = scratch("gauss4ok", "1 0.2240\n2 0.5434\n3 0.2240\n4 0.2240\n");
+  const std::string short_gauss = scratch("gauss3", "# C H O only\n1 0.2240\n2 0.5434\n3 0.2240\n");
+  const std::string reax =
+      "pair_style reaxff/gpu NULL\npair_coeff * * " + hns("ffield.reax.hns") + " C H O N\n";
+  auto err = error_of(reax + "fix q all qtpie/reaxff/gpu 1 0.0 10.0 1e-6 reaxff " + short_gauss +
+                      "\nrun 0 post no\n");
+  EXPECT_ERROR_CONTAINS(err, "needs one per atom type");
+  err = error_of(reax + "fix q all qtpie/reaxff/gpu 1 0.0 10.0 1e-6 reaxff\n");
+  EXPECT_ERROR_CONTAINS(err, "gauss_file");
+  // exponent 0.01 / Bohr^2: overlaps reach 36 A, beyond the ghosts (~11 A)
+  const std::string diffuse = scratch("gauss_diffuse", "1 0.01\n2 0.5434\n3 0.2240\n4 0.2240\n");
+  err = error_of(reax + "fix q all qtpie/reaxff/gpu 1 0.0 10.0 1e-6 reaxff " + diffuse +
+                 "\nrun 0 post no\n");
+  EXPECT_ERROR_CONTAINS(err, "Increase comm cutoff with comm_modify");
+  err = error_of(
+      "pair_style hybrid/overlay lj/cut 3.0 reaxff/gpu NULL\npair_coeff * * lj/cut "
+      "0.05 1.0\npair_coeff * * reaxff/gpu " +
+      hns("ffield.reax.hns") +
+      " C H O NULL\nfix q all qtpie/reaxff/gpu 1 0.0 10.0 "
+      "1e-6 reaxff " +
+      gauss + "\nrun 0 post no\n");
+  EXPECT_ERROR_CONTAINS(err, "mapped to NULL");
+}

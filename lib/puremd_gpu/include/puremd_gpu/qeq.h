@@ -101,7 +101,7 @@ struct QEqInput {
   const double *gamma = nullptr;      // shielding (1/A)
   const double *chi_shift = nullptr;  // optional n_local: added to chi (external potential, eV)
   // Optional: QTPIE electronegativities (then chi_shift must be null; a field
-  // enters through QtpieInput::phi). The CUDA solver does not take it yet.
+  // enters through QtpieInput::phi).
   const QtpieInput *qtpie = nullptr;
   // Optional, n_total - n_local entries: the owned index (0..n_local-1) of the
   // atom each ghost is an image of, or -1 if another rank owns it. When every

@@ -378,8 +378,8 @@ void CudaEngine::reserve_atoms(int n_total) {
   }
 }
 
-// Straight from the caller's (pageable) arrays: the copy engine's staging
-// replaces a copy of ours into pinned buffers.
+// Straight from the caller's arrays (x and q page-locked in place when their
+// capacity is given, host_pins.h), no copy of ours on the host.
 void CudaEngine::upload_atoms(const StepInput &in) {
   CudaContext &c = c_;
   cudaStream_t st = c.stream;
@@ -391,6 +391,9 @@ void CudaEngine::upload_atoms(const StepInput &in) {
   const size_t n = static_cast<size_t>(N);
   if (n == 0) return;
   upload_type_map(in);
+  // Before any copy: a new capacity or array means the caller reallocated,
+  // so every registration of the old arrays goes (HostPins::follow).
+  pins_.follow(in.capacity >= N ? in.capacity : 0, in.x, in.q);
   if (in.capacity >= N) {
     pins_.keep(HostPins::kPositions, in.x, static_cast<size_t>(in.capacity) * sizeof(vec3));
     pins_.keep(HostPins::kCharges, in.q, static_cast<size_t>(in.capacity) * sizeof(double));

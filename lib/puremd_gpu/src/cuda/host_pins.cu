@@ -26,6 +26,14 @@ void HostPins::release(Entry &e) {
   e = Entry{};
 }
 
+void HostPins::follow(int capacity, const void *x, const void *q) {
+  if (capacity == capacity_ && x == x_ && q == q_) return;
+  for (Entry &e : slots_) release(e);
+  capacity_ = capacity;
+  x_ = x;
+  q_ = q;
+}
+
 void HostPins::keep(Slot slot, const void *p, std::size_t bytes) {
   Entry &e = slots_[slot];
   if (p == e.p && bytes == e.bytes) return;
@@ -33,7 +41,8 @@ void HostPins::keep(Slot slot, const void *p, std::size_t bytes) {
   e.p = p;
   e.bytes = bytes;
   if (!p || bytes < kMinPinnedBytes) return;
-  // Another engine of this process may have pinned it already: that serves too.
+  // Refused (another engine of this process may have pinned it already), the
+  // array stays as it is: nothing of ours to undo later.
   const cudaError_t err = cudaHostRegister(const_cast<void *>(p), bytes, cudaHostRegisterDefault);
   e.pinned = err == cudaSuccess;
   if (!e.pinned) {

@@ -24,6 +24,13 @@ class HostPins {
   HostPins(const HostPins &) = delete;
   HostPins &operator=(const HostPins &) = delete;
 
+  // The capacity (atoms) and the position and charge arrays of the caller
+  // this step, before any copy from them: when one changes, the caller has
+  // reallocated (LAMMPS grows all its per-atom arrays together), and every
+  // slot is let go at once, so that no registration of a freed array
+  // outlives the step in which another array may take its place (a copy
+  // from there would read the old pages).
+  void follow(int capacity, const void *x, const void *q);
   // The caller's array p of `bytes` bytes (its whole allocation) in `slot`.
   void keep(Slot slot, const void *p, std::size_t bytes);
 
@@ -35,6 +42,8 @@ class HostPins {
   };
   void release(Entry &e);
   Entry slots_[kNumSlots];
+  int capacity_ = 0;
+  const void *x_ = nullptr, *q_ = nullptr;
 };
 
 }  // namespace puremd::cuda
