@@ -39,20 +39,28 @@ constexpr double kSmallField = 1.0e-14;  // fix qeq/reaxff's "no component" thre
 
 }  // namespace
 
-std::unique_ptr<QEqEfield> QEqEfield::find(LAMMPS *lmp, const char *qeq_style) {
+// The run's one fix efield, initialised, in real units (what both charge
+// models ask); null without one.
+FixEfield *QEqEfield::the_fix(LAMMPS *lmp, const char *style) {
   const auto fixes = lmp->modify->get_fix_by_style("^efield");
   if (fixes.empty()) return nullptr;
   Error *error = lmp->error;
   if (fixes.size() > 1)
-    error->all(FLERR, "There may be only one fix efield instance used with fix {}", qeq_style);
+    error->all(FLERR, "There may be only one fix efield instance used with fix {}", style);
   auto *fix = dynamic_cast<FixEfield *>(fixes.front());
   if (!fix)
-    error->all(FLERR, "Fix {} takes fix efield into charge equilibration, not fix {} ({})",
-               qeq_style, fixes.front()->id, fixes.front()->style);
-
+    error->all(FLERR, "Fix {} takes fix efield into charge equilibration, not fix {} ({})", style,
+               fixes.front()->id, fixes.front()->style);
   fix->init();  // it may come after the charge fix in LAMMPS's fix list
   if (std::string(lmp->update->unit_style) != "real")
-    error->all(FLERR, "Must use unit_style real with fix {} and external fields", qeq_style);
+    error->all(FLERR, "Must use unit_style real with fix {} and external fields", style);
+  return fix;
+}
+
+std::unique_ptr<QEqEfield> QEqEfield::find(LAMMPS *lmp, const char *qeq_style) {
+  FixEfield *fix = the_fix(lmp, qeq_style);
+  if (!fix) return nullptr;
+  Error *error = lmp->error;
   if (fix->*EfieldMembers::varflag_ == FixEfield::ATOM &&
       fix->*EfieldMembers::pstyle_ != FixEfield::ATOM)
     error->all(FLERR,
@@ -75,18 +83,9 @@ std::unique_ptr<QEqEfield> QEqEfield::find(LAMMPS *lmp, const char *qeq_style) {
 }
 
 std::unique_ptr<QEqEfield> QEqEfield::find_qtpie(LAMMPS *lmp, const char *qtpie_style) {
-  const auto fixes = lmp->modify->get_fix_by_style("^efield");
-  if (fixes.empty()) return nullptr;
+  FixEfield *fix = the_fix(lmp, qtpie_style);
+  if (!fix) return nullptr;
   Error *error = lmp->error;
-  if (fixes.size() > 1)
-    error->all(FLERR, "There may be only one fix efield instance used with fix {}", qtpie_style);
-  auto *fix = dynamic_cast<FixEfield *>(fixes.front());
-  if (!fix)
-    error->all(FLERR, "Fix {} takes fix efield into charge equilibration, not fix {} ({})",
-               qtpie_style, fixes.front()->id, fixes.front()->style);
-  fix->init();
-  if (std::string(lmp->update->unit_style) != "real")
-    error->all(FLERR, "Must use unit_style real with fix {} and external fields", qtpie_style);
   if (fix->groupbit != 1)
     error->all(FLERR, "Must use group id all for fix efield when using fix {}", qtpie_style);
   if (fix->*EfieldMembers::region_)

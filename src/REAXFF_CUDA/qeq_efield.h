@@ -35,6 +35,7 @@ class QEqEfield : protected Pointers {
 
  private:
   QEqEfield(class LAMMPS *lmp, class FixEfield *fix) : Pointers(lmp), fix(fix) {}
+  static class FixEfield *the_fix(class LAMMPS *, const char *style);
   class FixEfield *fix;
   std::vector<double> phi;
 };

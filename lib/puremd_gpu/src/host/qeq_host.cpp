@@ -119,6 +119,7 @@ class HostQEqSolver final : public QEqSolver {
 
   // chi_eff of every row (physics/qtpie.h): over each pair of the half list
   // within the overlap cut-off, added to both atoms when both are owned.
+  // After build_matrix, whose positions (xv_) it reads.
   void qtpie_electronegativities(const QEqInput &in) {
     const QtpieInput &qt = *in.qtpie;
     if (!qt.exponent || !(qt.cutoff_bohr > 0.0))
@@ -126,20 +127,20 @@ class HostQEqSolver final : public QEqSolver {
     if (in.chi_shift)
       throw InputError("QTPIE: an external potential goes through QtpieInput::phi, not chi_shift");
     const int n = in.n_total, nl = in.n_local;
-    std::vector<vec3> x(n);
-    for (int i = 0; i < n; ++i) x[i] = vec3{in.x[3 * i], in.x[3 * i + 1], in.x[3 * i + 2]};
-    build_half_neighbor_list(x.data(), nl, n, qt.cutoff_bohr / kBohrPerAngstrom, 0.0, nullptr,
+    build_half_neighbor_list(xv_.data(), nl, n, qt.cutoff_bohr / kBohrPerAngstrom, 0.0, nullptr,
                              qtpie_nl_);
     auto chi = [&](int i) { return chi_of(in, i) + (qt.phi ? qt.phi[i] : 0.0); };
     auto expo = [&](int i) { return qt.exponent[param_index(in, i)]; };
     std::vector<QtpieSums> sums(nl);
     for (int i = 0; i < nl; ++i) {
-      qtpie_add(sums[i], expo(i), expo(i), 0.0, qt.cutoff_bohr, 0.0);  // i itself
+      const double ai = expo(i), ci = chi(i);
+      qtpie_add(sums[i], ai, ai, 0.0, qt.cutoff_bohr, 0.0);  // i itself
       for (int p = qtpie_nl_.start[i]; p < qtpie_nl_.end[i]; ++p) {
         const int j = qtpie_nl_.nbr[p];
-        const double r = pair_geometry(x[i], x[j]).d;
-        qtpie_add(sums[i], expo(i), expo(j), r, qt.cutoff_bohr, chi(i) - chi(j));
-        if (j < nl) qtpie_add(sums[j], expo(j), expo(i), r, qt.cutoff_bohr, chi(j) - chi(i));
+        const double aj = expo(j), cj = chi(j);
+        const double r = pair_geometry(xv_[i], xv_[j]).d;
+        qtpie_add(sums[i], ai, aj, r, qt.cutoff_bohr, ci - cj);
+        if (j < nl) qtpie_add(sums[j], aj, ai, r, qt.cutoff_bohr, cj - ci);
       }
     }
     chi_eff_.assign(n, 0.0);
