@@ -21,6 +21,7 @@
 #include "platform.h"
 #include "puremd_gpu/qeq.h"
 #include "qeq_efield.h"
+#include "read_on_root.h"
 #include "respa.h"
 #include "text_file_reader.h"
 #include "tokenizer.h"
@@ -273,35 +274,29 @@ void FixQEqReaxFFGPU::pertype_parameters(const char *arg) {
   eta.assign(ntypes + 1, 0.0);
   gamma.assign(ntypes + 1, 0.0);
 
-  if (comm->me == 0) {
-    try {
-      TextFileReader reader(arg, "qeq/reaxff parameter");
-      reader.ignore_comments = true;
-      for (int i = 1; i <= ntypes; ++i) {
-        const char *line = reader.next_line();
-        if (!line)
-          throw TokenizerException(
-              fmt::format("Fix {}: parameter file has {} lines, needs one per atom type ({})",
-                          style, i - 1, ntypes),
-              "");
-        ValueTokenizer values(line);
-        if (values.count() != 4)
-          throw TokenizerException(
-              fmt::format("Fix {}: parameter file line must be 'itype chi eta gamma'", style),
-              line);
-        const int itype = values.next_int();
-        if (itype < 1 || itype > ntypes)
-          throw TokenizerException(
-              fmt::format("Fix {}: invalid atom type in parameter file", style),
-              std::to_string(itype));
-        chi[itype] = values.next_double();
-        eta[itype] = values.next_double();
-        gamma[itype] = values.next_double();
-      }
-    } catch (std::exception &e) {
-      error->one(FLERR, e.what());
+  read_on_root(lmp, comm->me, [&] {
+    TextFileReader reader(arg, "qeq/reaxff parameter");
+    reader.ignore_comments = true;
+    for (int i = 1; i <= ntypes; ++i) {
+      const char *line = reader.next_line();
+      if (!line)
+        throw TokenizerException(
+            fmt::format("Fix {}: parameter file has {} lines, needs one per atom type ({})", style,
+                        i - 1, ntypes),
+            "");
+      ValueTokenizer values(line);
+      if (values.count() != 4)
+        throw TokenizerException(
+            fmt::format("Fix {}: parameter file line must be 'itype chi eta gamma'", style), line);
+      const int itype = values.next_int();
+      if (itype < 1 || itype > ntypes)
+        throw TokenizerException(fmt::format("Fix {}: invalid atom type in parameter file", style),
+                                 std::to_string(itype));
+      chi[itype] = values.next_double();
+      eta[itype] = values.next_double();
+      gamma[itype] = values.next_double();
     }
-  }
+  });
   MPI_Bcast(chi.data(), ntypes + 1, MPI_DOUBLE, 0, world);
   MPI_Bcast(eta.data(), ntypes + 1, MPI_DOUBLE, 0, world);
   MPI_Bcast(gamma.data(), ntypes + 1, MPI_DOUBLE, 0, world);

@@ -13,6 +13,7 @@
 #include "puremd_gpu/physics/qtpie.h"
 #include "puremd_gpu/qeq.h"
 #include "qeq_efield.h"
+#include "read_on_root.h"
 #include "text_file_reader.h"
 #include "tokenizer.h"
 #include "utils.h"
@@ -34,37 +35,33 @@ void FixQtpieReaxFFGPU::post_constructor() {
 void FixQtpieReaxFFGPU::read_exponents() {
   const int ntypes = atom->ntypes;
   exponent.assign(ntypes + 1, 0.0);
-  if (comm->me == 0) {
-    try {
-      TextFileReader reader(utils::open_potential(gauss_file, lmp, nullptr),
-                            "qtpie/reaxff gaussian exponents");
-      reader.ignore_comments = true;
-      for (int i = 1; i <= ntypes; ++i) {
-        const char *line = reader.next_line();
-        if (!line)
-          throw TokenizerException(
-              fmt::format("Fix {}: gauss file {} has {} lines, needs one per atom type ({})", style,
-                          gauss_file, i - 1, ntypes),
-              "");
-        ValueTokenizer values(line);
-        if (values.count() != 2)
-          throw TokenizerException(
-              fmt::format("Fix {}: gauss file line must be 'itype exponent'", style), line);
-        const int itype = values.next_int();
-        if (itype < 1 || itype > ntypes)
-          throw TokenizerException(fmt::format("Fix {}: invalid atom type in gauss file", style),
-                                   std::to_string(itype));
-        const double e = values.next_double();
-        if (!(e > 0.0))
-          throw TokenizerException(
-              fmt::format("Fix {}: invalid orbital exponent in gauss file (must be > 0)", style),
-              std::to_string(e));
-        exponent[itype] = e;
-      }
-    } catch (std::exception &e) {
-      error->one(FLERR, e.what());
+  read_on_root(lmp, comm->me, [&] {
+    TextFileReader reader(utils::open_potential(gauss_file, lmp, nullptr),
+                          "qtpie/reaxff gaussian exponents");
+    reader.ignore_comments = true;
+    for (int i = 1; i <= ntypes; ++i) {
+      const char *line = reader.next_line();
+      if (!line)
+        throw TokenizerException(
+            fmt::format("Fix {}: gauss file {} has {} lines, needs one per atom type ({})", style,
+                        gauss_file, i - 1, ntypes),
+            "");
+      ValueTokenizer values(line);
+      if (values.count() != 2)
+        throw TokenizerException(
+            fmt::format("Fix {}: gauss file line must be 'itype exponent'", style), line);
+      const int itype = values.next_int();
+      if (itype < 1 || itype > ntypes)
+        throw TokenizerException(fmt::format("Fix {}: invalid atom type in gauss file", style),
+                                 std::to_string(itype));
+      const double e = values.next_double();
+      if (!(e > 0.0))
+        throw TokenizerException(
+            fmt::format("Fix {}: invalid orbital exponent in gauss file (must be > 0)", style),
+            std::to_string(e));
+      exponent[itype] = e;
     }
-  }
+  });
   MPI_Bcast(exponent.data(), ntypes + 1, MPI_DOUBLE, 0, world);
   cutoff_bohr = puremd::qtpie_cutoff_bohr(*std::min_element(exponent.begin() + 1, exponent.end()));
 }

@@ -192,6 +192,16 @@ TEST(DriverSelection, HostDriverIsLoggedWithoutGPU) {
 // reach the overlap cut-off, and a type left to another pair style (QTPIE
 // sums over every atom, which the CUDA driver's lists do not hold) are
 // errors that name the problem.
+// A short parameter file is found on rank 0 alone: every rank must stop
+// (error->one on rank 0 would leave the others in the broadcast).
+TEST(BadInput, ShortQEqParameterFileStopsEveryRank) {
+  const std::string params =
+      scratch("qeq_params3", "1 5.0 7.0 0.8\n2 3.7 9.6 0.8\n3 8.5 8.3 0.8\n");
+  auto err = error_of("pair_style reaxff/gpu NULL\npair_coeff * * " + hns("ffield.reax.hns") +
+                      " C H O N\nfix q all qeq/reaxff/gpu 1 0.0 10.0 1e-6 " + params + "\n");
+  EXPECT_ERROR_CONTAINS(err, "needs one per atom type");
+}
+
 TEST(BadInput, QtpieInputs) {
   const std::string gauss = scratch("gauss4ok", "1 0.2240\n2 0.5434\n3 0.2240\n4 0.2240\n");
   const std::string short_gauss = scratch("gauss3", "# C H O only\n1 0.2240\n2 0.5434\n3 0.2240\n");
