@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 bash scripts/configure.sh "$@"
 cd build
 rc=0
-ctest --output-on-failure --timeout 3000 || rc=$?
+ctest --output-on-failure --timeout 1500 || rc=$?
 echo "Comparison table (worst differences vs pair_style reaxff):"
 grep -h "\[ table \]" Testing/Temporary/LastTest.log | sed 's/^.*\[ table \]/ /' || true
 exit $rc
