@@ -33,9 +33,6 @@ using namespace FixConst;
 
 namespace {
 constexpr double kNetChargeWarn = 1.0e-5;  // net group charge that triggers a warning
-constexpr const char *kUsage =
-    "fix ID group qeq/reaxff/gpu Nevery cutlo cuthi tol params [nowarn] [maxiter N] "
-    "[threads_per_row N] [matrix auto|stored|free]";
 }  // namespace
 
 /* The solver's communication, through this fix's pack/unpack callbacks:
@@ -83,13 +80,10 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, int first_ke
       solver_logged(false),
       comm_vec(nullptr) {
   // fix qtpie/reaxff/gpu's gauss file comes before the keywords
-  const std::string usage = first_keyword > 8
-                                ? fmt::format(
-                                      "fix ID group {} Nevery cutlo cuthi tol params "
-                                      "gauss_file [nowarn] [maxiter N] [threads_per_row "
-                                      "N] [matrix auto|stored|free]",
-                                      style)
-                                : std::string(kUsage);
+  const std::string usage = fmt::format(
+      "fix ID group {} Nevery cutlo cuthi tol params{} [nowarn] [maxiter N] "
+      "[threads_per_row N] [matrix auto|stored|free]",
+      style, first_keyword > 8 ? " gauss_file" : "");
   if (narg < first_keyword)
     error->all(FLERR, "Illegal fix {} command: expected '{}'", style, usage);
 
@@ -255,8 +249,6 @@ void FixQEqReaxFFGPU::select_solver() {
 ------------------------------------------------------------------------- */
 
 void FixQEqReaxFFGPU::pertype_parameters(const char *arg) {
-  const int ntypes = atom->ntypes;
-
   if (utils::strmatch(arg, "^reaxff")) {
     reaxflag = 1;
     extract_pair_parameters();
@@ -270,6 +262,13 @@ void FixQEqReaxFFGPU::pertype_parameters(const char *arg) {
                style, arg);
 
   reaxflag = 0;
+  read_parameter_file(arg);
+  check_parameters();
+}
+
+/* one line "itype chi eta gamma" per atom type, read on rank 0 */
+void FixQEqReaxFFGPU::read_parameter_file(const char *arg) {
+  const int ntypes = atom->ntypes;
   chi.assign(ntypes + 1, 0.0);
   eta.assign(ntypes + 1, 0.0);
   gamma.assign(ntypes + 1, 0.0);
@@ -300,8 +299,6 @@ void FixQEqReaxFFGPU::pertype_parameters(const char *arg) {
   MPI_Bcast(chi.data(), ntypes + 1, MPI_DOUBLE, 0, world);
   MPI_Bcast(eta.data(), ntypes + 1, MPI_DOUBLE, 0, world);
   MPI_Bcast(gamma.data(), ntypes + 1, MPI_DOUBLE, 0, world);
-
-  check_parameters();
 }
 
 /* ---------------------------------------------------------------------- */
@@ -489,12 +486,15 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   }
 
   if (maxwarn && comm->me == 0) {
-    if (!res.converged_s)
-      error->warning(FLERR, "Fix {} CG convergence failed after {} iterations at step {}", style,
-                     iter_s, update->ntimestep);
+    if (res.breakdown)
+      error->warning(FLERR, "Fix {} {} numerical breakdown after {} iterations at step {}", style,
+                     method, iter_s, update->ntimestep);
+    else if (!res.converged_s)
+      error->warning(FLERR, "Fix {} {} convergence failed after {} iterations at step {}", style,
+                     method, iter_s, update->ntimestep);
     if (!res.converged_t)
-      error->warning(FLERR, "Fix {} CG convergence failed after {} iterations at step {}", style,
-                     iter_t, update->ntimestep);
+      error->warning(FLERR, "Fix {} {} convergence failed after {} iterations at step {}", style,
+                     method, iter_t, update->ntimestep);
   }
 }
 

@@ -72,8 +72,8 @@ class FixQEqReaxFFGPU : public Fix {
  protected:
   struct LammpsComm;  // puremd::QEqComm over LAMMPS's comm and MPI
 
-  // For a derived charge model (fix qtpie/reaxff/gpu): its keywords start
-  // at first_keyword (positional arguments of its own before them).
+  // For a derived charge model (fix qtpie/reaxff/gpu, acks2/reaxff/gpu): its
+  // keywords start at first_keyword (positional arguments of its own before them).
   FixQEqReaxFFGPU(class LAMMPS *, int, char **, int first_keyword);
   // The run's fix efield, checked as this charge model takes it.
   virtual std::unique_ptr<QEqEfield> find_efield();
@@ -91,6 +91,7 @@ class FixQEqReaxFFGPU : public Fix {
   int threads_per_row = 0;        // QEqSettings::threads_per_row
   int matrix_mode = 0;            // QEqSettings::matrix: 0 auto, 1 stored, 2 free
   bool told_matrix_free = false;  // the log says once that auto went matrix-free
+  const char *method = "CG";      // the solver, as the warnings name it
   // Per-run QEq timing, reported by post_run() with the pair's `timing yes`.
   double solve_seconds = 0.0;
   long solves = 0, iter_s_sum = 0, iter_t_sum = 0;
@@ -113,8 +114,11 @@ class FixQEqReaxFFGPU : public Fix {
   // rebuilt its lists, and so maybe reordered the atoms, since
   bigint last_solve_step = -1;
 
+  // params: "reaxff" (extract_pair_parameters) or a file (read_parameter_file),
+  // each as the charge model takes it
   void pertype_parameters(const char *);
-  void extract_pair_parameters();
+  virtual void extract_pair_parameters();
+  virtual void read_parameter_file(const char *);
   void check_parameters();
   void check_taper();
   puremd::QEqSettings qeq_settings() const;

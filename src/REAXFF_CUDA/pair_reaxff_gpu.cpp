@@ -7,6 +7,7 @@
 #include "atom.h"
 #include "comm.h"
 #include "error.h"
+#include "fix_acks2_reaxff_gpu.h"
 #include "fix_package_gpu.h"
 #include "force.h"
 #include "memory.h"
@@ -24,11 +25,14 @@
 using namespace LAMMPS_NS;
 
 namespace {
-// fix qeq/reaxff/gpu, under both names the plugin registers (plugin.cpp).
+// Our charge fixes, under every name the plugin registers (plugin.cpp).
 // (LAMMPS's utils::strmatch has no groups, so one pattern per name.)
+bool is_our_acks2_fix(const char *style) {
+  return utils::strmatch(style, "^acks2/reaxff/gpu$") || utils::strmatch(style, "^acks2/reax/gpu$");
+}
 bool is_our_charge_fix(const char *style) {
   return utils::strmatch(style, "^qeq/reaxff/gpu$") || utils::strmatch(style, "^qeq/reax/gpu$") ||
-         utils::strmatch(style, "^qtpie/reaxff/gpu$");
+         utils::strmatch(style, "^qtpie/reaxff/gpu$") || is_our_acks2_fix(style);
 }
 }  // namespace
 
@@ -220,7 +224,8 @@ void PairReaxFFGPU::init_style() {
   if (qeqflag && have_qeq != 1)
     error->all(FLERR,
                "Pair style reaxff/gpu requires exactly one charge equilibration fix "
-               "(fix qeq/reaxff/gpu or qeq/shielded), or 'checkqeq no' with charges set otherwise");
+               "(fix qeq/reaxff/gpu, qtpie/reaxff/gpu, acks2/reaxff/gpu or qeq/shielded), or "
+               "'checkqeq no' with charges set otherwise");
 
   cutmax = std::max({control.nonb_cut, control.hbond_cut, control.bond_cut});
   if (cutmax < 2.0 * control.bond_cut && comm->me == 0)
@@ -235,6 +240,12 @@ void PairReaxFFGPU::init_style() {
                  !modify->get_compute_by_style("^reaxff/atom").empty();
   if (!own_list) own_list = new NeighList(lmp);
   list = own_list;
+
+  acks2_fix = nullptr;
+  for (Fix *fix : modify->get_fix_list())
+    if (is_our_acks2_fix(fix->style)) acks2_fix = dynamic_cast<FixAcks2ReaxFFGPU *>(fix);
+  // ACKS2 runs on the host driver for now (make_engine)
+  if (acks2_fix && engine && engine->driver() == puremd::Driver::Cuda) engine_stale = true;
 
   charges_solved_step = -1;
   if (engine_stale) make_engine();
@@ -269,9 +280,9 @@ void PairReaxFFGPU::refuse_foreign_charge_fixes() {
                  fix->id, style);
     if (utils::strmatch(style, "^acks2/reax"))
       error->all(FLERR,
-                 "Fix {} is {}: ACKS2 charges are not available with pair_style reaxff/gpu yet "
-                 "(it has fix qeq/reaxff/gpu and qtpie/reaxff/gpu). Run this input with pair_style "
-                 "reaxff: without -sf gpu, or with 'suffix off' before pair_style",
+                 "Fix {} is {}, LAMMPS's ACKS2 charges for pair_style reaxff; with pair_style "
+                 "reaxff/gpu use fix acks2/reaxff/gpu with the same arguments (`-sf gpu` "
+                 "renames both)",
                  fix->id, style);
   }
 }
@@ -304,6 +315,21 @@ void PairReaxFFGPU::make_engine() {
   puremd::Driver d = requested_driver;
   if (d == puremd::Driver::Cuda && !gpu)
     error->all(FLERR, "pair_style reaxff/gpu driver cuda requested but no usable GPU: {}", why);
+  // The CUDA driver has no ACKS2 solver yet: fix acks2/reaxff/gpu runs on
+  // the host driver (what `driver auto` picks, with a warning).
+  if (acks2_fix && d == puremd::Driver::Cuda)
+    error->all(FLERR,
+               "pair_style reaxff/gpu driver cuda: fix {} (ACKS2) is not in the CUDA driver yet; "
+               "use driver auto or host",
+               acks2_fix->style);
+  if (acks2_fix && d == puremd::Driver::Auto && gpu) {
+    d = puremd::Driver::Host;
+    if (comm->me == 0)
+      error->warning(FLERR,
+                     "pair_style reaxff/gpu: fix {} (ACKS2) runs on the host driver (serial CPU "
+                     "on each rank): the CUDA driver has no ACKS2 yet",
+                     acks2_fix->style);
+  }
   try {
     if (gpu && d != puremd::Driver::Host) gpu_id = choose_gpu();
     engine = puremd::make_engine(d, ffield, control, engine_settings);
@@ -319,7 +345,7 @@ void PairReaxFFGPU::make_engine() {
     std::string msg = "ReaxFF/GPU: using the " + engine->description();
     if (on_gpu) msg += " (GPU " + std::to_string(gpu_id) + ")";
     if (engine->driver() == puremd::Driver::Host && requested_driver == puremd::Driver::Auto)
-      msg += " (no GPU: " + why + ")";
+      msg += gpu ? " (ACKS2)" : " (no GPU: " + why + ")";
     if (on_gpu && comm->nprocs > 1) {
       msg += "\nReaxFF/GPU: rank:GPU";
       for (int r = 0; r < comm->nprocs; ++r) msg += fmt::format(" {}:{}", r, ids[r]);
@@ -348,6 +374,7 @@ void PairReaxFFGPU::fill_step_input(puremd::StepInput &in) {
   in.num_mapped = atom->ntypes + 1;
   in.tag = atom->tag;
   in.q = atom->q;
+  in.u = acks2_fix ? acks2_fix->effective_potentials() : nullptr;
   in.capacity = atom->nmax;                   // x and q have room for nmax atoms
   in.atoms_reordered = (neighbor->ago == 0);  // re-neighboured: indices / ghosts changed
 }

@@ -7,6 +7,7 @@
 //                                   GPU package of its own)
 #include <dlfcn.h>
 
+#include "fix_acks2_reaxff_gpu.h"
 #include "fix_package_gpu.h"
 #include "fix_qeq_reaxff_gpu.h"
 #include "fix_qtpie_reaxff_gpu.h"
@@ -28,6 +29,10 @@ Fix *make_fix_qeq_reaxff_gpu(LAMMPS *lmp, int argc, char **argv) {
 
 Fix *make_fix_qtpie_reaxff_gpu(LAMMPS *lmp, int argc, char **argv) {
   return new FixQtpieReaxFFGPU(lmp, argc, argv);
+}
+
+Fix *make_fix_acks2_reaxff_gpu(LAMMPS *lmp, int argc, char **argv) {
+  return new FixAcks2ReaxFFGPU(lmp, argc, argv);
 }
 
 Fix *make_fix_package_gpu(LAMMPS *lmp, int argc, char **argv) {
@@ -73,6 +78,12 @@ extern "C" void lammpsplugin_init(void *ptr, void *handle, void *regfunc) {
   plugin.info = "QTPIE charges for pair_style reaxff/gpu";
   plugin.creator.v2 = reinterpret_cast<lammpsplugin_factory2 *>(&make_fix_qtpie_reaxff_gpu);
   (*register_plugin)(&plugin, lmp);
+  plugin.info = "ACKS2 charges for pair_style reaxff/gpu";
+  plugin.creator.v2 = reinterpret_cast<lammpsplugin_factory2 *>(&make_fix_acks2_reaxff_gpu);
+  for (const char *name : {"acks2/reaxff/gpu", "acks2/reax/gpu"}) {
+    plugin.name = name;
+    (*register_plugin)(&plugin, lmp);
+  }
 
   // `-sf gpu` and `package gpu` need a fix style named GPU. LAMMPS's GPU
   // package brings its own (its styles and ours then share the device it

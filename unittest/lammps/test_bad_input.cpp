@@ -125,8 +125,8 @@ TEST(BadInput, LammpsChargeFixesRefused) {
   } cases[] = {
       {"qeq/reax 1 0.0 10.0 1e-6 reaxff", "use fix qeq/reaxff/gpu"},
       {"qeq/reaxff 1 0.0 10.0 1e-6 reaxff", "use fix qeq/reaxff/gpu"},
-      {"acks2/reaxff 1 0.0 10.0 1e-6 reaxff", "with pair_style reaxff"},
-      {"acks2/reax 1 0.0 10.0 1e-6 reaxff", "with pair_style reaxff"},
+      {"acks2/reaxff 1 0.0 10.0 1e-6 reaxff", "use fix acks2/reaxff/gpu"},
+      {"acks2/reax 1 0.0 10.0 1e-6 reaxff", "use fix acks2/reaxff/gpu"},
       {"qtpie/reaxff 1 0.0 10.0 1e-6 reaxff " + gauss, "use fix qtpie/reaxff/gpu"},
   };
   for (const auto &c : cases) {
@@ -187,6 +187,26 @@ TEST(DriverSelection, HostDriverIsLoggedWithoutGPU) {
 }
 
 }  // namespace
+
+// fix acks2/reaxff/gpu's parameter file: the bond softness first, then five
+// numbers per type; a line short, or the softness line missing, is named.
+TEST(BadInput, Acks2ParameterFile) {
+  const std::string reax =
+      "pair_style reaxff/gpu NULL\npair_coeff * * " + hns("ffield.reax.hns") + " C H O N\n";
+  const std::string four_columns = scratch(
+      "acks2_4col", "548.6\n1 5.8 14.0 0.9\n2 5.3 14.9 0.8\n3 8.5 16.6 1.1\n4 6.7 13.6 1.0\n");
+  auto err = error_of(reax + "fix q all acks2/reaxff/gpu 1 0.0 10.0 1e-6 " + four_columns + "\n");
+  EXPECT_ERROR_CONTAINS(err, "itype chi eta gamma bcut_acks2");
+  const std::string no_softness =
+      scratch("acks2_nosoft",
+              "1 5.8 14.0 0.9 3.0\n2 5.3 14.9 0.8 3.0\n3 8.5 16.6 1.1 3.0\n4 6.7 13.6 1.0 3.0\n");
+  err = error_of(reax + "fix q all acks2/reaxff/gpu 1 0.0 10.0 1e-6 " + no_softness + "\n");
+  EXPECT_ERROR_CONTAINS(err, "bond softness");
+  const std::string short_file =
+      scratch("acks2_short", "548.6\n1 5.8 14.0 0.9 3.0\n2 5.3 14.9 0.8 3.0\n");
+  err = error_of(reax + "fix q all acks2/reaxff/gpu 1 0.0 10.0 1e-6 " + short_file + "\n");
+  EXPECT_ERROR_CONTAINS(err, "needs one per atom type");
+}
 
 // fix qtpie/reaxff/gpu: a gauss file that lacks a type, ghosts that do not
 // reach the overlap cut-off, and a type left to another pair style (QTPIE

@@ -2,9 +2,7 @@
 // shipped (pair_style reaxff, LAMMPS's charge fixes) and with `-sf gpu` or
 // the input command `suffix gpu` (our styles), in the same binary and on the
 // same ranks. Every thermo column of
-// every run, compute pair's 14 terms, forces and charges must agree. Inputs
-// with a charge model reaxff/gpu does not have yet (ACKS2) must be
-// refused with a message that says what to use instead.
+// every run, compute pair's 14 terms, forces and charges must agree.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -48,13 +46,6 @@ constexpr double kPrintedRel = 2e-7;
 // tolerance moves by an iteration or two with the order of the sums (seen:
 // 82.5 vs 81, tatb at step 0).
 constexpr double kIterations = 2.0;
-
-// The charge fix reaxff/gpu refuses (until ACKS2 comes to it), or "".
-std::string refused_style(const std::string &text) {
-  std::smatch m;
-  if (std::regex_search(text, m, std::regex(R"(\bfix\s+\S+\s+\S+\s+(acks2/reax\S*))"))) return m[1];
-  return "";
-}
 
 struct Worst {
   double thermo = 0, term = 0, force = 0, charge = 0;
@@ -164,22 +155,6 @@ TEST_P(ExamplesReaxff, SameWithSuffixGpu) {
   const Switch switches[] = {Switch::CommandLine, Switch::InputCommand};
 
   const std::string text = read_text(input.dir + "/" + input.file);
-  const std::string refused = refused_style(text);
-  if (!refused.empty()) {
-    for (Switch how : switches) {
-      SCOPED_TRACE(switch_name(how));
-      const ExampleResult ours = run_example(input, how, kMaxSteps, kTolerance);
-      EXPECT_NE(ours.error.find(refused), std::string::npos) << ours.error;
-      EXPECT_NE(ours.error.find("not available with pair_style reaxff/gpu"), std::string::npos)
-          << ours.error;
-      EXPECT_NE(ours.error.find("with pair_style reaxff"), std::string::npos) << ours.error;
-    }
-    if (mpi_rank() == 0)
-      std::printf("[ table ] %-28s ranks %d  refused (%s): ACKS2 comes later\n", input.name.c_str(),
-                  nprocs, refused.c_str());
-    return;
-  }
-
   const ExampleResult ref = run_example(input, Switch::None, kMaxSteps, kTolerance);
   ASSERT_EQ(ref.error, "") << "the input as shipped failed";
   const auto iterations = iteration_columns(harness_commands(text, kMaxSteps, kTolerance));

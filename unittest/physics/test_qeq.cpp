@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "dense_qeq.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/physics/qeq_matrix.h"
 #include "puremd_gpu/qeq.h"
@@ -17,40 +18,6 @@ using namespace puremd;
 using namespace qeq_test;
 
 namespace {
-
-// Dense solve with partial pivoting.
-std::vector<double> gauss_solve(std::vector<std::vector<double>> A, std::vector<double> b) {
-  const int n = static_cast<int>(b.size());
-  for (int k = 0; k < n; ++k) {
-    int piv = k;
-    for (int i = k + 1; i < n; ++i)
-      if (std::fabs(A[i][k]) > std::fabs(A[piv][k])) piv = i;
-    std::swap(A[k], A[piv]);
-    std::swap(b[k], b[piv]);
-    for (int i = k + 1; i < n; ++i) {
-      const double f = A[i][k] / A[k][k];
-      for (int j = k; j < n; ++j) A[i][j] -= f * A[k][j];
-      b[i] -= f * b[k];
-    }
-  }
-  std::vector<double> x(n);
-  for (int i = n - 1; i >= 0; --i) {
-    double v = b[i];
-    for (int j = i + 1; j < n; ++j) v -= A[i][j] * x[j];
-    x[i] = v / A[i][i];
-  }
-  return x;
-}
-
-double closed_form_taper(double r, double lo, double hi) {
-  const double x = (r - lo) / (hi - lo);
-  return 1.0 - 35.0 * std::pow(x, 4) + 84.0 * std::pow(x, 5) - 70.0 * std::pow(x, 6) +
-         20.0 * std::pow(x, 7);
-}
-
-double closed_form_element(double r, double gi, double gj, double lo, double hi) {
-  return 14.4 * closed_form_taper(r, lo, hi) / std::cbrt(r * r * r + 1.0 / std::pow(gi * gj, 1.5));
-}
 
 // Reference charges of the active atoms of a periodic system, from the dense
 // matrix summed over images (an atom's own images add to its diagonal).

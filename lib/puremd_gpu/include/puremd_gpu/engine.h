@@ -33,6 +33,10 @@ struct StepInput {
   int num_mapped = 0;
   TagArray tag;               // n_total global ids
   const double *q = nullptr;  // n_total charges
+  // ACKS2 (fix acks2/reaxff/gpu): n_total effective potentials u from the
+  // charge solve (Acks2Input::u); the forces then include the bond-softness
+  // terms and the polarization energy q u. Null for every other charge model.
+  const double *u = nullptr;
   // Atoms that the caller's x and q arrays have room for (>= n_total; 0:
   // unknown). Given, the CUDA driver page-locks those arrays in place for
   // faster copies (they must then stay allocated while the engine has them:

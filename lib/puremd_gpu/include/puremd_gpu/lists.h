@@ -23,6 +23,7 @@ struct AtomsView {
   const int *type = nullptr;       // force-field element, -1 = not a ReaxFF atom
   const long long *tag = nullptr;  // global atom id (ties across sub-domains)
   const double *q = nullptr;       // charges (from QEq)
+  const double *u = nullptr;       // ACKS2 effective potentials (eV), null without ACKS2
 };
 
 // Half list of pairs within range: a pair is stored once, in the row of its

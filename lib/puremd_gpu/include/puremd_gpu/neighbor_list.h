@@ -9,7 +9,7 @@ namespace puremd {
 
 struct HalfNeighborList {
   std::vector<int> start, end;  // row bounds, one row per atom (n_total rows)
-  std::vector<int> nbr;  // partners only: pair_geometry (hd.h) gives x[nbr] - x[row]
+  std::vector<int> nbr;         // partners only: pair_geometry (hd.h) gives x[nbr] - x[row]
 };
 
 // Each pair (i, j) with i < j is stored once, in row i, when

@@ -74,6 +74,24 @@ struct QtpieInput {
   double cutoff_bohr = 0.0;  // qtpie_cutoff_bohr of the smallest exponent in use
 };
 
+// ACKS2 instead of QEq (physics/acks2.h): one linear system of 2N + 2
+// unknowns, the charges q and the effective potentials u of the N group
+// atoms and two multipliers, [H I 0 1; I X 1 0; 0 1^T 0 0; 1^T 0 0 0]
+// (q, u, l_u, l_q) = (-chi, 0, 0, 0), solved by BiCGStab with the diagonal
+// preconditioner 1/eta, 1/X_ii (1 where X_ii = 0) as fix acks2/reaxff
+// solves it. X_ij is the bond softness of pairs within bcut_ij, X_ii minus
+// its row's sum. The history keeps q where QEq keeps s and u where it keeps
+// t (both with the cubic guess); the solver keeps the multipliers'.
+struct Acks2Input {
+  // bcut_acks2 (A) per type (QEqInput::type given) or per atom; a pair's
+  // cut-off is the mean of its atoms'.
+  const double *bcut = nullptr;
+  double softness = 0.0;  // the bond softness s (force-field general parameter 34)
+  // Out, n_total entries: u of every group atom, owned and ghost (forwarded
+  // like q); other entries are left alone.
+  double *u = nullptr;
+};
+
 // One QEq problem on one sub-domain.
 //
 // Parameters come either per type (type != nullptr: atom i uses chi[type[i]],
@@ -103,6 +121,8 @@ struct QEqInput {
   // Optional: QTPIE electronegativities (then chi_shift must be null; a field
   // enters through QtpieInput::phi).
   const QtpieInput *qtpie = nullptr;
+  // Optional: ACKS2 instead of QEq (chi_shift may be given; qtpie must be null).
+  const Acks2Input *acks2 = nullptr;
   // Optional, n_total - n_local entries: the owned index (0..n_local-1) of the
   // atom each ghost is an image of, or -1 if another rank owns it. When every
   // entry is >= 0 (one rank, periodic images), the CUDA solver refreshes
@@ -120,9 +140,11 @@ struct QEqInput {
 
 // Iterations are counted as fix qeq/reaxff counts them (its loop index at
 // exit, at least 1); a solve is converged when it stopped before max_iter.
+// ACKS2 has one solve: its BiCGStab iterations are iter_s (iter_t is 0).
 struct QEqResult {
   int iter_s = 0, iter_t = 0;
   bool converged_s = true, converged_t = true;
+  bool breakdown = false;    // ACKS2: BiCGStab stopped on rho = 0 or omega = 0
   bool matrix_free = false;  // the CUDA solver's products did not use a stored matrix
   int matvecs() const { return iter_s + iter_t; }
   bool converged() const { return converged_s && converged_t; }

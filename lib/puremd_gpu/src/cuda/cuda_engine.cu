@@ -202,7 +202,14 @@ CudaEngine::~CudaEngine() {
 // ---------------------------------------------------------------------------
 // The step: prepare_atoms (once per step) -> [solve_charges] -> compute
 
+// ACKS2 runs on the host driver until the CUDA driver has its solver and
+// pair terms (the LAMMPS adapter picks the host driver for it).
+constexpr const char *kNoAcks2Yet =
+    "ACKS2 charges are not in the CUDA driver yet: use the host driver (pair_style reaxff/gpu "
+    "... driver host)";
+
 void CudaEngine::check_counts(const StepInput &in) const {
+  if (in.u) throw InputError(kNoAcks2Yet);
   if (in.n_total < 0 || in.n_local < 0 || in.n_local > in.n_total)
     throw RuntimeError("CUDA driver: bad atom counts n_local = " + std::to_string(in.n_local) +
                        ", n_total = " + std::to_string(in.n_total));
@@ -244,6 +251,7 @@ QEqResult CudaEngine::charge_stage(const StepInput &in, const QEqInput &qeq, QEq
     throw RuntimeError(
         "CUDA driver: solve_charges() needs a QEq solver made by this engine (make_qeq_solver)");
   check_counts(in);
+  if (qeq.acks2) throw InputError(kNoAcks2Yet);
   PMD_CUDA_CHECK(cudaSetDevice(device_));
   CudaContext &c = c_;
   // The far list reaches the QEq cut-off and QTPIE's overlap cut-off (for

@@ -8,6 +8,7 @@ void HostContext::refresh_view() {
   v.atoms.type = type.data();
   v.atoms.tag = tag.data();
   v.atoms.q = q.data();
+  v.atoms.u = u.empty() ? nullptr : u.data();
   v.ff = ff->view();
   v.control = control;
 

@@ -28,6 +28,7 @@ struct HostContext {
   std::vector<int> type;
   std::vector<long long> tag;
   std::vector<double> q;
+  std::vector<double> u;  // ACKS2 effective potentials; empty without ACKS2
 
   // far neighbours
   HalfNeighborList far;

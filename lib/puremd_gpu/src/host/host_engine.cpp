@@ -25,6 +25,10 @@ void HostEngine::compute(const StepInput &in, const StepRequest &req, StepOutput
   c.type.resize(N);
   c.tag.resize(N);
   c.q.assign(in.q, in.q + N);
+  if (in.u)
+    c.u.assign(in.u, in.u + N);
+  else
+    c.u.clear();
   for (int i = 0; i < N; ++i) {
     c.x[i] = vec3{in.x[3 * i], in.x[3 * i + 1], in.x[3 * i + 2]};
     c.type[i] = mapped_element(in.type_map, in.num_mapped, in.type[i]);

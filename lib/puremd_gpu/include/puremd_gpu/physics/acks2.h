@@ -10,7 +10,7 @@
 #pragma once
 
 #include "puremd_gpu/hd.h"
-#include "puremd_gpu/physics/nonbonded.h"
+#include "puremd_gpu/physics/pair_term.h"
 
 namespace puremd {
 
@@ -35,11 +35,24 @@ PMD_HD PMD_INLINE BondSoftness acks2_bond_softness(double r, double bcut, double
 }
 
 // The pair's energy from the effective potentials' difference du = u_i - u_j,
-// and (dE/dr) / r, as PairTerm.
+// and (dE/dr) / r, as PairTerm. Zero unless X_ij > 0: pair_style reaxff adds
+// only pairs of positive softness.
 PMD_HD PMD_INLINE PairTerm acks2_pair(double r, double bcut, double softness, double du) {
   const BondSoftness b = acks2_bond_softness(r, bcut, softness);
+  if (!(b.x > 0.0)) return PairTerm{0.0, 0.0};
   const double c = -0.5 * kPolarizationEvToKcal * du * du;
   return PairTerm{c * b.x, c * b.dx_dr / r};
+}
+
+// A pair's cut-off from its atoms' bcut_acks2.
+PMD_HD PMD_INLINE double acks2_pair_cutoff(double bcut_i, double bcut_j) {
+  return 0.5 * (bcut_i + bcut_j);
+}
+
+// The polarization energy's ACKS2 part, q u (kcal/mol), which pair_style
+// reaxff adds to each atom's 23.02 (chi q + eta/2 q^2).
+PMD_HD PMD_INLINE double acks2_polarization(double q, double u) {
+  return kPolarizationEvToKcal * q * u;
 }
 
 }  // namespace puremd

@@ -19,14 +19,13 @@
 #include "puremd_gpu/force_field.h"
 #include "puremd_gpu/hd.h"
 #include "puremd_gpu/lists.h"
+#include "puremd_gpu/physics/acks2.h"
 #include "puremd_gpu/physics/long_range_table.h"
 #include "puremd_gpu/physics/pair_ownership.h"
+#include "puremd_gpu/physics/pair_term.h"
 #include "puremd_gpu/physics/taper.h"
 
 namespace puremd {
-
-constexpr double kCoulombCele = 332.06371;       // kcal/mol A / e^2
-constexpr double kPolarizationEvToKcal = 23.02;  // kcal/mol per eV (ReaxFF's value)
 
 // Van der Waals variants (bit 0: shielding, bit 1: inner wall), as LAMMPS's
 // reaxff numbers them; the force field reader stores the one the elements
@@ -36,12 +35,6 @@ enum VdwKind : int {
   kVdwShielding = 1,
   kVdwInnerWall = 2,
   kVdwShieldingInnerWall = 3,
-};
-
-// A tapered pair term: energy and (dE/dr) / r.
-struct PairTerm {
-  double e;
-  double ce;
 };
 
 // Tapered van der Waals energy of one pair at distance r. p_vdw1 is the
@@ -190,6 +183,12 @@ PMD_HD PMD_INLINE void nonbonded_pair(const NonbondedRow &r, int p, const StepVi
       ce_ele = t.ce;
     }
   }
+  if (r.do_ele && a.u) {  // ACKS2's bond-softness term, counted as Coulomb (as reaxff does)
+    const double bcut = acks2_pair_cutoff(v.ff.sbp[r.ti].bcut_acks2, v.ff.sbp[tj].bcut_acks2);
+    const PairTerm t = acks2_pair(rij, bcut, v.ff.gp[kAcks2SoftnessParam], a.u[r.i] - a.u[j]);
+    e_ele += t.e;
+    ce_ele += t.ce;
+  }
 
   s.e_vdw += e_vdw;
   s.e_ele += e_ele;
@@ -222,14 +221,16 @@ PMD_HD PMD_INLINE double polarization_energy(const SingleBodyParams &s, double q
   return kPolarizationEvToKcal * (s.chi * q + (s.eta / 2.0) * (q * q));
 }
 
-// Polarization energy of owned atom i (no gradient: it depends on q only).
+// Polarization energy of owned atom i (no gradient: it depends on q and,
+// with ACKS2, u only).
 PMD_HD PMD_INLINE void polarization_atom(int i, const StepView &v) {
   if (!v.tally.on(kTermPolarization)) return;
   const AtomsView &a = v.atoms;
   if (i >= a.n_local) return;
   const int ti = a.type[i];
   if (ti < 0) return;
-  const double e = polarization_energy(v.ff.sbp[ti], a.q[i]);
+  double e = polarization_energy(v.ff.sbp[ti], a.q[i]);
+  if (a.u) e += acks2_polarization(a.q[i], a.u[i]);
   v.tally.add_energy(&v.tally.energy->e_pol, e);
   v.tally.add_eatom(i, e);
 }

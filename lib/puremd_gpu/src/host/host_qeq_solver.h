@@ -1,5 +1,9 @@
-// Host reference QEq solver: sparse H over owned rows, Jacobi-preconditioned
-// CG on H s = -chi and H t = -1, charges from the two solutions.
+// The host reference charge solver (serial within a sub-domain): QEq by
+// Jacobi-preconditioned CG on H s = -chi and H t = -1 (this file), and ACKS2
+// by BiCGStab on its extended system (host_acks2.cpp), both over a sparse H
+// of the owned rows.
+#pragma once
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -11,9 +15,7 @@
 #include "puremd_gpu/physics/qtpie.h"
 #include "puremd_gpu/qeq.h"
 
-namespace puremd {
-
-namespace {
+namespace puremd::host {
 
 class HostQEqSolver final : public QEqSolver {
  public:
@@ -22,6 +24,7 @@ class HostQEqSolver final : public QEqSolver {
   QEqResult solve(const QEqInput &in, QEqComm &comm, double *q) override {
     setup(in);
     build_matrix(in);
+    if (in.acks2) return solve_acks2(in, comm, q);  // host_acks2.cpp
 
     const int n = in.n_total;
     s_.assign(n, 0.0);
@@ -71,6 +74,9 @@ class HostQEqSolver final : public QEqSolver {
           diag_inv_.capacity() + r_.capacity() + d_.capacity() + p_.capacity() + w_.capacity()) *
          sizeof(double);
     b += (nl_.nbr.capacity() + nl_.start.capacity() + nl_.end.capacity()) * sizeof(int);
+    b += (x_row_start_.capacity() + x_col_.capacity()) * sizeof(int);
+    b += (x_val_.capacity() + x_diag_.capacity() + x_diag_inv_.capacity() + v_.capacity() * 9) *
+         sizeof(double);
     return b;
   }
 
@@ -230,6 +236,22 @@ class HostQEqSolver final : public QEqSolver {
     return it;
   }
 
+  // --- ACKS2 (host_acks2.cpp): the extended system of Acks2Input, vectors
+  // of 2 n_total + 2 entries laid out [q part, u part, the two multipliers].
+  QEqResult solve_acks2(const QEqInput &in, QEqComm &comm, double *q);
+  void build_x_matrix(const QEqInput &in, QEqComm &comm);
+  void acks2_multiply(const double *v, double *y, QEqComm &comm);
+  double acks2_dot(const double *a, const double *b, QEqComm &comm) const;
+  void acks2_forward(double *v, QEqComm &comm) const;
+  void acks2_precondition(const double *v, double *out) const;
+  int bicgstab(const double *b, double *x, QEqComm &comm, bool &breakdown);
+  int n_ = 0;  // n_total of the solve
+  std::vector<int> x_row_start_, x_col_;
+  std::vector<double> x_val_, x_diag_, x_diag_inv_;
+  // BiCGStab's vectors (9 of them, 2 n_total + 2 each) in one block
+  std::vector<double> v_;
+  double last_hist_[2][kHistoryDepth] = {};  // the multipliers' past solutions, newest first
+
   std::vector<int> rows_, skip_;
   std::vector<vec3> xv_;
   HalfNeighborList nl_, qtpie_nl_;
@@ -239,10 +261,4 @@ class HostQEqSolver final : public QEqSolver {
   std::vector<double> s_, t_, b_s_, b_t_, diag_, diag_inv_, r_, d_, p_, w_;
 };
 
-}  // namespace
-
-std::unique_ptr<QEqSolver> make_host_qeq_solver(const QEqSettings &settings, long long engine_id) {
-  return std::make_unique<HostQEqSolver>(settings, engine_id);
-}
-
-}  // namespace puremd
+}  // namespace puremd::host

@@ -1,0 +1,127 @@
+/* fix acks2/reaxff/gpu: see the header. */
+#include "fix_acks2_reaxff_gpu.h"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <string>
+
+#include "atom.h"
+#include "comm.h"
+#include "error.h"
+#include "pair.h"
+#include "pair_reaxff_gpu.h"
+#include "read_on_root.h"
+#include "text_file_reader.h"
+#include "tokenizer.h"
+#include "update.h"
+#include "utils.h"
+
+using namespace LAMMPS_NS;
+
+FixAcks2ReaxFFGPU::FixAcks2ReaxFFGPU(LAMMPS *lmp, int narg, char **arg)
+    : FixQEqReaxFFGPU(lmp, narg, arg, 8) {
+  method = "BiCGStab";
+}
+
+/* bcut_acks2 and the bond softness come with chi, eta, gamma from the force
+   field (the softness is its general parameter 34) */
+void FixAcks2ReaxFFGPU::extract_pair_parameters() {
+  FixQEqReaxFFGPU::extract_pair_parameters();
+  Pair *pair = PairReaxFFGPU::find(lmp);
+  int dim = 0;
+  auto pbcut = static_cast<double *>(pair->extract("bcut_acks2", dim));
+  auto psoft = static_cast<double *>(pair->extract("bond_softness", dim));
+  if (!pbcut || !psoft)
+    error->all(FLERR, "Fix {} could not extract the ACKS2 parameters from pair_style reaxff/gpu",
+               style);
+  bcut_acks2.assign(pbcut, pbcut + atom->ntypes + 1);
+  bond_softness = *psoft;
+}
+
+/* fix acks2/reaxff's file: the bond softness on the first line, then one
+   line "itype chi eta gamma bcut_acks2" per atom type, read on rank 0 */
+void FixAcks2ReaxFFGPU::read_parameter_file(const char *arg) {
+  const int ntypes = atom->ntypes;
+  chi.assign(ntypes + 1, 0.0);
+  eta.assign(ntypes + 1, 0.0);
+  gamma.assign(ntypes + 1, 0.0);
+  bcut_acks2.assign(ntypes + 1, 0.0);
+  read_on_root(lmp, comm->me, [&] {
+    TextFileReader reader(arg, "acks2/reaxff parameter");
+    reader.ignore_comments = true;
+    const char *first = reader.next_line();
+    if (!first)
+      throw TokenizerException(fmt::format("Fix {}: parameter file {} is empty", style, arg), "");
+    ValueTokenizer softness(first);
+    if (softness.count() != 1)
+      throw TokenizerException(
+          fmt::format("Fix {}: the parameter file's first line must be the bond softness", style),
+          first);
+    bond_softness = softness.next_double();
+    for (int i = 1; i <= ntypes; ++i) {
+      const char *line = reader.next_line();
+      if (!line)
+        throw TokenizerException(
+            fmt::format("Fix {}: parameter file has {} type lines, needs one per atom type ({})",
+                        style, i - 1, ntypes),
+            "");
+      ValueTokenizer values(line);
+      if (values.count() != 5)
+        throw TokenizerException(
+            fmt::format("Fix {}: parameter file line must be 'itype chi eta gamma bcut_acks2'",
+                        style),
+            line);
+      const int itype = values.next_int();
+      if (itype < 1 || itype > ntypes)
+        throw TokenizerException(fmt::format("Fix {}: invalid atom type in parameter file", style),
+                                 std::to_string(itype));
+      chi[itype] = values.next_double();
+      eta[itype] = values.next_double();
+      gamma[itype] = values.next_double();
+      bcut_acks2[itype] = values.next_double();
+    }
+  });
+  MPI_Bcast(chi.data(), ntypes + 1, MPI_DOUBLE, 0, world);
+  MPI_Bcast(eta.data(), ntypes + 1, MPI_DOUBLE, 0, world);
+  MPI_Bcast(gamma.data(), ntypes + 1, MPI_DOUBLE, 0, world);
+  MPI_Bcast(bcut_acks2.data(), ntypes + 1, MPI_DOUBLE, 0, world);
+  MPI_Bcast(&bond_softness, 1, MPI_DOUBLE, 0, world);
+}
+
+// u has an entry for every atom LAMMPS holds (new entries 0).
+void FixAcks2ReaxFFGPU::size_potentials() {
+  const size_t n = std::max(atom->nmax, atom->nlocal + atom->nghost);
+  if (u.size() < n) u.resize(n, 0.0);
+}
+
+void FixAcks2ReaxFFGPU::charge_model(puremd::QEqInput &in) {
+  FixQEqReaxFFGPU::charge_model(in);  // fix efield shifts chi, as for QEq
+  size_potentials();
+  acks2.bcut = bcut_acks2.data();
+  acks2.softness = bond_softness;
+  acks2.u = u.data();
+  in.acks2 = &acks2;
+}
+
+/* a solve on every Nevery-th step; between solves, u of the owned atoms is
+   the last solve's (the solver's history, which moves with the atoms), sent
+   to the ghosts for the pair style */
+void FixAcks2ReaxFFGPU::pre_force(int vflag) {
+  if (update->ntimestep % nevery == 0) {
+    FixQEqReaxFFGPU::pre_force(vflag);
+    return;
+  }
+  size_potentials();
+  const int nlocal = atom->nlocal;
+  const int *mask = atom->mask;
+  for (int i = 0; i < nlocal; ++i)
+    if (mask[i] & groupbit) u[i] = solver->t_history(i, 0);
+  comm_vec = u.data();
+  comm->forward_comm(this);
+  comm_vec = nullptr;
+}
+
+double FixAcks2ReaxFFGPU::memory_usage() {
+  return FixQEqReaxFFGPU::memory_usage() + static_cast<double>(u.capacity() * sizeof(double));
+}
