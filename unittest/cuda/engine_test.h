@@ -40,6 +40,7 @@ using test_data::read_data;
 struct System {
   int n_local = 0;
   std::vector<double> x, q;
+  std::vector<double> u;  // ACKS2's effective potentials (StepInput::u); empty without
   std::vector<int> type;
   std::vector<long long> tag;
   int n_total() const { return static_cast<int>(type.size()); }
@@ -144,6 +145,7 @@ inline Result run(Engine &engine, const System &s, unsigned terms = kTermAll, bo
   in.type = s.type.data();
   in.tag = s.tag.data();
   in.q = s.q.data();
+  in.u = s.u.empty() ? nullptr : s.u.data();
   StepRequest req;
   req.terms = terms;
   req.eatom = req.vatom = per_atom;

@@ -14,6 +14,7 @@ StepView CudaContext::view() const {
   v.atoms.type = type.data();
   v.atoms.tag = tag.data();
   v.atoms.q = q.data();
+  v.atoms.u = have_u ? u.data() : nullptr;
 
   v.ff = ForceFieldView{num_types,      ff_gp.data(),  ff_sbp.data(), ff_tbp.data(),
                         ff_thbp.data(), ff_hbp.data(), ff_fbp.data(), vdw_type};

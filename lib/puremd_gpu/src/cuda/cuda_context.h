@@ -101,6 +101,8 @@ struct CudaContext {
   DeviceArray<int> type{"types", &mem};  // force-field elements (-1: not a ReaxFF atom)
   DeviceArray<long long> tag{"tags", &mem};
   DeviceArray<double> q{"charges", &mem};
+  DeviceArray<double> u{"ACKS2 effective potentials", &mem};
+  bool have_u = false;  // this step has ACKS2's u (StepInput::u)
   // the caller's types and ids as given (StepInput), mapped / widened into
   // type and tag on the device; ids of 4 or 8 bytes, so 8 bytes a row
   DeviceArray<int> type_in{"atom types as given", &mem};

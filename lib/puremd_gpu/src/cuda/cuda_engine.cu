@@ -202,14 +202,7 @@ CudaEngine::~CudaEngine() {
 // ---------------------------------------------------------------------------
 // The step: prepare_atoms (once per step) -> [solve_charges] -> compute
 
-// ACKS2 runs on the host driver until the CUDA driver has its solver and
-// pair terms (the LAMMPS adapter picks the host driver for it).
-constexpr const char *kNoAcks2Yet =
-    "ACKS2 charges are not in the CUDA driver yet: use the host driver (pair_style reaxff/gpu "
-    "... driver host)";
-
 void CudaEngine::check_counts(const StepInput &in) const {
-  if (in.u) throw InputError(kNoAcks2Yet);
   if (in.n_total < 0 || in.n_local < 0 || in.n_local > in.n_total)
     throw RuntimeError("CUDA driver: bad atom counts n_local = " + std::to_string(in.n_local) +
                        ", n_total = " + std::to_string(in.n_total));
@@ -251,7 +244,6 @@ QEqResult CudaEngine::charge_stage(const StepInput &in, const QEqInput &qeq, QEq
     throw RuntimeError(
         "CUDA driver: solve_charges() needs a QEq solver made by this engine (make_qeq_solver)");
   check_counts(in);
-  if (qeq.acks2) throw InputError(kNoAcks2Yet);
   PMD_CUDA_CHECK(cudaSetDevice(device_));
   CudaContext &c = c_;
   // The far list reaches the QEq cut-off and QTPIE's overlap cut-off (for
@@ -295,6 +287,7 @@ void CudaEngine::compute(const StepInput &in, const StepRequest &req, StepOutput
 
   timer_.mark(kPhaseTransfer, st);
   if (q_up) upload_charges(in);
+  upload_potentials(in);
   clear_step_arrays(req);
   if (c.n_total == 0) {
     c.skin_valid = false;
@@ -426,6 +419,17 @@ void CudaEngine::upload_charges(const StepInput &in) {
         cudaMemcpyAsync(c.q.data(), in.q, n * sizeof(double), cudaMemcpyHostToDevice, c.stream));
   else
     PMD_CUDA_CHECK(cudaMemsetAsync(c.q.data(), 0, n * sizeof(double), c.stream));
+}
+
+// ACKS2's effective potentials (StepInput::u), for the nonbonded stage.
+void CudaEngine::upload_potentials(const StepInput &in) {
+  CudaContext &c = c_;
+  c.have_u = in.u != nullptr;
+  const size_t n = static_cast<size_t>(c.n_total);
+  if (!c.have_u || n == 0) return;
+  c.u.reserve(atom_capacity_);
+  PMD_CUDA_CHECK(
+      cudaMemcpyAsync(c.u.data(), in.u, n * sizeof(double), cudaMemcpyHostToDevice, c.stream));
 }
 
 void CudaEngine::clear_step_arrays(const StepRequest &req) {

@@ -102,6 +102,7 @@ class CudaEngine : public Engine {
   void reserve_atoms(int n_total);
   void upload_atoms(const StepInput &in);  // x, type, tag (types mapped, ids widened)
   void upload_charges(const StepInput &in);
+  void upload_potentials(const StepInput &in);
   void clear_step_arrays(const StepRequest &req);  // gradients, workspace, energy slots
   void upload_type_map(const StepInput &in);
   // Results into the caller's arrays, straight from the device.

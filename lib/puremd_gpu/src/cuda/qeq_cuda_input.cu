@@ -98,6 +98,13 @@ void CudaQEqSolver::setup(const QEqInput &in) {
   params_.chi_shift = in.chi_shift ? shift_dev_.data() : nullptr;
   params_.chi_eff = nullptr;
   if (in.qtpie) qtpie_electronegativities(in);  // qeq_cuda_qtpie.cu
+  acks2_ = in.acks2 != nullptr;
+  if (acks2_) {
+    if (in.qtpie) throw InputError("ACKS2: QTPIE electronegativities are a different charge model");
+    if (!in.acks2->bcut || !in.acks2->u)
+      throw InputError("ACKS2: bcut_acks2 values and a u array are required");
+    upload(bcut_dev_, in.acks2->bcut, in.type ? std::max(in.num_types, 0) : n);
+  }
 
   // ids widened, group flags, rows flagged and listed in index order
   checks_.reserve(kNumChecks);

@@ -38,7 +38,7 @@ __global__ void k_segment_bounds(const int *key, int n, int nseg, int *start, in
 struct RowCounts {
   long long *row_start, *row_end, *row_count;
   int *col;
-  double *val;
+  double *val, *xval;  // xval: ACKS2's X (null without)
   unsigned long long *nnz;
   int *nonempty_rows;
 };
@@ -59,6 +59,7 @@ __global__ void __launch_bounds__(kQEqBlock) k_list_rows(QEqRowArgs a, RowCounts
         const long long pos = base + count + before;
         out.col[pos] = c.col;
         out.val[pos] = qeq_row_value(a, c);
+        if (out.xval) out.xval[pos] = acks2_row_value(a, c);
       } else {
         qeq_row_shield(a, c);  // the type check
       }
@@ -123,10 +124,12 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   if (store) {
     col_.reserve(room, kMatrixHeadroom);
     val_.reserve(room, kMatrixHeadroom);
+    if (acks2_) xval_.reserve(room, kMatrixHeadroom);
   } else {
     col_.release();
     val_.release();
   }
+  if (!store || !acks2_) xval_.release();
   nnz_total_.reserve(1);
   PMD_CUDA_CHECK(cudaMemsetAsync(nnz_total_.data(), 0, sizeof(long long), stream_));
   QEqRowArgs &a = row_args_;
@@ -144,12 +147,15 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   a.cut2 = settings_.cut_hi * settings_.cut_hi;
   a.taper = taper_;
   a.bad_type = counters_.data() + 2;
+  a.bcut = acks2_ ? bcut_dev_.data() : nullptr;
+  a.softness = in.acks2 ? in.acks2->softness : 0.0;
   RowCounts out{};
   out.row_start = row_start_.data();
   out.row_end = row_end_.data();
   out.row_count = row_count_.data();
   out.col = col_.data();
   out.val = val_.data();
+  out.xval = store && acks2_ ? xval_.data() : nullptr;
   out.nnz = reinterpret_cast<unsigned long long *>(nnz_total_.data());
   out.nonempty_rows = counters_.data();
   const unsigned blocks = blocks_for(static_cast<long long>(n) * 32, kQEqBlock);
@@ -170,12 +176,16 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
 bool CudaQEqSolver::store_matrix(long long room) const {
   if (settings_.matrix != QEqMatrix::Auto) return settings_.matrix == QEqMatrix::Stored;
   const double want = kMatrixHeadroom * static_cast<double>(room);
-  const double held = static_cast<double>(std::min(val_.capacity(), col_.capacity()));
+  std::size_t held_entries = std::min(val_.capacity(), col_.capacity());
+  if (acks2_) held_entries = std::min(held_entries, xval_.capacity());
+  const double held = static_cast<double>(held_entries);
   if (want <= held) return true;
   std::size_t free_b = 0, total_b = 0;
   PMD_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
   const double in_use = static_cast<double>(total_b - free_b);
-  const double add = (want - held) * (sizeof(double) + sizeof(int));
+  // H's value and column, and ACKS2's X value
+  const double per_entry = sizeof(double) * (acks2_ ? 2 : 1) + sizeof(int);
+  const double add = (want - held) * per_entry;
   const double share = solves_ > 0 ? kQEqStoredShare : kQEqStoredShareFirst;
   return in_use + add <= share * static_cast<double>(total_b);
 }

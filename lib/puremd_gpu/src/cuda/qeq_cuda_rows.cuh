@@ -19,6 +19,7 @@
 #include "cuda/engine_atoms.h"
 #include "cuda/lane_group.cuh"
 #include "cuda/qeq_cuda_solver.h"
+#include "puremd_gpu/physics/acks2.h"
 #include "puremd_gpu/physics/qeq_matrix.h"
 
 namespace puremd::cuda {
@@ -47,6 +48,24 @@ __device__ __forceinline__ double qeq_row_shield(const QEqRowArgs &a, const QEqC
 // The candidate's matrix element (flags a bad type, see qeq_row_shield).
 __device__ __forceinline__ double qeq_row_value(const QEqRowArgs &a, const QEqCandidate &c) {
   return qeq_offdiag(sqrt(c.d2), qeq_row_shield(a, c), a.taper);
+}
+
+// ACKS2's X element of the candidate's pair (0 beyond its bcut, or for a
+// type without parameters, which qeq_row_shield flags).
+__device__ __forceinline__ double acks2_row_value(const QEqRowArgs &a, const QEqCandidate &c) {
+  double bi, bj;
+  if (a.type) {
+    const int tr = a.type[c.row], tc = a.type[c.column];
+    if (tr < 0 || tr >= a.num_types || tc < 0 || tc >= a.num_types) return 0.0;
+    bi = a.bcut[tr];
+    bj = a.bcut[tc];
+  } else {
+    bi = a.bcut[c.row];
+    bj = a.bcut[c.column];
+  }
+  const double bcut = acks2_pair_cutoff(bi, bj);
+  const double r = sqrt(c.d2);
+  return r > bcut ? 0.0 : acks2_bond_softness(r, bcut, a.softness).x;
 }
 
 // Visits the candidates of row i in chunks of L (one per lane, in row

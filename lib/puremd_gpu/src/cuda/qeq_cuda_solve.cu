@@ -179,6 +179,7 @@ QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in, 
   setup(in);
   build_matrix(in);
   ++solves_;
+  if (acks2_) return solve_acks2(in, comm, q);  // qeq_cuda_acks2.cu
 
   const int n = in.n_total, nl = in.n_local, nr = n_rows_;
   double2 *x = x_.data();

@@ -12,6 +12,7 @@
 //   qeq_cuda_matrix.cu  the rows of H, from the engine's far list
 //   qeq_cuda_qtpie.cu   QTPIE's electronegativities (QEqInput::qtpie)
 //   qeq_cuda_cg.cu      CG on both systems, scalars on the host or the GPU
+//   qeq_cuda_acks2.cu   ACKS2 (QEqInput::acks2): BiCGStab on its system
 //   qeq_cuda_solve.cu   solve_on(), top-down; the product H v; the charges
 //
 // Matrix. Rows are atoms (owned and ghosts), stored in full (both (i, j) and
@@ -29,6 +30,12 @@
 // on the GPU; the scalars then go through QEqComm::sum on the host, or stay
 // on the GPU with one sub-domain (qeq_cuda_cg.cu). A system that has
 // converged is frozen; iteration counts are those of two separate CG runs.
+//
+// ACKS2. The same rows hold X beside H (xval_, X_ij of the pairs within
+// bcut_ij, 0 for the others), and a double2 per atom holds (q, u) instead of
+// (s, t): the product takes H to the .x parts and X to the .y parts in one
+// pass. The two multipliers of the extended system are host scalars, as
+// are BiCGStab's (qeq_cuda_acks2.cu).
 //
 // History: extrapolated and shifted on the GPU (physics/qeq_history.h), where
 // it stays between solves. The base class's host array is brought up to date
@@ -73,6 +80,9 @@ struct QEqRowArgs {
   double cut2;
   Taper taper;
   int *bad_type;  // [0] flag, [1] type
+  // ACKS2 (null without): bcut_acks2 per type (type given) or per atom, and the softness
+  const double *bcut;
+  double softness;
 };
 
 // Per-type (type != null) or per-atom QEq parameters, on the device;
@@ -171,6 +181,13 @@ class CudaQEqSolver final : public QEqSolver {
   unsigned reduce_blocks() const;
   void finish_sums(unsigned nblocks, int nc, double *out);
 
+  // --- qeq_cuda_acks2.cu (see there)
+  QEqResult solve_acks2(const QEqInput &in, QEqComm &comm, double *q);
+  void acks2_x_diagonal(QEqComm &comm);
+  void acks2_product(const double2 *v, double2 *y, QEqComm &comm);
+  template <int TPR>
+  void launch_acks2_spmv(const double2 *v, double2 *y);
+
   // --- qeq_cuda_solve.cu
   // y = H v; ghost rows still to be folded. A product whose `running` flag
   // (device, CgScalars::running) is 0 does nothing.
@@ -200,6 +217,8 @@ class CudaQEqSolver final : public QEqSolver {
   int cg_last_iters_ = 0;     // CG iterations of the last solve (the longer system)
   bool matrix_free_ = false;  // this solve's products evaluate H (QEqMatrix)
   long long solves_ = 0;      // solves begun (QEqMatrix::Auto's first solve)
+  bool acks2_ = false;        // this solve is ACKS2's (QEqInput::acks2)
+  double acks2_hist_[2][kQEqHistoryDepth] = {};  // the multipliers' past solutions
 
   std::vector<double> shield_, comm_s_, comm_t_;
 
@@ -209,7 +228,8 @@ class CudaQEqSolver final : public QEqSolver {
       shift_dev_{"QEq: chi shifts", &mem_}, hist_dev_{"QEq: history", &mem_},
       qtpie_exp_dev_{"QTPIE: orbital exponents", &mem_},
       qtpie_phi_dev_{"QTPIE: external potential", &mem_},
-      chi_eff_dev_{"QTPIE: effective electronegativities", &mem_};
+      chi_eff_dev_{"QTPIE: effective electronegativities", &mem_},
+      bcut_dev_{"ACKS2: bcut", &mem_}, u_dev_{"ACKS2: effective potentials", &mem_};
   DeviceArray<long long> tag_sorted_{"QEq: sorted owned ids", &mem_};
   DeviceArray<int> active_in_{"QEq: group as given", &mem_}, active_dev_{"QEq: group", &mem_},
       type_map_dev_{"QEq: type map", &mem_}, owner_dev_{"QEq: ghost owners", &mem_};
@@ -225,7 +245,8 @@ class CudaQEqSolver final : public QEqSolver {
       row_start_{"QEq: matrix row starts", &mem_}, row_end_{"QEq: matrix row ends", &mem_},
       nnz_total_{"QEq: matrix size", &mem_};
   DeviceArray<int> col_{"QEq: matrix columns", &mem_};
-  DeviceArray<double> val_{"QEq: matrix values", &mem_};
+  DeviceArray<double> val_{"QEq: matrix values", &mem_},
+      xval_{"ACKS2: bond softness matrix values", &mem_};
   DeviceArray<int> img_start_{"QEq: ghost image starts", &mem_},
       img_end_{"QEq: ghost image ends", &mem_}, img_idx_{"QEq: ghost images", &mem_};
   // CG
@@ -236,6 +257,12 @@ class CudaQEqSolver final : public QEqSolver {
       diag_inv_{"QEq: Jacobi diagonal", &mem_}, q_dev_{"QEq: charges", &mem_},
       partial_{"QEq: reduction partials", &mem_}, sums_dev_{"QEq: reduction results", &mem_};
   DeviceArray<CgState> cg_state_{"QEq: CG state", &mem_};
+  // ACKS2's BiCGStab (x_, b_, r_, d_, p_, w_ above serve it too)
+  DeviceArray<double2> r_hat_{"ACKS2: shadow residual", &mem_}, z_{"ACKS2: product A d", &mem_},
+      s_{"ACKS2: half-step residual", &mem_}, s_hat_{"ACKS2: preconditioned half step", &mem_},
+      y_{"ACKS2: product A s_hat", &mem_};
+  DeviceArray<double> xdiag_{"ACKS2: X diagonal", &mem_},
+      xdiag_inv_{"ACKS2: X preconditioner", &mem_};
   // host staging
   PinnedArray<double2> stage_{"QEq: ghost refresh staging (pinned)"};
   PinnedArray<double> sums_host_{"QEq: reduction results (pinned)"},
