@@ -8,13 +8,15 @@
 #      bench/plot_side_by_side.py.
 # On a machine with the full toolchain it builds first (scripts/configure.sh);
 # with BUNDLE=dir (made by bench/make_device_bundle.sh) it runs prebuilt binaries.
-# Usage: bench/device_check.sh [unit|quick|tests|bench|sanitize|drift|lanes|qeqtol|qeqmatrix|qtpie|gpupkg|all]
+# Usage: bench/device_check.sh [unit|quick|tests|bench|sanitize|drift|lanes|qeqtol|qeqmatrix|qtpie|acks2|gpupkg|all]
 #        (default all; lanes: the threads-per-row sweep behind thread_mapping.h's defaults;
 #        qeqtol: GPU vs host after 100 steps at two CG tolerances; qeqmatrix: the QEq
 #        matrix stored vs matrix-free; gpupkg: the examples/reaxff suite and the -sf gpu
 #        tests against a LAMMPS with its own GPU package (BUNDLE made with one); none of
 #        these four in all; qtpie: fix qtpie/reaxff/gpu against our QEq on LAMMPS's water
-#        example replicated, and the NVE drift of QTPIE against the CPU fix qtpie/reaxff)
+#        example replicated, and the NVE drift of QTPIE against the CPU fix qtpie/reaxff;
+#        acks2: the CUDA ACKS2 tests and the ACKS2 water example replicated, side by
+#        side with acks2/reaxff/kk)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -240,6 +242,36 @@ if [ "$what" = qtpie ]; then
     mpirun --bind-to none -np 8 "$LMP" -in "$out/nve.$f" -log "$out/nve_cpu.log" -screen none
     "$LMP" -sf gpu -in "$out/nve.$f" -log "$out/nve_gpu.log" -screen none
     row "$f 1000 NVE steps max |E(t)-E(0)| kcal/mol: CPU qtpie/reaxff $(drift "$out/nve_cpu.log")  ours $(drift "$out/nve_gpu.log")"
+  done
+  cd "$root"
+fi
+
+if [ "$what" = acks2 ]; then
+  # ACKS2: the CUDA driver against the host driver (library tests), then LAMMPS's
+  # examples/reaxff/water in.water.acks2 replicated REP^3 (default 3: 81,000 atoms;
+  # tol 1e-6, maxiter 1000 as shipped), 20 steps, side by side with the peer's
+  # acks2/reaxff/kk in this call, and our QEq on the same water for scale.
+  "$UNIT" --gtest_brief=1 --gtest_filter='CudaAcks2*:Acks2*' >"$out/acks2_unit.log" 2>&1
+  row "ACKS2 library tests rc=$?  $(grep -E '^\[  (PASSED|FAILED)' "$out/acks2_unit.log" | tr '\n' ' ')"
+  grep -B2 -A12 "Failure" "$out/acks2_unit.log" | head -60
+  if [ -n "${BUNDLE:-}" ]; then exdir=$(cat "$B/examples_dir"); else
+    exdir=$(grep -E '^LAMMPS_SOURCE_DIR' "$root/build/CMakeCache.txt" | cut -d= -f2)/examples/reaxff; fi
+  peer_xz=${PEER:-$root/.device/peer/lmp-kokkos-sm90.xz}
+  KK=/tmp/lmp-kk
+  [ -x "$KK" ] || { [ -f "$peer_xz" ] && xz -dc "$peer_xz" >"$KK" && chmod +x "$KK"; }
+  cd "$exdir/water"
+  rep=${REP:-3}
+  for f in in.water.acks2 in.water.qeq; do
+    sed 's/^run .*/run 20/' "$f" >"$out/$f"
+    "$LMP" -sf gpu -in "$out/$f" -v x $rep -v y $rep -v z $rep -log "$out/$f.log" -screen none
+    kk="-"
+    if [ -x "$KK" ]; then
+      "$KK" -k on g 1 -sf kk -pk kokkos neigh half newton on -in "$out/$f" -v x $rep -v y $rep \
+        -v z $rep -log "$out/$f.kk.log" -screen none
+      kk=$(ms_per_step "$out/$f.kk.log")
+    fi
+    row "$(printf '%-16s water %s^3  ours %s ms/step  reaxff/kk %s ms/step' "$f" "$rep" \
+      "$(ms_per_step "$out/$f.log")" "$kk")"
   done
   cd "$root"
 fi
