@@ -42,11 +42,8 @@ void FixAcks2ReaxFFGPU::extract_pair_parameters() {
 /* fix acks2/reaxff's file: the bond softness on the first line, then one
    line "itype chi eta gamma bcut_acks2" per atom type, read on rank 0 */
 void FixAcks2ReaxFFGPU::read_parameter_file(const char *arg) {
-  const int ntypes = atom->ntypes;
-  chi.assign(ntypes + 1, 0.0);
-  eta.assign(ntypes + 1, 0.0);
-  gamma.assign(ntypes + 1, 0.0);
-  bcut_acks2.assign(ntypes + 1, 0.0);
+  const std::vector<std::vector<double> *> columns{&chi, &eta, &gamma, &bcut_acks2};
+  for (std::vector<double> *c : columns) c->assign(atom->ntypes + 1, 0.0);
   read_on_root(lmp, comm->me, [&] {
     TextFileReader reader(arg, "acks2/reaxff parameter");
     reader.ignore_comments = true;
@@ -59,33 +56,10 @@ void FixAcks2ReaxFFGPU::read_parameter_file(const char *arg) {
           fmt::format("Fix {}: the parameter file's first line must be the bond softness", style),
           first);
     bond_softness = softness.next_double();
-    for (int i = 1; i <= ntypes; ++i) {
-      const char *line = reader.next_line();
-      if (!line)
-        throw TokenizerException(
-            fmt::format("Fix {}: parameter file has {} type lines, needs one per atom type ({})",
-                        style, i - 1, ntypes),
-            "");
-      ValueTokenizer values(line);
-      if (values.count() != 5)
-        throw TokenizerException(
-            fmt::format("Fix {}: parameter file line must be 'itype chi eta gamma bcut_acks2'",
-                        style),
-            line);
-      const int itype = values.next_int();
-      if (itype < 1 || itype > ntypes)
-        throw TokenizerException(fmt::format("Fix {}: invalid atom type in parameter file", style),
-                                 std::to_string(itype));
-      chi[itype] = values.next_double();
-      eta[itype] = values.next_double();
-      gamma[itype] = values.next_double();
-      bcut_acks2[itype] = values.next_double();
-    }
+    read_type_lines(reader, atom->ntypes, style, "parameter file", "itype chi eta gamma bcut_acks2",
+                    columns);
   });
-  MPI_Bcast(chi.data(), ntypes + 1, MPI_DOUBLE, 0, world);
-  MPI_Bcast(eta.data(), ntypes + 1, MPI_DOUBLE, 0, world);
-  MPI_Bcast(gamma.data(), ntypes + 1, MPI_DOUBLE, 0, world);
-  MPI_Bcast(bcut_acks2.data(), ntypes + 1, MPI_DOUBLE, 0, world);
+  broadcast_columns(lmp, columns);
   MPI_Bcast(&bond_softness, 1, MPI_DOUBLE, 0, world);
 }
 

@@ -268,37 +268,14 @@ void FixQEqReaxFFGPU::pertype_parameters(const char *arg) {
 
 /* one line "itype chi eta gamma" per atom type, read on rank 0 */
 void FixQEqReaxFFGPU::read_parameter_file(const char *arg) {
-  const int ntypes = atom->ntypes;
-  chi.assign(ntypes + 1, 0.0);
-  eta.assign(ntypes + 1, 0.0);
-  gamma.assign(ntypes + 1, 0.0);
-
+  const std::vector<std::vector<double> *> columns{&chi, &eta, &gamma};
+  for (std::vector<double> *c : columns) c->assign(atom->ntypes + 1, 0.0);
   read_on_root(lmp, comm->me, [&] {
     TextFileReader reader(arg, "qeq/reaxff parameter");
     reader.ignore_comments = true;
-    for (int i = 1; i <= ntypes; ++i) {
-      const char *line = reader.next_line();
-      if (!line)
-        throw TokenizerException(
-            fmt::format("Fix {}: parameter file has {} lines, needs one per atom type ({})", style,
-                        i - 1, ntypes),
-            "");
-      ValueTokenizer values(line);
-      if (values.count() != 4)
-        throw TokenizerException(
-            fmt::format("Fix {}: parameter file line must be 'itype chi eta gamma'", style), line);
-      const int itype = values.next_int();
-      if (itype < 1 || itype > ntypes)
-        throw TokenizerException(fmt::format("Fix {}: invalid atom type in parameter file", style),
-                                 std::to_string(itype));
-      chi[itype] = values.next_double();
-      eta[itype] = values.next_double();
-      gamma[itype] = values.next_double();
-    }
+    read_type_lines(reader, atom->ntypes, style, "parameter file", "itype chi eta gamma", columns);
   });
-  MPI_Bcast(chi.data(), ntypes + 1, MPI_DOUBLE, 0, world);
-  MPI_Bcast(eta.data(), ntypes + 1, MPI_DOUBLE, 0, world);
-  MPI_Bcast(gamma.data(), ntypes + 1, MPI_DOUBLE, 0, world);
+  broadcast_columns(lmp, columns);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -33,36 +33,21 @@ void FixQtpieReaxFFGPU::post_constructor() {
 /* Gaussian orbital exponents per atom type, as fix qtpie/reaxff reads them;
    the overlap cut-off from the smallest. */
 void FixQtpieReaxFFGPU::read_exponents() {
-  const int ntypes = atom->ntypes;
-  exponent.assign(ntypes + 1, 0.0);
+  exponent.assign(atom->ntypes + 1, 0.0);
   read_on_root(lmp, comm->me, [&] {
     TextFileReader reader(utils::open_potential(gauss_file, lmp, nullptr),
                           "qtpie/reaxff gaussian exponents");
     reader.ignore_comments = true;
-    for (int i = 1; i <= ntypes; ++i) {
-      const char *line = reader.next_line();
-      if (!line)
+    read_type_lines(reader, atom->ntypes, style, "gauss file " + gauss_file, "itype exponent",
+                    {&exponent});
+    for (int t = 1; t <= atom->ntypes; ++t)
+      if (!(exponent[t] > 0.0))
         throw TokenizerException(
-            fmt::format("Fix {}: gauss file {} has {} lines, needs one per atom type ({})", style,
-                        gauss_file, i - 1, ntypes),
-            "");
-      ValueTokenizer values(line);
-      if (values.count() != 2)
-        throw TokenizerException(
-            fmt::format("Fix {}: gauss file line must be 'itype exponent'", style), line);
-      const int itype = values.next_int();
-      if (itype < 1 || itype > ntypes)
-        throw TokenizerException(fmt::format("Fix {}: invalid atom type in gauss file", style),
-                                 std::to_string(itype));
-      const double e = values.next_double();
-      if (!(e > 0.0))
-        throw TokenizerException(
-            fmt::format("Fix {}: invalid orbital exponent in gauss file (must be > 0)", style),
-            std::to_string(e));
-      exponent[itype] = e;
-    }
+            fmt::format("Fix {}: invalid orbital exponent of type {} in gauss file (must be > 0)",
+                        style, t),
+            std::to_string(exponent[t]));
   });
-  MPI_Bcast(exponent.data(), ntypes + 1, MPI_DOUBLE, 0, world);
+  broadcast_columns(lmp, {&exponent});
   cutoff_bohr = puremd::qtpie_cutoff_bohr(*std::min_element(exponent.begin() + 1, exponent.end()));
 }
 

@@ -159,6 +159,15 @@ void expect_same_charges_and_forces(const std::vector<double> &ref_q, const std:
   EXPECT_LE(df, 1e-8 * fmax) << "forces (max |F| " << fmax << ")";
 }
 
+double pe_after_move(LammpsSession &lmp, int id, int d, double dx) {
+  std::ostringstream move;
+  move << "group probe id " << id << "\ndisplace_atoms probe move " << (d == 0 ? dx : 0.0) << " "
+       << (d == 1 ? dx : 0.0) << " " << (d == 2 ? dx : 0.0)
+       << "\nrun 0 post no\ngroup probe delete\n";
+  EXPECT_EQ(lmp.run(move.str()), "");
+  return lmp.thermo("pe");
+}
+
 bool run_system(const SystemSpec &s, const Variant &v, Snapshot &step0, Snapshot &after,
                 std::string *error) {
   LammpsSession lmp;

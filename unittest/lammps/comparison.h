@@ -51,6 +51,10 @@ void expect_same_charges_and_forces(const std::vector<double> &ref_q, const std:
                                     const std::vector<double> &ref_f, const std::vector<double> &f,
                                     double min_charge);
 
+// pe after moving atom `id` by dx along axis d (0 x, 1 y, 2 z) and `run 0
+// post no`: one point of a central difference. The atom stays moved.
+double pe_after_move(LammpsSession &lmp, int id, int d, double dx);
+
 // Step 0 and after s.steps NVE steps with variant v (plugin loaded if needed).
 // Returns false (with a gtest failure recorded) if LAMMPS reported an error.
 bool run_system(const SystemSpec &s, const Variant &v, Snapshot &step0, Snapshot &after,

@@ -50,6 +50,16 @@ std::string scratch_path(const std::string &name) {
   return path;
 }
 
+std::string scratch_file(const std::string &name, const std::string &text) {
+  const std::string path = scratch_path(name);
+  if (mpi_rank() == 0) {
+    std::ofstream out(path);
+    out << text;
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  return path;
+}
+
 LammpsSession::LammpsSession(const std::string &logfile) {
   open({"lammps_tests", "-log", logfile, "-screen", "none", "-nocite"});
 }

@@ -57,3 +57,6 @@ std::string read_text(const std::string &path);
 // from other jobs' (ctest may run the 1-, 2- and 4-rank jobs at once). The
 // first call is collective.
 std::string scratch_path(const std::string &name);
+// scratch_path(name) holding `text`, written by rank 0 and visible to every
+// rank on return (collective).
+std::string scratch_file(const std::string &name, const std::string &text);

@@ -12,8 +12,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include "comparison.h"
 #include "lammps_session.h"
@@ -51,16 +49,6 @@ const std::vector<Acks2Case> &cases() {
   return all;
 }
 
-std::string write_params(const std::string &name, const std::string &text) {
-  const std::string path = scratch_path(name);
-  if (mpi_rank() == 0) {
-    std::ofstream out(path);
-    out << text;
-  }
-  MPI_Barrier(MPI_COMM_WORLD);
-  return path;
-}
-
 // The bond softness, then itype chi eta gamma bcut_acks2 for O (1) and H (2)
 // (no comment line: fix acks2/reaxff reads the file without skipping them).
 // PARAMS: near the force field's values, not equal, so that the file is what
@@ -69,12 +57,12 @@ std::string write_params(const std::string &name, const std::string &text) {
 std::string with_params(std::string fix) {
   if (fix.find("FF_PARAMS") != std::string::npos)
     fix.replace(fix.find("FF_PARAMS"), 9,
-                write_params("acks2_ff_params",
+                scratch_file("acks2_ff_params",
                              "548.6451\n1 8.5000 16.6244 1.0898 0.9745\n"
                              "2 3.7248 19.2186 0.8203 3.4114\n"));
   if (fix.find("PARAMS") != std::string::npos)
     fix.replace(fix.find("PARAMS"), 6,
-                write_params("acks2_params", "500.0\n1 8.3 16.2 1.05 2.6\n2 3.8 19.0 0.85 3.3\n"));
+                scratch_file("acks2_params", "500.0\n1 8.3 16.2 1.05 2.6\n2 3.8 19.0 0.85 3.3\n"));
   return fix;
 }
 
@@ -163,14 +151,8 @@ TEST(Acks2Gradient, ForcesAreTheGradientWithChargesAndPotentialsHeld) {
   const std::vector<double> f = lmp.gather("f", 3);
   const std::vector<double> q = lmp.gather("q", 1);
   ASSERT_EQ(lmp.run("reset_timestep 1\n"), "");
-  auto energy_after = [&](int id, int d, double dx) {
-    std::ostringstream move;
-    move << "group probe id " << id << "\ndisplace_atoms probe move " << (d == 0 ? dx : 0.0) << " "
-         << (d == 1 ? dx : 0.0) << " " << (d == 2 ? dx : 0.0)
-         << "\nrun 0 post no\ngroup probe delete\n";
-    EXPECT_EQ(lmp.run(move.str()), "");
-    return lmp.thermo("pe");
-  };
+  auto energy_after = [&](int id, int d, double dx) { return pe_after_move(lmp, id, d, dx); };
+
   double fmax = 0;
   for (double v : f) fmax = std::max(fmax, std::fabs(v));
   int probed = 0;

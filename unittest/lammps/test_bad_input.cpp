@@ -19,17 +19,6 @@ std::string lower(std::string s) {
 
 std::string hns(const std::string &f) { return source_dir() + "/examples/HNS/" + f; }
 
-// A scratch file visible to every rank (same machine in CI).
-std::string scratch(const std::string &name, const std::string &text) {
-  const std::string path = scratch_path(name);
-  if (mpi_rank() == 0) {
-    std::ofstream out(path);
-    out << text;
-  }
-  MPI_Barrier(MPI_COMM_WORLD);
-  return path;
-}
-
 const char *kSetup =
     "units real\natom_style charge\natom_modify map array\n"
     "read_data " REAXFF_CUDA_SOURCE_DIR "/examples/HNS/data.hns-equil\n";
@@ -55,7 +44,7 @@ TEST(BadInput, TruncatedForceFieldFile) {
   std::stringstream all;
   all << in.rdbuf();
   const std::string text = all.str();
-  auto path = scratch("truncated_ffield", text.substr(0, text.size() / 3));
+  auto path = scratch_file("truncated_ffield", text.substr(0, text.size() / 3));
   auto err = error_of("pair_style reaxff/gpu NULL\npair_coeff * * " + path + " C H O N\n");
   EXPECT_ERROR_CONTAINS(err, path);
 }
@@ -68,7 +57,7 @@ TEST(BadInput, NonNumericForceFieldValue) {
   // Corrupt the first general parameter (line 3 of the file).
   size_t line3 = text.find('\n', text.find('\n', text.find('\n') + 1) + 1) + 1;
   text.replace(line3, 10, "   garbage");
-  auto path = scratch("bad_value_ffield", text);
+  auto path = scratch_file("bad_value_ffield", text);
   auto err = error_of("pair_style reaxff/gpu NULL\npair_coeff * * " + path + " C H O N\n");
   EXPECT_ERROR_CONTAINS(err, path);
 }
@@ -80,10 +69,10 @@ TEST(BadInput, ElementNotInForceField) {
 }
 
 TEST(BadInput, MalformedControlFile) {
-  auto path = scratch("bad_control", "nbrhood_cutoff 4.5\nnot_a_keyword 3\n");
+  auto path = scratch_file("bad_control", "nbrhood_cutoff 4.5\nnot_a_keyword 3\n");
   auto err = error_of("pair_style reaxff/gpu " + path + "\n");
   EXPECT_ERROR_CONTAINS(err, "not_a_keyword");
-  auto path2 = scratch("bad_control_value", "hbond_cutoff six\n");
+  auto path2 = scratch_file("bad_control_value", "hbond_cutoff six\n");
   auto err2 = error_of("pair_style reaxff/gpu " + path2 + "\n");
   EXPECT_ERROR_CONTAINS(err2, "hbond_cutoff");
   auto err3 = error_of("pair_style reaxff/gpu /nonexistent/control\n");
@@ -119,7 +108,7 @@ TEST(BadInput, UnknownQEqKeyword) {
 // are refused with the fix to use, even with checkqeq no (once qeq/reax then
 // failed with "H matrix size has been exceeded: m_fill=0 H.m=0").
 TEST(BadInput, LammpsChargeFixesRefused) {
-  const std::string gauss = scratch("gauss4", "1 0.2240\n2 0.5434\n3 0.2240\n4 0.2240\n");
+  const std::string gauss = scratch_file("gauss4", "1 0.2240\n2 0.5434\n3 0.2240\n4 0.2240\n");
   const struct {
     std::string fix, advice;
   } cases[] = {
@@ -193,17 +182,17 @@ TEST(DriverSelection, HostDriverIsLoggedWithoutGPU) {
 TEST(BadInput, Acks2ParameterFile) {
   const std::string reax =
       "pair_style reaxff/gpu NULL\npair_coeff * * " + hns("ffield.reax.hns") + " C H O N\n";
-  const std::string four_columns = scratch(
+  const std::string four_columns = scratch_file(
       "acks2_4col", "548.6\n1 5.8 14.0 0.9\n2 5.3 14.9 0.8\n3 8.5 16.6 1.1\n4 6.7 13.6 1.0\n");
   auto err = error_of(reax + "fix q all acks2/reaxff/gpu 1 0.0 10.0 1e-6 " + four_columns + "\n");
   EXPECT_ERROR_CONTAINS(err, "itype chi eta gamma bcut_acks2");
-  const std::string no_softness =
-      scratch("acks2_nosoft",
-              "1 5.8 14.0 0.9 3.0\n2 5.3 14.9 0.8 3.0\n3 8.5 16.6 1.1 3.0\n4 6.7 13.6 1.0 3.0\n");
+  const std::string no_softness = scratch_file(
+      "acks2_nosoft",
+      "1 5.8 14.0 0.9 3.0\n2 5.3 14.9 0.8 3.0\n3 8.5 16.6 1.1 3.0\n4 6.7 13.6 1.0 3.0\n");
   err = error_of(reax + "fix q all acks2/reaxff/gpu 1 0.0 10.0 1e-6 " + no_softness + "\n");
   EXPECT_ERROR_CONTAINS(err, "bond softness");
   const std::string short_file =
-      scratch("acks2_short", "548.6\n1 5.8 14.0 0.9 3.0\n2 5.3 14.9 0.8 3.0\n");
+      scratch_file("acks2_short", "548.6\n1 5.8 14.0 0.9 3.0\n2 5.3 14.9 0.8 3.0\n");
   err = error_of(reax + "fix q all acks2/reaxff/gpu 1 0.0 10.0 1e-6 " + short_file + "\n");
   EXPECT_ERROR_CONTAINS(err, "needs one per atom type");
 }
@@ -216,15 +205,16 @@ TEST(BadInput, Acks2ParameterFile) {
 // (error->one on rank 0 would leave the others in the broadcast).
 TEST(BadInput, ShortQEqParameterFileStopsEveryRank) {
   const std::string params =
-      scratch("qeq_params3", "1 5.0 7.0 0.8\n2 3.7 9.6 0.8\n3 8.5 8.3 0.8\n");
+      scratch_file("qeq_params3", "1 5.0 7.0 0.8\n2 3.7 9.6 0.8\n3 8.5 8.3 0.8\n");
   auto err = error_of("pair_style reaxff/gpu NULL\npair_coeff * * " + hns("ffield.reax.hns") +
                       " C H O N\nfix q all qeq/reaxff/gpu 1 0.0 10.0 1e-6 " + params + "\n");
   EXPECT_ERROR_CONTAINS(err, "needs one per atom type");
 }
 
 TEST(BadInput, QtpieInputs) {
-  const std::string gauss = scratch("gauss4ok", "1 0.2240\n2 0.5434\n3 0.2240\n4 0.2240\n");
-  const std::string short_gauss = scratch("gauss3", "# C H O only\n1 0.2240\n2 0.5434\n3 0.2240\n");
+  const std::string gauss = scratch_file("gauss4ok", "1 0.2240\n2 0.5434\n3 0.2240\n4 0.2240\n");
+  const std::string short_gauss =
+      scratch_file("gauss3", "# C H O only\n1 0.2240\n2 0.5434\n3 0.2240\n");
   const std::string reax =
       "pair_style reaxff/gpu NULL\npair_coeff * * " + hns("ffield.reax.hns") + " C H O N\n";
   auto err = error_of(reax + "fix q all qtpie/reaxff/gpu 1 0.0 10.0 1e-6 reaxff " + short_gauss +
@@ -233,7 +223,8 @@ TEST(BadInput, QtpieInputs) {
   err = error_of(reax + "fix q all qtpie/reaxff/gpu 1 0.0 10.0 1e-6 reaxff\n");
   EXPECT_ERROR_CONTAINS(err, "gauss_file");
   // exponent 0.01 / Bohr^2: overlaps reach 36 A, beyond the ghosts (~11 A)
-  const std::string diffuse = scratch("gauss_diffuse", "1 0.01\n2 0.5434\n3 0.2240\n4 0.2240\n");
+  const std::string diffuse =
+      scratch_file("gauss_diffuse", "1 0.01\n2 0.5434\n3 0.2240\n4 0.2240\n");
   err = error_of(reax + "fix q all qtpie/reaxff/gpu 1 0.0 10.0 1e-6 reaxff " + diffuse +
                  "\nrun 0 post no\n");
   EXPECT_ERROR_CONTAINS(err, "Increase comm cutoff with comm_modify");

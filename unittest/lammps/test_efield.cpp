@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 #include "comparison.h"
 #include "lammps_session.h"
@@ -118,14 +117,8 @@ Gradient probe_gradient(bool ours) {
   Gradient g;
   EXPECT_EQ(lmp.run(setup(ours, field_cases()[0], "checkqeq no") + "run 0 post no\n"), "");
   const std::vector<double> f = lmp.gather("f", 3);
-  auto energy_after = [&](int id, int d, double dx) {
-    std::ostringstream move;
-    move << "group probe id " << id << "\ndisplace_atoms probe move " << (d == 0 ? dx : 0.0) << " "
-         << (d == 1 ? dx : 0.0) << " " << (d == 2 ? dx : 0.0)
-         << "\nrun 0 post no\ngroup probe delete\n";
-    EXPECT_EQ(lmp.run(move.str()), "");
-    return lmp.thermo("pe");
-  };
+  auto energy_after = [&](int id, int d, double dx) { return pe_after_move(lmp, id, d, dx); };
+
   for (bool relaxed : {true, false}) {
     if (!relaxed) EXPECT_EQ(lmp.run("unfix q\n"), "");  // charges stay as last solved
     for (int id : atoms)

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 
 #include "comparison.h"
 #include "lammps_session.h"
@@ -35,14 +34,9 @@ const std::vector<ChargeFix> &charge_fixes() {
 // itype chi eta gamma zeta qcore, for HNS's C H O N: values near the force
 // field's (eta as LAMMPS's QEq fixes take it, twice the ffield's).
 std::string params_file() {
-  const std::string path = scratch_path("qeq_package_params");
-  if (mpi_rank() == 0) {
-    std::ofstream out(path);
-    out << "1 5.8678 14.0000 0.9000 1.0 0.0\n2 5.3200 14.8732 0.8203 1.2 0.0\n"
-           "3 8.5000 16.6244 1.0898 1.1 0.0\n4 6.7000 13.6000 1.0000 1.0 0.0\n";
-  }
-  MPI_Barrier(MPI_COMM_WORLD);
-  return path;
+  return scratch_file("qeq_package_params",
+                      "1 5.8678 14.0000 0.9000 1.0 0.0\n2 5.3200 14.8732 0.8203 1.2 0.0\n"
+                      "3 8.5000 16.6244 1.0898 1.1 0.0\n4 6.7000 13.6000 1.0000 1.0 0.0\n");
 }
 
 struct Result {

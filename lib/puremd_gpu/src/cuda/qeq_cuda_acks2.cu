@@ -73,21 +73,6 @@ __global__ void __launch_bounds__(kQEqBlock)
   if (g.lane == 0) y[i] = make_double2(acc.h, acc.x);
 }
 
-// w[i] plus what its images' rows got (device reverse comm), stored back.
-__device__ __forceinline__ double2 acks2_fold(int i, double2 *w, const ImageMap &m) {
-  double2 wi = w[i];
-  if (m.start) {
-    const int e = m.end[i];
-    for (int p = m.start[i]; p < e; ++p) {
-      const double2 wg = w[m.idx[p]];
-      wi.x += wg.x;
-      wi.y += wg.y;
-    }
-    w[i] = wi;
-  }
-  return wi;
-}
-
 // Right-hand side (-chi, 0), H's Jacobi diagonal and the cubic guesses of
 // q and u from the history, rounded as the host does.
 __global__ void k_acks2_init(int n_rows, const int *rows, ParamArgs pa, const double *hist,
@@ -112,7 +97,7 @@ __global__ void k_acks2_x_diagonal(int n_rows, const int *rows, ImageMap im, dou
   const int k = blockIdx.x * kQEqBlock + threadIdx.x;
   if (k >= n_rows) return;
   const int i = rows[k];
-  const double d = -acks2_fold(i, w, im).y;
+  const double d = -qeq_fold(i, w, im).y;
   xdiag[i] = d;
   xdiag_inv[i] = d == 0.0 ? 1.0 : 1.0 / d;
 }
@@ -127,7 +112,7 @@ __global__ void k_acks2_finish(int n_rows, const int *rows, ImageMap im, const d
   for (int k = blockIdx.x * kQEqBlock + threadIdx.x; k < n_rows; k += gridDim.x * kQEqBlock) {
     const int i = rows[k];
     const double2 vi = v[i];
-    double2 wi = acks2_fold(i, w, im);
+    double2 wi = qeq_fold(i, w, im);
     wi.x += diag[i] * vi.x + vi.y + lq;
     wi.y += xdiag[i] * vi.y + vi.x + lu;
     w[i] = wi;
@@ -179,9 +164,8 @@ __global__ void k_acks2_direction(int n_rows, const int *rows, bool first, doubl
 
 // s = r - alpha z, s_hat = M^-1 s; partial sums of s . s.
 __global__ void k_acks2_half_step(int n_rows, const int *rows, double alpha, const double2 *r,
-                                  const double2 *z, const double *diag_inv,
-                                  const double *xdiag_inv, double2 *s, double2 *s_hat,
-                                  double *partial) {
+                                  const double2 *z, const double *diag_inv, const double *xdiag_inv,
+                                  double2 *s, double2 *s_hat, double *partial) {
   double v[kSums] = {0, 0, 0, 0};
   for (int k = blockIdx.x * kQEqBlock + threadIdx.x; k < n_rows; k += gridDim.x * kQEqBlock) {
     const int i = rows[k];
@@ -229,8 +213,8 @@ __global__ void k_acks2_step_end(int n_rows, const int *rows, double alpha, doub
 }
 
 // q and u of the rows, and the history shifted to take them.
-__global__ void k_acks2_results(int n_rows, const int *rows, const double2 *x, double *q,
-                                double *u, double *hist) {
+__global__ void k_acks2_results(int n_rows, const int *rows, const double2 *x, double *q, double *u,
+                                double *hist) {
   const int k = blockIdx.x * kQEqBlock + threadIdx.x;
   if (k >= n_rows) return;
   const int i = rows[k];
@@ -262,9 +246,8 @@ void CudaQEqSolver::launch_acks2_spmv(const double2 *v, double2 *y) {
     k_acks2_free_spmv<TPR><<<blocks, kQEqBlock, 0, stream_>>>(row_args_, v, y);
     PMD_CUDA_CHECK_LAUNCH("k_acks2_free_spmv", stream_);
   } else {
-    k_acks2_spmv<TPR><<<blocks, kQEqBlock, 0, stream_>>>(n, row_start_.data(), row_end_.data(),
-                                                         col_.data(), val_.data(), xval_.data(), v,
-                                                         y);
+    k_acks2_spmv<TPR><<<blocks, kQEqBlock, 0, stream_>>>(
+        n, row_start_.data(), row_end_.data(), col_.data(), val_.data(), xval_.data(), v, y);
     PMD_CUDA_CHECK_LAUNCH("k_acks2_spmv", stream_);
   }
 }

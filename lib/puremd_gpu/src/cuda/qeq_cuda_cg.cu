@@ -35,21 +35,6 @@ __global__ void k_finish_sums(const double *partial, int nblocks, double *out) {
     for (int c = 0; c < NC; ++c) out[c] = s[c];
 }
 
-// w[i] plus what its images' rows got (device reverse comm), stored back.
-__device__ __forceinline__ double2 qeq_fold(int i, double2 *w, const ImageMap &m) {
-  double2 wi = w[i];
-  if (m.start) {
-    const int e = m.end[i];
-    for (int p = m.start[i]; p < e; ++p) {
-      const double2 wg = w[m.idx[p]];
-      wi.x += wg.x;
-      wi.y += wg.y;
-    }
-    w[i] = wi;
-  }
-  return wi;
-}
-
 // The scalars of this iteration: from the device state when there is one.
 __device__ __forceinline__ CgScalars qeq_scalars(const CgScalars &given, const CgState *st,
                                                  int par) {

@@ -1,6 +1,7 @@
 // Sums over the rows of the CUDA QEq solver in two steps, each in a fixed
 // order (the same result on every run): block partial sums written by a row
-// kernel, then finished by one block.
+// kernel, then finished by one block; and the fold of ghost rows into their
+// owners (device path), also in a fixed order.
 #pragma once
 
 #include <cub/block/block_reduce.cuh>
@@ -34,6 +35,22 @@ __device__ __forceinline__ void qeq_finish_partials(const double *partial, int n
     out[c] = Reduce(tmp).Sum(s);
     __syncthreads();
   }
+}
+
+// w[i] plus what its images' rows got (the device path's reverse comm),
+// stored back: ghost rows folded into their owner, in the map's fixed order.
+__device__ __forceinline__ double2 qeq_fold(int i, double2 *w, const ImageMap &m) {
+  double2 wi = w[i];
+  if (m.start) {
+    const int e = m.end[i];
+    for (int p = m.start[i]; p < e; ++p) {
+      const double2 wg = w[m.idx[p]];
+      wi.x += wg.x;
+      wi.y += wg.y;
+    }
+    w[i] = wi;
+  }
+  return wi;
 }
 
 }  // namespace puremd::cuda
