@@ -6,6 +6,7 @@
 // Skipped without a GPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
@@ -65,24 +66,31 @@ void expect_same(const Acks2Out &host, const Acks2Out &gpu, const QEqSolver &hs,
     }
 }
 
-void compare_solves(qeq_test::System sys, const std::string &what, int solves) {
+// How the ghosts are refreshed: owners given, owners found by id, or QEqComm.
+enum class Ghosts { Given, ById, Comm };
+
+void compare_solves(qeq_test::System sys, const std::string &what, int solves,
+                    int threads_per_row = 0) {
   for (QEqMatrix matrix : {QEqMatrix::Stored, QEqMatrix::Free})
-    for (bool with_owner : {true, false}) {
+    for (Ghosts ghosts : {Ghosts::Given, Ghosts::ById, Ghosts::Comm}) {
       QEqSettings set;
       set.cut_hi = 6.0;
       set.tolerance = 1e-20;  // BiCGStab stops on s . s < 1e-20
       set.max_iter = 1000;
       set.matrix = matrix;
+      set.threads_per_row = threads_per_row;
       auto host = make_host_qeq_solver(set);
       qeq_test::CudaQEq cuda(set);
       std::mt19937 rng(7);
       std::uniform_real_distribution<double> jiggle(-0.02, 0.02);
       qeq_test::System moving = sys;
       for (int k = 0; k < solves; ++k) {
+        const char *how[] = {", owners given", ", owners by id", ", ghosts through comm"};
         const std::string where = what + (matrix == QEqMatrix::Free ? ", matrix-free" : "") +
-                                  (with_owner ? ", ghosts on the GPU" : ", ghosts through comm") +
-                                  ", solve " + std::to_string(k + 1);
-        const QEqInput in = qeq_test::make_input(moving, with_owner);
+                                  how[static_cast<int>(ghosts)] + ", solve " +
+                                  std::to_string(k + 1);
+        QEqInput in = qeq_test::make_input(moving, ghosts == Ghosts::Given);
+        in.ghosts_are_images = ghosts == Ghosts::ById;
         const Acks2Out h =
             solve([&](const QEqInput &i, QEqComm &c, double *q) { return host->solve(i, c, q); },
                   moving, in);
@@ -107,6 +115,49 @@ void compare_solves(qeq_test::System sys, const std::string &what, int solves) {
 TEST(CudaAcks2, SolveSameAsHostOverSeveralSteps) {
   REQUIRE_GPU();
   compare_solves(qeq_test::make_periodic_system(27, 6.0, 6.0, 12345u), "27 atoms", 3);
+}
+
+// Every width of the product's lane groups (the default picks by row length).
+TEST(CudaAcks2, EveryProductWidth) {
+  REQUIRE_GPU();
+  for (int tpr : {4, 8, 16, 32})
+    compare_solves(qeq_test::make_periodic_system(27, 6.0, 6.0, 555u),
+                   "threads per row " + std::to_string(tpr), 1, tpr);
+}
+
+// Repeated solves of the same atoms, the history (q, u and the multipliers')
+// kept on the GPU between them: the later solves start at the answer and
+// take as few iterations as the host's.
+TEST(CudaAcks2, HistoryOfRepeatedSolves) {
+  REQUIRE_GPU();
+  const qeq_test::System sys = qeq_test::make_periodic_system(27, 6.0, 6.0, 99u);
+  QEqSettings set;
+  set.cut_hi = 6.0;
+  set.tolerance = 1e-20;
+  set.max_iter = 1000;
+  auto host = make_host_qeq_solver(set);
+  qeq_test::CudaQEq cuda(set);
+  const QEqInput in = qeq_test::make_input(sys, true);
+  auto on_host = [&](const QEqInput &i, QEqComm &c, double *q) { return host->solve(i, c, q); };
+  auto on_gpu = [&](const QEqInput &i, QEqComm &c, double *q) { return cuda.solve(i, c, q); };
+  const Acks2Out first = solve(on_gpu, sys, in);
+  solve(on_host, sys, in);
+  Acks2Out h, g;
+  for (int k = 0; k < 4; ++k) {  // no history reads in between: it stays on the GPU
+    h = solve(on_host, sys, in);
+    g = solve(on_gpu, sys, in);
+  }
+  EXPECT_LT(g.res.iter_s, first.res.iter_s / 3) << "first solve " << first.res.iter_s;
+  EXPECT_NEAR(g.res.iter_s, h.res.iter_s, 1);
+  expect_same(h, g, *host, *cuda.solver, sys, "fifth solve");
+}
+
+// No owned atom in the group: nothing solved, q and u left alone.
+TEST(CudaAcks2, EmptyGroup) {
+  REQUIRE_GPU();
+  qeq_test::System sys = qeq_test::make_periodic_system(8, 6.0, 6.0, 3u);
+  std::fill(sys.active.begin(), sys.active.end(), 0);
+  compare_solves(sys, "empty group", 1);
 }
 
 TEST(CudaAcks2, SubGroupSameAsHost) {

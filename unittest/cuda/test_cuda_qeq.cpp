@@ -447,6 +447,27 @@ TEST(CudaQEq, SomeGhostOwnersUnknownUsesComm) {
   EXPECT_THROW(cuda.solve(in, comm, q.data()), RuntimeError);
 }
 
+// A sub-domain without ghosts, given no owner information (several ranks in
+// LAMMPS): its exchanges still go through QEqComm, whose forward / reverse
+// pair this rank's sends with the neighbours' receives (its atoms may be
+// their ghosts); skipping them would leave the neighbours waiting.
+TEST(CudaQEq, NoGhostsStillCommunicatesWithoutOwnerInformation) {
+  REQUIRE_GPU();
+  System iso = make_periodic_system(27, 9.0, 6.0, 4u);
+  iso.x.resize(3 * iso.n_local);
+  iso.tag.resize(iso.n_local);
+  iso.type.resize(iso.n_local);
+  iso.active.resize(iso.n_local);
+  iso.owner.clear();
+  CudaQEq cuda(settings(0.0, 6.0, 1e-10));
+  SingleRankComm comm = make_comm(iso);
+  std::vector<double> q(iso.n_total());
+  const QEqResult res = cuda.solve(make_input(iso, false), comm, q.data());
+  const int iters = res.iter_s - 1 + res.iter_t - 1;
+  EXPECT_EQ(comm.n_forward, iters + 3);
+  EXPECT_EQ(comm.n_reverse, iters + 2);
+}
+
 TEST(CudaQEq, ReportsNonConvergence) {
   REQUIRE_GPU();
   const System sys = make_periodic_system(27, 9.0, 6.0, 31u);

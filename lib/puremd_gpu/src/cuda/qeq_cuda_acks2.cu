@@ -299,8 +299,9 @@ QEqResult CudaQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *
   const int *rows = rows_dev_.data();
   const ImageMap im =
       device_comm_ ? ImageMap{img_start_.data(), img_end_.data(), img_idx_.data()} : ImageMap{};
-  for (DeviceArray<double2> *a : {&r_, &p_, &b_}) a->reserve(n, kQEqHeadroom);
-  for (DeviceArray<double2> *a : {&r_hat_, &z_, &s_, &s_hat_, &y_}) a->reserve(n, kQEqHeadroom);
+  // b, r, p, r_hat and s are read at rows only; products read and write every atom
+  for (DeviceArray<double2> *a : {&r_hat_, &s_}) a->reserve(nl, kQEqHeadroom);
+  for (DeviceArray<double2> *a : {&z_, &s_hat_, &y_}) a->reserve(n, kQEqHeadroom);
   xdiag_.reserve(nl, kQEqHeadroom);
   xdiag_inv_.reserve(nl, kQEqHeadroom);
   u_dev_.reserve(n, kQEqHeadroom);

@@ -68,7 +68,10 @@ __global__ void k_ghost_charges(const int *owner, int n_local, int n_ghost, doub
 void CudaQEqSolver::find_ghost_owners(const QEqInput &in) {
   const int n = in.n_total, nl = in.n_local, n_ghost = n - nl;
   if (n_ghost == 0 || (!in.ghost_owner && !in.ghosts_are_images)) {
-    device_comm_ = n_ghost == 0;
+    // Without owner information every exchange goes through QEqComm, also
+    // on a rank with no ghosts: LAMMPS pairs each rank's sends with its
+    // neighbours' receives, and this rank's atoms may be their ghosts.
+    device_comm_ = n_ghost == 0 && (in.ghost_owner || in.ghosts_are_images);
     owners_of_ = -1;
     return;
   }

@@ -97,7 +97,6 @@ void CudaQEqSolver::setup(const QEqInput &in) {
   params_.eta = eta_dev_.data();
   params_.chi_shift = in.chi_shift ? shift_dev_.data() : nullptr;
   params_.chi_eff = nullptr;
-  if (in.qtpie) qtpie_electronegativities(in);  // qeq_cuda_qtpie.cu
   acks2_ = in.acks2 != nullptr;
   if (acks2_) {
     if (in.qtpie) throw InputError("ACKS2: QTPIE electronegativities are a different charge model");
@@ -105,6 +104,7 @@ void CudaQEqSolver::setup(const QEqInput &in) {
       throw InputError("ACKS2: bcut_acks2 values and a u array are required");
     upload(bcut_dev_, in.acks2->bcut, in.type ? std::max(in.num_types, 0) : n);
   }
+  if (in.qtpie) qtpie_electronegativities(in);  // qeq_cuda_qtpie.cu
 
   // ids widened, group flags, rows flagged and listed in index order
   checks_.reserve(kNumChecks);

@@ -176,16 +176,17 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
 bool CudaQEqSolver::store_matrix(long long room) const {
   if (settings_.matrix != QEqMatrix::Auto) return settings_.matrix == QEqMatrix::Stored;
   const double want = kMatrixHeadroom * static_cast<double>(room);
-  std::size_t held_entries = std::min(val_.capacity(), col_.capacity());
-  if (acks2_) held_entries = std::min(held_entries, xval_.capacity());
-  const double held = static_cast<double>(held_entries);
-  if (want <= held) return true;
+  // what storing adds: H's values and columns, and ACKS2's X values, beyond what is held
+  auto more = [&](std::size_t held, double bytes) {
+    return std::max(0.0, want - static_cast<double>(held)) * bytes;
+  };
+  const double add =
+      more(std::min(val_.capacity(), col_.capacity()), sizeof(double) + sizeof(int)) +
+      (acks2_ ? more(xval_.capacity(), sizeof(double)) : 0.0);
+  if (add == 0.0) return true;
   std::size_t free_b = 0, total_b = 0;
   PMD_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
   const double in_use = static_cast<double>(total_b - free_b);
-  // H's value and column, and ACKS2's X value
-  const double per_entry = sizeof(double) * (acks2_ ? 2 : 1) + sizeof(int);
-  const double add = (want - held) * per_entry;
   const double share = solves_ > 0 ? kQEqStoredShare : kQEqStoredShareFirst;
   return in_use + add <= share * static_cast<double>(total_b);
 }
