@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "atom.h"
@@ -94,6 +95,12 @@ void FixAcks2ReaxFFGPU::pre_force(int vflag) {
   comm_vec = u.data();
   comm->forward_comm(this);
   comm_vec = nullptr;
+}
+
+void *FixAcks2ReaxFFGPU::extract(const char *name, int &dim) {
+  dim = 1;
+  if (strcmp(name, "effective_potentials") == 0) return u.data();
+  return nullptr;
 }
 
 double FixAcks2ReaxFFGPU::memory_usage() {

@@ -7,7 +7,7 @@
 #include "atom.h"
 #include "comm.h"
 #include "error.h"
-#include "fix_acks2_reaxff_gpu.h"
+#include "fix.h"
 #include "fix_package_gpu.h"
 #include "force.h"
 #include "memory.h"
@@ -243,7 +243,7 @@ void PairReaxFFGPU::init_style() {
 
   acks2_fix = nullptr;
   for (Fix *fix : modify->get_fix_list())
-    if (is_our_acks2_fix(fix->style)) acks2_fix = dynamic_cast<FixAcks2ReaxFFGPU *>(fix);
+    if (is_our_acks2_fix(fix->style)) acks2_fix = fix;
   // ACKS2 runs on the host driver for now (make_engine)
   if (acks2_fix && engine && engine->driver() == puremd::Driver::Cuda) engine_stale = true;
 
@@ -374,7 +374,9 @@ void PairReaxFFGPU::fill_step_input(puremd::StepInput &in) {
   in.num_mapped = atom->ntypes + 1;
   in.tag = atom->tag;
   in.q = atom->q;
-  in.u = acks2_fix ? acks2_fix->effective_potentials() : nullptr;
+  int dim = 0;
+  in.u = acks2_fix ? static_cast<const double *>(acks2_fix->extract("effective_potentials", dim))
+                   : nullptr;
   in.capacity = atom->nmax;                   // x and q have room for nmax atoms
   in.atoms_reordered = (neighbor->ago == 0);  // re-neighboured: indices / ghosts changed
 }

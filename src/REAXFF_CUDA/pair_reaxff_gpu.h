@@ -66,7 +66,7 @@ class PairReaxFFGPU : public PairReaxFF {
   std::unique_ptr<puremd::Engine> engine;
   bool engine_stale = true;
   // fix acks2/reaxff/gpu of this run (init_style), whose u the forces read
-  class FixAcks2ReaxFFGPU *acks2_fix = nullptr;
+  class Fix *acks2_fix = nullptr;
   int gpu_id = -1;  // this rank's GPU (CUDA driver)
 
   // Bond data exported for the analysis styles (see class comment).
