@@ -137,6 +137,20 @@ TEST_P(Acks2, MatchesAcks2Reaxff) {
 INSTANTIATE_TEST_SUITE_P(Cases, Acks2, ::testing::ValuesIn(cases()),
                          [](const auto &info) { return info.param.name; });
 
+// LAMMPS's old name, as an input from before the rename has it, under
+// `suffix gpu`: pair_style reaxff and fix acks2/reax become ours.
+TEST(Acks2Names, OldNameUnderSuffixGpu) {
+  const Acks2Case &c = cases().front();
+  const State ref = run_case(false, c).front();
+  std::string script = setup(false, c.fix);
+  script.replace(script.find("acks2/reaxff"), 12, "acks2/reax");
+  LammpsSession lmp;
+  lmp.load_plugin();
+  ASSERT_EQ(lmp.run("suffix gpu\n" + script + "run 0 post no\n"), "");
+  const State ours = state(lmp);
+  expect_same(ref, ours, "acks2/reax with suffix gpu");
+}
+
 // Forces are the gradient of the energy with the charges and potentials of
 // the solve held: no solve after the first (Nevery 1000, the displaced
 // evaluations at step 1), so q stays and u comes from the solver's history.
