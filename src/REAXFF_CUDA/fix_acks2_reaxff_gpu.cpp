@@ -92,9 +92,7 @@ void FixAcks2ReaxFFGPU::pre_force(int vflag) {
   const int *mask = atom->mask;
   for (int i = 0; i < nlocal; ++i)
     if (mask[i] & groupbit) u[i] = solver->t_history(i, 0);
-  comm_vec = u.data();
-  comm->forward_comm(this);
-  comm_vec = nullptr;
+  forward_per_atom(u.data());
 }
 
 void *FixAcks2ReaxFFGPU::extract(const char *name, int &dim) {

@@ -39,11 +39,7 @@ constexpr double kNetChargeWarn = 1.0e-5;  // net group charge that triggers a w
    forward and reverse move one double per atom (comm_forward = comm_reverse = 1). */
 struct FixQEqReaxFFGPU::LammpsComm : public puremd::QEqComm {
   explicit LammpsComm(FixQEqReaxFFGPU *f) : fix(f) {}
-  void forward(double *v) override {
-    fix->comm_vec = v;
-    fix->comm->forward_comm(fix);
-    fix->comm_vec = nullptr;
-  }
+  void forward(double *v) override { fix->forward_per_atom(v); }
   void reverse(double *v) override {
     fix->comm_vec = v;
     fix->comm->reverse_comm(fix);
@@ -57,6 +53,13 @@ struct FixQEqReaxFFGPU::LammpsComm : public puremd::QEqComm {
   bool one_domain() const override { return fix->comm->nprocs == 1; }
   FixQEqReaxFFGPU *fix;
 };
+
+// Ghost entries of v (one double per atom) from their owners.
+void FixQEqReaxFFGPU::forward_per_atom(double *v) {
+  comm_vec = v;
+  comm->forward_comm(this);
+  comm_vec = nullptr;
+}
 
 /* ---------------------------------------------------------------------- */
 

@@ -109,6 +109,7 @@ class FixQEqReaxFFGPU : public Fix {
   bool later_pre_force = false;  // a fix after this one runs at pre_force (init)
   std::unique_ptr<LammpsComm> qcomm;
   double *comm_vec;  // the vector the current forward/reverse comm moves
+  void forward_per_atom(double *v);
 
   // timestep of the last solve (-1: none yet), to tell whether LAMMPS has
   // rebuilt its lists, and so maybe reordered the atoms, since

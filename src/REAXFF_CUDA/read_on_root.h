@@ -12,10 +12,8 @@
 #include "lammps.h"
 
 namespace LAMMPS_NS {
-class TextFileReader;
-}
 
-namespace LAMMPS_NS {
+class TextFileReader;
 
 // Tells every rank what went wrong on rank 0 ("" when nothing did); a
 // non-empty message stops every rank together with error->all.

@@ -47,6 +47,18 @@ void expect_same_history(const QEqSolver &host, const QEqSolver &cuda, int n_loc
     }
 }
 
+// The owned atoms of a periodic test system without their images: an
+// isolated cluster, no ghosts.
+System isolated_cluster() {
+  System iso = make_periodic_system(27, 9.0, 6.0, 4u);
+  iso.x.resize(3 * iso.n_local);
+  iso.tag.resize(iso.n_local);
+  iso.type.resize(iso.n_local);
+  iso.active.resize(iso.n_local);
+  iso.owner.clear();
+  return iso;
+}
+
 // One solve of each solver on the same input; q, counts and history agree.
 // one_domain: what the CUDA solver's QEqComm says (scalars on the GPU).
 void expect_same_solve(QEqSolver &host, CudaQEq &cuda, const QEqInput &in, const System &sys,
@@ -453,12 +465,7 @@ TEST(CudaQEq, SomeGhostOwnersUnknownUsesComm) {
 // their ghosts); skipping them would leave the neighbours waiting.
 TEST(CudaQEq, NoGhostsStillCommunicatesWithoutOwnerInformation) {
   REQUIRE_GPU();
-  System iso = make_periodic_system(27, 9.0, 6.0, 4u);
-  iso.x.resize(3 * iso.n_local);
-  iso.tag.resize(iso.n_local);
-  iso.type.resize(iso.n_local);
-  iso.active.resize(iso.n_local);
-  iso.owner.clear();
+  const System iso = isolated_cluster();
   CudaQEq cuda(settings(0.0, 6.0, 1e-10));
   SingleRankComm comm = make_comm(iso);
   std::vector<double> q(iso.n_total());
@@ -494,12 +501,7 @@ TEST(CudaQEq, EmptyGroupAndNoGhosts) {
   std::fill(sys.active.begin(), sys.active.end(), 0);
   compare_once(sys, settings(0.0, 5.0, 1e-10), "empty group");
   // No ghosts at all (an isolated cluster).
-  System iso = make_periodic_system(27, 9.0, 6.0, 4u);
-  iso.x.resize(3 * iso.n_local);
-  iso.tag.resize(iso.n_local);
-  iso.type.resize(iso.n_local);
-  iso.active.resize(iso.n_local);
-  iso.owner.clear();
+  const System iso = isolated_cluster();
   compare_once(iso, settings(0.0, 6.0, 1e-12), "no ghosts");
 }
 

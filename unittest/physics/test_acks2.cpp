@@ -81,21 +81,13 @@ Acks2Dense acks2_dense(const System &sys, double lo, double hi) {
     double xsum = 0.0;
     for (int c = 0; c < m; ++c) {
       const int j = idx[c];
-      for (int sx = -1; sx <= 1; ++sx)
-        for (int sy = -1; sy <= 1; ++sy)
-          for (int sz = -1; sz <= 1; ++sz) {
-            if (i == j && sx == 0 && sy == 0 && sz == 0) continue;
-            const double dx = sys.x[3 * j] + sx * sys.L - sys.x[3 * i];
-            const double dy = sys.x[3 * j + 1] + sy * sys.L - sys.x[3 * i + 1];
-            const double dz = sys.x[3 * j + 2] + sz * sys.L - sys.x[3 * i + 2];
-            const double r = std::sqrt(dx * dx + dy * dy + dz * dz);
-            if (r <= hi)
-              A[a][c] += closed_form_element(r, kGamma[sys.type[i]], kGamma[sys.type[j]], lo, hi);
-            const double x =
-                closed_form_softness(r, 0.5 * (kBcut[sys.type[i]] + kBcut[sys.type[j]]));
-            A[m + a][m + c] += x;
-            xsum += x;
-          }
+      for_each_image_distance(sys, i, j, [&](double r) {
+        if (r <= hi)
+          A[a][c] += closed_form_element(r, kGamma[sys.type[i]], kGamma[sys.type[j]], lo, hi);
+        const double x = closed_form_softness(r, 0.5 * (kBcut[sys.type[i]] + kBcut[sys.type[j]]));
+        A[m + a][m + c] += x;
+        xsum += x;
+      });
     }
     A[m + a][m + a] -= xsum;
     A[a][m + a] = A[m + a][a] = 1.0;

@@ -38,17 +38,10 @@ DenseResult dense_reference(const System &sys, double lo, double hi) {
     bs[a] = -kChi[sys.type[i]];
     for (int b = 0; b < m; ++b) {
       const int j = idx[b];
-      for (int sx = -1; sx <= 1; ++sx)
-        for (int sy = -1; sy <= 1; ++sy)
-          for (int sz = -1; sz <= 1; ++sz) {
-            if (i == j && sx == 0 && sy == 0 && sz == 0) continue;
-            const double dx = sys.x[3 * j] + sx * sys.L - sys.x[3 * i];
-            const double dy = sys.x[3 * j + 1] + sy * sys.L - sys.x[3 * i + 1];
-            const double dz = sys.x[3 * j + 2] + sz * sys.L - sys.x[3 * i + 2];
-            const double r = std::sqrt(dx * dx + dy * dy + dz * dz);
-            if (r > hi) continue;
-            H[a][b] += closed_form_element(r, kGamma[sys.type[i]], kGamma[sys.type[j]], lo, hi);
-          }
+      for_each_image_distance(sys, i, j, [&](double r) {
+        if (r <= hi)
+          H[a][b] += closed_form_element(r, kGamma[sys.type[i]], kGamma[sys.type[j]], lo, hi);
+      });
     }
   }
   const std::vector<double> s = gauss_solve(H, bs), t = gauss_solve(H, bt);

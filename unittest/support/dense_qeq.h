@@ -1,5 +1,6 @@
-// Dense references for the charge solvers' tests: a direct solve and the
-// QEq matrix element written out in closed form (taper and shielding).
+// Dense references for the charge solvers' tests: a direct solve, the QEq
+// matrix element written out in closed form (taper and shielding), and the
+// walk over a pair's periodic images.
 #pragma once
 
 #include <algorithm>
@@ -40,6 +41,22 @@ inline double closed_form_taper(double r, double lo, double hi) {
 
 inline double closed_form_element(double r, double gi, double gj, double lo, double hi) {
   return 14.4 * closed_form_taper(r, lo, hi) / std::cbrt(r * r * r + 1.0 / std::pow(gi * gj, 1.5));
+}
+
+// f(r) for every periodic image of owned atom j (shifts of -1, 0, 1 box
+// lengths along each axis) seen from owned atom i, i's own position left
+// out: what a dense reference sums over for the pair (i, j).
+template <class System, class F>
+void for_each_image_distance(const System &sys, int i, int j, F &&f) {
+  for (int sx = -1; sx <= 1; ++sx)
+    for (int sy = -1; sy <= 1; ++sy)
+      for (int sz = -1; sz <= 1; ++sz) {
+        if (i == j && sx == 0 && sy == 0 && sz == 0) continue;
+        const double dx = sys.x[3 * j] + sx * sys.L - sys.x[3 * i];
+        const double dy = sys.x[3 * j + 1] + sy * sys.L - sys.x[3 * i + 1];
+        const double dz = sys.x[3 * j + 2] + sz * sys.L - sys.x[3 * i + 2];
+        f(std::sqrt(dx * dx + dy * dy + dz * dz));
+      }
 }
 
 }  // namespace qeq_test

@@ -319,7 +319,7 @@ QEqResult CudaQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *
         nr, rows, params_, hist_dev_.data(), b, x, diag_.data(), diag_inv_.data());
     PMD_CUDA_CHECK_LAUNCH("k_acks2_init", stream_);
   }
-  Pair x_l{qeq_guess_s(acks2_hist_[0]), qeq_guess_s(acks2_hist_[1])};
+  Pair x_l{qeq_guess_s(acks2_hist_), qeq_guess_s(acks2_hist_ + kQEqHistoryDepth)};
 
   const unsigned g = reduce_blocks();
   double sums[kSums];
@@ -423,10 +423,7 @@ QEqResult CudaQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *
   res.converged_s = it < settings_.max_iter;
   res.breakdown = omega == 0.0 || rho == 0.0;
   res.matrix_free = matrix_free_;
-  for (int k = 0; k < 2; ++k) {
-    for (int m = kQEqHistoryDepth - 1; m > 0; --m) acks2_hist_[k][m] = acks2_hist_[k][m - 1];
-    acks2_hist_[k][0] = k == 0 ? x_l.u : x_l.q;
-  }
+  qeq_push_history(acks2_hist_, x_l.u, x_l.q);
 
   // q and u straight into the caller's arrays: owned atoms outside the rows
   // keep theirs (uploaded first), ghosts get their owners' on the device

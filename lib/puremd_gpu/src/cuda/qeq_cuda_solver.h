@@ -218,7 +218,9 @@ class CudaQEqSolver final : public QEqSolver {
   bool matrix_free_ = false;  // this solve's products evaluate H (QEqMatrix)
   long long solves_ = 0;      // solves begun (QEqMatrix::Auto's first solve)
   bool acks2_ = false;        // this solve is ACKS2's (QEqInput::acks2)
-  double acks2_hist_[2][kQEqHistoryDepth] = {};  // the multipliers' past solutions
+  // the multipliers' past solutions, laid out as one atom's history block
+  // (the u multiplier where s goes, the q multiplier where t goes)
+  double acks2_hist_[kQEqHistoryPerAtom] = {};
 
   std::vector<double> shield_, comm_s_, comm_t_;
 
@@ -228,8 +230,8 @@ class CudaQEqSolver final : public QEqSolver {
       shift_dev_{"QEq: chi shifts", &mem_}, hist_dev_{"QEq: history", &mem_},
       qtpie_exp_dev_{"QTPIE: orbital exponents", &mem_},
       qtpie_phi_dev_{"QTPIE: external potential", &mem_},
-      chi_eff_dev_{"QTPIE: effective electronegativities", &mem_},
-      bcut_dev_{"ACKS2: bcut", &mem_}, u_dev_{"ACKS2: effective potentials", &mem_};
+      chi_eff_dev_{"QTPIE: effective electronegativities", &mem_}, bcut_dev_{"ACKS2: bcut", &mem_},
+      u_dev_{"ACKS2: effective potentials", &mem_};
   DeviceArray<long long> tag_sorted_{"QEq: sorted owned ids", &mem_};
   DeviceArray<int> active_in_{"QEq: group as given", &mem_}, active_dev_{"QEq: group", &mem_},
       type_map_dev_{"QEq: type map", &mem_}, owner_dev_{"QEq: ghost owners", &mem_};

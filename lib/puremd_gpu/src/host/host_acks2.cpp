@@ -19,14 +19,19 @@ namespace {
 constexpr int kVectors = 9;  // r, r_hat, p, d, z, q, q_hat, y, g
 }
 
+void HostQEqSolver::check_acks2_input(const QEqInput &in) {
+  if (in.qtpie) throw InputError("ACKS2: QTPIE electronegativities are a different charge model");
+  if (!in.acks2->bcut || !in.acks2->u)
+    throw InputError("ACKS2: bcut_acks2 values and a u array are required");
+}
+
+// After build_matrix (H and X).
 QEqResult HostQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *q) {
   const Acks2Input &ak = *in.acks2;
-  if (in.qtpie) throw InputError("ACKS2: QTPIE electronegativities are a different charge model");
-  if (!ak.bcut || !ak.u) throw InputError("ACKS2: bcut_acks2 values and a u array are required");
   const int n = in.n_total;
   n_ = n;
   const std::size_t len = 2 * static_cast<std::size_t>(n) + 2;
-  build_x_matrix(in, comm);
+  finish_x_diagonal(comm);
 
   std::vector<double> b(len, 0.0), x(len, 0.0);
   for (int i : rows_) {
@@ -36,7 +41,8 @@ QEqResult HostQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *
     x[i] = qeq_guess_s(h);
     x[n + i] = qeq_guess_s(h + kHistoryDepth);  // u: the cubic guess too
   }
-  for (int k = 0; k < 2; ++k) x[2 * n + k] = qeq_guess_s(last_hist_[k]);
+  x[2 * n] = qeq_guess_s(last_hist_);
+  x[2 * n + 1] = qeq_guess_s(last_hist_ + kHistoryDepth);
   acks2_forward(x.data(), comm);
 
   QEqResult res;
@@ -49,48 +55,37 @@ QEqResult HostQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *
     ak.u[i] = x[n + i];
     qeq_push_history(history_block(i), x[i], x[n + i]);
   }
-  for (int k = 0; k < 2; ++k) {
-    for (int d = kHistoryDepth - 1; d > 0; --d) last_hist_[k][d] = last_hist_[k][d - 1];
-    last_hist_[k][0] = x[2 * n + k];
-  }
+  qeq_push_history(last_hist_, x[2 * n], x[2 * n + 1]);
   comm.forward(q);
   comm.forward(ak.u);
   return res;
 }
 
-// X over the pairs H holds (same half list, same ownership) within each
-// pair's bcut; X_ii = -sum_j X_ij, ghosts' shares folded back to owners.
-// After build_matrix.
-void HostQEqSolver::build_x_matrix(const QEqInput &in, QEqComm &comm) {
-  const Acks2Input &ak = *in.acks2;
-  const int n = in.n_total;
+// X from the pairs build_matrix keeps for H (same half list, same
+// ownership), those within their bcut; X_ii = -sum_j X_ij.
+void HostQEqSolver::clear_x_matrix(const QEqInput &in) {
   x_row_start_.assign(in.n_local + 1, 0);
   x_col_.clear();
   x_val_.clear();
-  x_diag_.assign(n, 0.0);
-  int next_row = 0;
-  for (int i : rows_) {
-    while (next_row <= i) x_row_start_[next_row++] = static_cast<int>(x_col_.size());
-    const double bcut_i = ak.bcut[param_index(in, i)];
-    for (int p = nl_.start[i]; p < nl_.end[i]; ++p) {
-      const int j = nl_.nbr[p];
-      const PairGeometry geo = pair_geometry(xv_[i], xv_[j]);
-      if (j >= in.n_local && !ghost_pair_is_mine(in.tag[i], in.tag[j], geo.dvec)) continue;
-      if (in.type && (in.type[j] < 0 || in.type[j] >= in.num_types))
-        throw InputError("ACKS2: atom type " + std::to_string(in.type[j]) +
-                         " has no ACKS2 parameters");
-      const double bcut = acks2_pair_cutoff(bcut_i, ak.bcut[param_index(in, j)]);
-      if (geo.d > bcut) continue;
-      const double v = acks2_bond_softness(geo.d, bcut, ak.softness).x;
-      x_col_.push_back(j);
-      x_val_.push_back(v);
-      x_diag_[i] -= v;
-      x_diag_[j] -= v;
-    }
-  }
-  while (next_row <= in.n_local) x_row_start_[next_row++] = static_cast<int>(x_col_.size());
+  x_diag_.assign(in.n_total, 0.0);
+}
+
+// One kept pair (i owned, j owned or ghost) at distance r; types checked by H's.
+void HostQEqSolver::add_x_pair(const QEqInput &in, int i, int j, double r) {
+  const Acks2Input &ak = *in.acks2;
+  const double bcut = acks2_pair_cutoff(ak.bcut[param_index(in, i)], ak.bcut[param_index(in, j)]);
+  if (r > bcut) return;
+  const double v = acks2_bond_softness(r, bcut, ak.softness).x;
+  x_col_.push_back(j);
+  x_val_.push_back(v);
+  x_diag_[i] -= v;
+  x_diag_[j] -= v;
+}
+
+// Ghosts' shares of X's diagonal folded back to their owners; the preconditioner.
+void HostQEqSolver::finish_x_diagonal(QEqComm &comm) {
   comm.reverse(x_diag_.data());
-  x_diag_inv_.assign(n, 0.0);
+  x_diag_inv_.assign(x_diag_.size(), 0.0);
   for (int i : rows_) x_diag_inv_[i] = x_diag_[i] == 0.0 ? 1.0 : 1.0 / x_diag_[i];
 }
 

@@ -23,8 +23,9 @@ class HostQEqSolver final : public QEqSolver {
 
   QEqResult solve(const QEqInput &in, QEqComm &comm, double *q) override {
     setup(in);
+    if (in.acks2) check_acks2_input(in);  // host_acks2.cpp
     build_matrix(in);
-    if (in.acks2) return solve_acks2(in, comm, q);  // host_acks2.cpp
+    if (in.acks2) return solve_acks2(in, comm, q);
 
     const int n = in.n_total;
     s_.assign(n, 0.0);
@@ -75,7 +76,7 @@ class HostQEqSolver final : public QEqSolver {
          sizeof(double);
     b += (nl_.nbr.capacity() + nl_.start.capacity() + nl_.end.capacity()) * sizeof(int);
     b += (x_row_start_.capacity() + x_col_.capacity()) * sizeof(int);
-    b += (x_val_.capacity() + x_diag_.capacity() + x_diag_inv_.capacity() + v_.capacity() * 9) *
+    b += (x_val_.capacity() + x_diag_.capacity() + x_diag_inv_.capacity() + v_.capacity()) *
          sizeof(double);
     return b;
   }
@@ -169,18 +170,26 @@ class HostQEqSolver final : public QEqSolver {
     row_start_.assign(in.n_local + 1, 0);
     col_.clear();
     val_.clear();
+    if (in.acks2) clear_x_matrix(in);  // host_acks2.cpp: X from the same pairs
     int next_row = 0;
+    auto start_rows_to = [&](int last) {
+      for (; next_row <= last; ++next_row) {
+        row_start_[next_row] = static_cast<int>(col_.size());
+        if (in.acks2) x_row_start_[next_row] = static_cast<int>(x_col_.size());
+      }
+    };
     for (int i : rows_) {
-      while (next_row <= i) row_start_[next_row++] = static_cast<int>(col_.size());
+      start_rows_to(i);
       for (int p = nl_.start[i]; p < nl_.end[i]; ++p) {
         const int j = nl_.nbr[p];
         const PairGeometry geo = pair_geometry(xv_[i], xv_[j]);
         if (j >= in.n_local && !ghost_pair_is_mine(in.tag[i], in.tag[j], geo.dvec)) continue;
         col_.push_back(j);
         val_.push_back(qeq_offdiag(geo.d, shield_of(in, i, j), taper_));
+        if (in.acks2) add_x_pair(in, i, j, geo.d);
       }
     }
-    while (next_row <= in.n_local) row_start_[next_row++] = static_cast<int>(col_.size());
+    start_rows_to(in.n_local);
   }
 
   // y = H v over owned and ghost rows, then ghost contributions folded back
@@ -238,8 +247,11 @@ class HostQEqSolver final : public QEqSolver {
 
   // --- ACKS2 (host_acks2.cpp): the extended system of Acks2Input, vectors
   // of 2 n_total + 2 entries laid out [q part, u part, the two multipliers].
+  static void check_acks2_input(const QEqInput &in);
   QEqResult solve_acks2(const QEqInput &in, QEqComm &comm, double *q);
-  void build_x_matrix(const QEqInput &in, QEqComm &comm);
+  void clear_x_matrix(const QEqInput &in);
+  void add_x_pair(const QEqInput &in, int i, int j, double r);
+  void finish_x_diagonal(QEqComm &comm);
   void acks2_multiply(const double *v, double *y, QEqComm &comm);
   double acks2_dot(const double *a, const double *b, QEqComm &comm) const;
   void acks2_forward(double *v, QEqComm &comm) const;
@@ -250,7 +262,9 @@ class HostQEqSolver final : public QEqSolver {
   std::vector<double> x_val_, x_diag_, x_diag_inv_;
   // BiCGStab's vectors (9 of them, 2 n_total + 2 each) in one block
   std::vector<double> v_;
-  double last_hist_[2][kHistoryDepth] = {};  // the multipliers' past solutions, newest first
+  // the multipliers' past solutions, laid out as one atom's history block
+  // (the u multiplier where s goes, the q multiplier where t goes)
+  double last_hist_[kHistoryPerAtom] = {};
 
   std::vector<int> rows_, skip_;
   std::vector<vec3> xv_;
