@@ -10,15 +10,18 @@
 #include "fix.h"
 #include "fix_package_gpu.h"
 #include "force.h"
+#include "library_call.h"
 #include "memory.h"
 #include "memory_report.h"
 #include "modify.h"
 #include "neigh_list.h"
 #include "neighbor.h"
+#include "platform.h"
 #include "puremd_gpu/device_choice.h"
 #include "puremd_gpu/errors.h"
 #include "reaxff_api.h"
 #include "reaxff_defs.h"
+#include "respa.h"
 #include "update.h"
 #include "utils.h"
 
@@ -58,14 +61,15 @@ void PairReaxFFGPU::settings(int narg, char **arg) {
 
   control = puremd::Control{};
   if (strcmp(arg[0], "NULL") != 0) {
-    try {
+    // by its path, as pair_style reaxff opens it (no potential-file search)
+    std::vector<std::string> warnings;
+    call_library_all(lmp, "pair_style reaxff/gpu", "control_file", [&] {
       auto result = puremd::read_control_file(arg[0], control);
       control = result.control;
-      if (comm->me == 0)
-        for (const auto &w : result.warnings) error->warning(FLERR, w);
-    } catch (puremd::InputError &e) {
-      error->all(FLERR, "pair_style reaxff/gpu: {}", e.what());
-    }
+      warnings = result.warnings;
+    });
+    if (comm->me == 0)
+      for (const auto &w : warnings) error->warning(FLERR, w);
   }
 
   qeqflag = 1;
@@ -132,11 +136,8 @@ void PairReaxFFGPU::settings(int narg, char **arg) {
                    arg[iarg + 1]);
     } else if (kw == "lanes") {
       need("lanes");
-      try {
-        engine_settings.lanes = puremd::parse_lanes(arg[iarg + 1]);
-      } catch (puremd::InputError &e) {
-        error->all(FLERR, "Illegal pair_style reaxff/gpu {}", e.what());
-      }
+      call_library_all(lmp, "Illegal pair_style reaxff/gpu lanes", "lanes",
+                       [&] { engine_settings.lanes = puremd::parse_lanes(arg[iarg + 1]); });
     } else if (kw == "timing") {
       need("timing");
       engine_settings.timing = utils::logical(FLERR, arg[iarg + 1], false, lmp);
@@ -167,11 +168,22 @@ void PairReaxFFGPU::coeff(int narg, char **arg) {
   if (!utils::strmatch(arg[0], "^\\*$") || !utils::strmatch(arg[1], "^\\*$"))
     error->all(FLERR, "pair_coeff for reaxff/gpu must be '* * ffield-file elements...'");
 
-  try {
-    ffield = puremd::read_force_field(arg[2], control.lgvdw);
-  } catch (puremd::InputError &e) {
-    error->all(FLERR, "pair_coeff reaxff/gpu: {}", e.what());
+  // Found as pair_style reaxff finds it: LAMMPS's potential-file search
+  // (the name as given, then LAMMPS_POTENTIALS), with its units check and
+  // DATE log line (open_potential, on rank 0 as there).
+  const std::string path = utils::get_potential_file_path(arg[2]);
+  std::string missing;
+  if (path.empty()) {
+    FILE *fp = fopen(arg[2], "r");  // for the system's reason
+    missing = fmt::format("The ReaxFF parameter file {} cannot be opened: {}", arg[2],
+                          fp ? "not readable" : utils::getsyserror());
+    if (fp) fclose(fp);
+  } else if (comm->me == 0) {
+    if (FILE *fp = utils::open_potential(arg[2], lmp, nullptr)) fclose(fp);
   }
+  stop_all_if_any(lmp, missing);
+  call_library_all(lmp, "pair_coeff reaxff/gpu", "force_field",
+                   [&] { ffield = puremd::read_force_field(path, control.lgvdw); });
   have_ffield = true;
   if (comm->me == 0)
     for (const auto &w : ffield.warnings) error->warning(FLERR, w);
@@ -247,12 +259,13 @@ void PairReaxFFGPU::init_style() {
   // ACKS2 runs on the host driver for now (make_engine)
   if (acks2_fix && engine && engine->driver() == puremd::Driver::Cuda) engine_stale = true;
 
-  charges_solved_step = -1;
+  solve_for_forces = false;
   if (engine_stale) make_engine();
   // The CUDA driver keeps its pair list between LAMMPS's re-neighbourings,
   // with LAMMPS's own skin unless `skin` says otherwise (and its own
   // displacement check).
-  engine->set_list_skin(list_skin >= 0.0 ? list_skin : neighbor->skin);
+  call_library_all(lmp, "pair_style reaxff/gpu", "set_list_skin",
+                   [&] { engine->set_list_skin(list_skin >= 0.0 ? list_skin : neighbor->skin); });
 }
 
 PairReaxFFGPU *PairReaxFFGPU::find(LAMMPS *lmp) {
@@ -287,10 +300,11 @@ void PairReaxFFGPU::refuse_foreign_charge_fixes() {
   }
 }
 
-// The GPU of this rank: the one LAMMPS's GPU package has made current when
-// it is active (both then share it); otherwise by the GPU package's rule,
-// with `package gpu Ngpu gpuID first` settings when given (FixPackageGPU).
-int PairReaxFFGPU::choose_gpu() {
+// The GPU of this rank (selected in make_engine): the one LAMMPS's GPU
+// package has made current when it is active (both then share it);
+// otherwise by the GPU package's rule, with `package gpu Ngpu gpuID first`
+// settings when given (FixPackageGPU). Collective (the ranks of a node).
+puremd::GpuAssignment PairReaxFFGPU::gpu_assignment() {
   MPI_Comm node;
   puremd::GpuAssignment a;
   MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, comm->me, MPI_INFO_NULL, &node);
@@ -306,7 +320,7 @@ int PairReaxFFGPU::choose_gpu() {
     a.count = 1;
     a.first = puremd::current_cuda_device();
   }
-  return puremd::select_cuda_device(a);
+  return a;
 }
 
 void PairReaxFFGPU::make_engine() {
@@ -330,13 +344,14 @@ void PairReaxFFGPU::make_engine() {
                      "on each rank): the CUDA driver has no ACKS2 yet",
                      acks2_fix->style);
   }
-  try {
-    if (gpu && d != puremd::Driver::Host) gpu_id = choose_gpu();
+  const bool on_gpu_rank = gpu && d != puremd::Driver::Host;
+  const std::string context = fmt::format("pair_style reaxff/gpu: cannot start the {} driver",
+                                          on_gpu_rank ? "CUDA" : "host");
+  const puremd::GpuAssignment assignment = on_gpu_rank ? gpu_assignment() : puremd::GpuAssignment{};
+  call_library_all(lmp, context.c_str(), "make_engine", [&] {
+    if (on_gpu_rank) gpu_id = puremd::select_cuda_device(assignment);
     engine = puremd::make_engine(d, ffield, control, engine_settings);
-  } catch (std::exception &e) {
-    error->all(FLERR, "pair_style reaxff/gpu: cannot start the {} driver: {}",
-               d == puremd::Driver::Cuda ? "CUDA" : "selected", e.what());
-  }
+  });
   // Which GPU each rank uses (rank:GPU), so a job script's layout can be checked.
   const bool on_gpu = engine->driver() == puremd::Driver::Cuda;
   std::vector<int> ids(comm->me == 0 ? comm->nprocs : 0);
@@ -389,10 +404,26 @@ puremd::QEqResult PairReaxFFGPU::solve_charges(const puremd::QEqInput &qeq,
                                                double *q, bool unchanged_until_forces) {
   puremd::StepInput in;
   fill_step_input(in);
-  charges_solved_step = -1;
+  solve_for_forces = false;
   const puremd::QEqResult res = engine->solve_charges(in, qeq, solver, comm, q);
-  if (unchanged_until_forces) charges_solved_step = update->ntimestep;
+  solve_for_forces = unchanged_until_forces;
   return res;
+}
+
+// LAMMPS calls the pair style right after the pre_force fixes (the charge
+// fix's solve) in Verlet, rerun and the minimizers; under rRESPA only when
+// the pair is on the outermost level, where the fix solves: at the inner
+// levels the atoms have moved since. Any other integrator: assume they
+// moved. The solve itself passes on whether a later pre_force fix may
+// change the atoms or charges (unchanged_until_forces).
+bool PairReaxFFGPU::forces_follow_solve() const {
+  if (!solve_for_forces) return false;
+  if (update->whichflag == 2) return true;  // minimizers
+  if (utils::strmatch(update->integrate_style, "^verlet$")) return true;
+  if (auto *respa = dynamic_cast<Respa *>(update->integrate))
+    return utils::strmatch(update->integrate_style, "^respa$") &&
+           respa->level_pair == respa->nlevels - 1;
+  return false;
 }
 
 void PairReaxFFGPU::compute(int eflag, int vflag) {
@@ -400,7 +431,8 @@ void PairReaxFFGPU::compute(int eflag, int vflag) {
   const int nall = atom->nlocal + atom->nghost;
   puremd::StepInput in;
   fill_step_input(in);
-  in.charges_from_solve = charges_solved_step == update->ntimestep;
+  in.follows_solve = forces_follow_solve();
+  solve_for_forces = false;  // a solve serves one compute()
 
   puremd::StepRequest req;
   req.eatom = eflag_atom != 0;
@@ -417,11 +449,7 @@ void PairReaxFFGPU::compute(int eflag, int vflag) {
   out.eatom = eflag_atom ? eatom : nullptr;
   out.vatom = vflag_atom ? &vatom[0][0] : nullptr;
 
-  try {
-    engine->compute(in, req, out);
-  } catch (std::exception &e) {
-    error->one(FLERR, "pair_style reaxff/gpu: {}", e.what());
-  }
+  call_library(lmp, "pair_style reaxff/gpu", "compute", [&] { engine->compute(in, req, out); });
 
   const puremd::Energies &en = out.energy;
   if (eflag_global) {
@@ -441,8 +469,10 @@ void PairReaxFFGPU::compute(int eflag, int vflag) {
 void PairReaxFFGPU::export_analysis_data() {
   std::vector<int> row_start;
   std::vector<puremd::BondRecord> bonds;
-  engine->bond_table(row_start, bonds);
-  engine->atom_table(export_total_bo, export_nlp);
+  call_library(lmp, "pair_style reaxff/gpu", "bond_table", [&] {
+    engine->bond_table(row_start, bonds);
+    engine->atom_table(export_total_bo, export_nlp);
+  });
   const int nall = atom->nlocal + atom->nghost;
 
   ReaxFF::reax_list *bl = api->lists + ReaxFF::BONDS;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "pair_reaxff.h"
+#include "puremd_gpu/device_choice.h"
 #include "puremd_gpu/engine.h"
 
 namespace LAMMPS_NS {
@@ -43,9 +44,9 @@ class PairReaxFFGPU : public PairReaxFF {
   const int *type_map() const { return map; }
   // For fix qeq/reaxff/gpu: the engine that runs the charge stage (null
   // before the first init), and the stage on this step's atoms.
-  // unchanged_until_forces: nothing will change atom->q between this solve
-  // and this step's compute(), so the CUDA driver may keep the charges on
-  // the GPU (StepInput::charges_from_solve).
+  // unchanged_until_forces: no fix between this solve and this step's
+  // compute() may change atom->x or atom->q, so the CUDA driver may keep the
+  // solve's atoms and charges on the GPU for it (forces_follow_solve).
   puremd::Engine *charge_engine() { return engine.get(); }
   puremd::QEqResult solve_charges(const puremd::QEqInput &qeq, puremd::QEqSolver &solver,
                                   puremd::QEqComm &comm, double *q, bool unchanged_until_forces);
@@ -62,7 +63,10 @@ class PairReaxFFGPU : public PairReaxFF {
   puremd::Driver requested_driver = puremd::Driver::Auto;
   puremd::EngineSettings engine_settings;  // lanes, timing
   double list_skin = -1.0;                 // `skin`; < 0: LAMMPS's neighbor skin
-  bigint charges_solved_step = -1;  // step of the last solve_charges() that keeps its charges
+  // The last solve_charges() may serve the next compute() (it said
+  // unchanged_until_forces, and no compute() has taken it yet).
+  bool solve_for_forces = false;
+  bool forces_follow_solve() const;  // StepInput::follows_solve, the one rule
   std::unique_ptr<puremd::Engine> engine;
   bool engine_stale = true;
   // fix acks2/reaxff/gpu of this run (init_style), whose u the forces read
@@ -76,7 +80,7 @@ class PairReaxFFGPU : public PairReaxFF {
   class NeighList *own_list = nullptr;
 
   void make_engine();
-  int choose_gpu();
+  puremd::GpuAssignment gpu_assignment();
   void refuse_foreign_charge_fixes();
   void fill_step_input(puremd::StepInput &in);
   void export_analysis_data();

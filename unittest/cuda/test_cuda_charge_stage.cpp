@@ -25,9 +25,11 @@ using namespace engine_test;
 // give the host solver's charges (all atoms and a sub-group; ghost owners
 // given, found by id, or moved by QEqComm), on a fresh and on a reused skin
 // list, and with a QEq cut-off beyond the nonbonded one (the far list widens);
-// then compute() on the same atoms reuses them, and with charges_from_solve
-// the charges the solve left on the GPU (the caller's q is not read), and
-// must give the host driver's results with the host solver's charges.
+// then compute() told it follows the solve (StepInput::follows_solve) reuses
+// the solve's atoms and charges (the caller's q is not read), and must give
+// the host driver's results with the host solver's charges; a compute() not
+// told so takes the caller's atoms, also when they moved in the same array
+// (rRESPA's inner levels move atoms between the solve and the forces).
 TEST(CudaEngine, ChargeStageOfTheEngine) {
   REQUIRE_GPU();
   const Model st = load("water/qeq_ff.water", nullptr);
@@ -141,6 +143,24 @@ TEST(CudaEngine, ChargeStageOfTheEngine) {
     sh.q = q_host;
     const Result rh = run(*e.host, sh, kTermAll, true, false);
     expect_same(rh, rg, what, true);
+  }
+
+  // rRESPA: the solve at the outer level, then the atoms move in place (same
+  // array, same count) and the inner level computes forces. 21bc415 kept the
+  // solve's positions there (a cache keyed on the array and the count).
+  {
+    System sg = s;
+    const QEqInput qi = qeq_input(false, 1);
+    auto solver = e.gpu->make_qeq_solver(set);
+    e.gpu->solve_charges(step_input(sg), qi, *solver, comm, sg.q.data());
+    for (int g = 0; g < n; ++g) {
+      const int o = g < nl ? g : comm.owner[g - nl];
+      sg.x[3 * g] += 0.05 * std::sin(o);
+      sg.x[3 * g + 1] -= 0.04 * std::cos(3.0 * o);
+    }
+    const Result rg = run(*e.gpu, sg, kTermAll, true, false, false);
+    const Result rh = run(*e.host, sg, kTermAll, true, false);
+    expect_same(rh, rg, "compute after the atoms moved in place since the solve", true);
   }
 
   // A QEq cut-off beyond the nonbonded one: the far list reaches it, the

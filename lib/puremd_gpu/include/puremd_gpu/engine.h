@@ -43,10 +43,13 @@ struct StepInput {
   // LAMMPS's arrays do, until the engine is deleted or they are reallocated).
   int capacity = 0;
   bool atoms_reordered = true;  // LAMMPS re-neighboured since the last call: indices/ghosts changed
-  // compute() only: the charges are those solve_charges() gave these atoms
-  // this step, unchanged since; a driver that kept them (the CUDA driver,
-  // on the GPU) then does not read q. See CudaEngine::charges_to_device.
-  bool charges_from_solve = false;
+  // compute() only: this call comes right after this step's solve_charges()
+  // on the same atoms, and nothing has moved an atom or changed a charge
+  // since. Only the caller knows that (LAMMPS's call order: the adapter's
+  // PairReaxFFGPU::forces_follow_solve). A driver that kept the solve's atoms
+  // (the CUDA driver: positions, far list and charges on the GPU) then reuses
+  // them; otherwise every compute() takes x and q from the caller again.
+  bool follows_solve = false;
 };
 
 struct StepRequest {
@@ -127,9 +130,9 @@ class Engine {
   // and the reordering flag; its counts, positions and ids are taken from
   // `atoms` (and its per-type parameters index atoms.type). The new charges
   // go to q (n_total entries; other atoms' entries are left alone). The CUDA
-  // driver uploads the atoms and builds the step's neighbours here, once: a
-  // compute() on the same atoms (same n_total and x array) reuses them, and
-  // the charges too when told (StepInput::charges_from_solve).
+  // driver uploads the atoms and builds the step's neighbours here; the
+  // compute() that follows reuses them (and the charges) only when its
+  // StepInput::follows_solve says so.
   QEqResult solve_charges(const StepInput &atoms, QEqInput qeq, QEqSolver &solver, QEqComm &comm,
                           double *q);
 

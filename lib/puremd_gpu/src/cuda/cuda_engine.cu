@@ -214,7 +214,7 @@ void CudaEngine::check_counts(const StepInput &in) const {
 // compacted (cuda_neighbors.cu).
 void CudaEngine::prepare_atoms(const StepInput &in) {
   CudaContext &c = c_;
-  prepared_ = false;
+  solved_ = false;
   charges_on_gpu_ = false;
   last_step_complete_ = false;  // the bond tables of the last step are gone from here on
   timer_.begin_step();
@@ -224,9 +224,6 @@ void CudaEngine::prepare_atoms(const StepInput &in) {
     timer_.mark(kPhaseNeighbors, c.stream);
     update_far_neighbors(c, in.atoms_reordered);
   }
-  prepared_ = true;
-  prepared_n_total_ = in.n_total;
-  prepared_x_ = in.x;
 }
 
 std::unique_ptr<QEqSolver> CudaEngine::make_qeq_solver(const QEqSettings &settings) {
@@ -259,18 +256,10 @@ QEqResult CudaEngine::charge_stage(const StepInput &in, const QEqInput &qeq, QEq
   timer_.mark(kPhaseCharges, c.stream);
   const QEqResult res = cuda_solver->solve_on(lend_atoms(), qeq, comm, q);
   charges_on_gpu_ = cuda_solver->copy_charges(c.q.data());
+  solved_ = true;
+  solved_n_total_ = in.n_total;
   timer_.pause(c.stream);  // LAMMPS's work until compute() counts in no phase
   return res;
-}
-
-// The rule for the charges of compute(): they stay on the GPU from the
-// solve to the forces only when the caller says they are still those of
-// this step's solve (StepInput::charges_from_solve: nothing has changed
-// atom->q since) and the solve left all of them there, ghosts included.
-// Otherwise (charges from another fix, `set charge`, a QEq fix every N
-// steps, several ranks) the caller's q goes up.
-bool CudaEngine::charges_up(const StepInput &in) const {
-  return !(in.charges_from_solve && charges_on_gpu_ && prepared_for(in));
 }
 
 void CudaEngine::compute(const StepInput &in, const StepRequest &req, StepOutput &out) {
@@ -278,11 +267,15 @@ void CudaEngine::compute(const StepInput &in, const StepRequest &req, StepOutput
   PMD_CUDA_CHECK(cudaSetDevice(device_));
   CudaContext &c = c_;
   cudaStream_t st = c.stream;
-  // LAMMPS computes forces right after the QEq fix, on the same atoms: what
-  // solve_charges() put on the GPU then serves (same n_total and x array).
-  if (!prepared_for(in)) prepare_atoms(in);
-  const bool q_up = charges_up(in);
-  prepared_ = false;
+  // The atoms, far list and charges of the solve serve only the compute()
+  // the caller says follows it with nothing in between
+  // (StepInput::follows_solve); every other call takes x and q anew. The
+  // charges stay on the GPU only when the solve left all of them there
+  // (one rank, ghosts included).
+  const bool reuse = in.follows_solve && solved_ && in.n_total == solved_n_total_;
+  const bool q_up = !(reuse && charges_on_gpu_);
+  if (!reuse) prepare_atoms(in);
+  solved_ = false;
   last_step_complete_ = false;
 
   timer_.mark(kPhaseTransfer, st);

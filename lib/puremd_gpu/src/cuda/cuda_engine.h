@@ -90,13 +90,9 @@ class CudaEngine : public Engine {
 
  private:
   // Positions, types and ids up, this step's far list (reaching far_cut):
-  // once per step, by solve_charges or else by compute().
+  // by solve_charges, and by every compute() that does not follow it
+  // (StepInput::follows_solve).
   void prepare_atoms(const StepInput &in);
-  bool prepared_for(const StepInput &in) const {
-    return prepared_ && in.n_total == prepared_n_total_ && in.x == prepared_x_;
-  }
-  // Whether compute() reads the caller's charges (the rule, in one place).
-  bool charges_up(const StepInput &in) const;
   EngineAtoms lend_atoms() const;
   void copy_force_field(const ForceField &ff);
   void reserve_atoms(int n_total);
@@ -118,11 +114,13 @@ class CudaEngine : public Engine {
   size_t atom_capacity_ = 0;            // rows of the per-atom device arrays
   bool last_step_complete_ = true;      // false while (or after a failed) compute()
   std::shared_ptr<CudaStream> stream_;  // c_.stream; shared with the QEq solvers made here
-  // prepare_atoms() ran for the atoms of the next compute()
-  bool prepared_ = false;
-  int prepared_n_total_ = -1;
-  const double *prepared_x_ = nullptr;
-  bool charges_on_gpu_ = false;  // c_.q holds what the last solve_charges() gave them
+  // What the last solve_charges() left for the compute() that follows it
+  // (until a compute() takes it or prepares atoms of its own): its atoms
+  // and far list, with solved_n_total_ atoms, and (charges_on_gpu_) every
+  // charge of the solve in c_.q.
+  bool solved_ = false;
+  int solved_n_total_ = -1;
+  bool charges_on_gpu_ = false;
 
   // the type map of the last upload (copied to the device when it changes)
   std::vector<int> type_map_;
