@@ -90,8 +90,10 @@ void FixAcks2ReaxFFGPU::pre_force(int vflag) {
   size_potentials();
   const int nlocal = atom->nlocal;
   const int *mask = atom->mask;
-  for (int i = 0; i < nlocal; ++i)
-    if (mask[i] & groupbit) u[i] = solver->t_history(i, 0);
+  history_call("t_history", [&] {
+    for (int i = 0; i < nlocal; ++i)
+      if (mask[i] & groupbit) u[i] = solver->t_history(i, 0);
+  });
   forward_per_atom(u.data());
 }
 

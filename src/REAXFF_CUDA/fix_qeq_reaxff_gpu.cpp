@@ -13,6 +13,7 @@
 #include "error.h"
 #include "force.h"
 #include "group.h"
+#include "library_call.h"
 #include "memory_report.h"
 #include "modify.h"
 #include "neighbor.h"
@@ -142,11 +143,8 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, int first_ke
   check_taper();
   // A host solver holds the history until init() has the pair style's
   // engine, which makes the solver that runs (select_solver).
-  try {
-    solver = puremd::make_host_qeq_solver(qeq_settings());
-  } catch (std::exception &e) {
-    error->all(FLERR, "Fix {}: {}", style, e.what());
-  }
+  call_library_all(lmp, context().c_str(), "make_qeq_solver",
+                   [&] { solver = puremd::make_host_qeq_solver(qeq_settings()); });
   qcomm = std::make_unique<LammpsComm>(this);
 
   // the solver's history of past solutions is per-atom data
@@ -165,7 +163,7 @@ FixQEqReaxFFGPU::~FixQEqReaxFFGPU() {
 
 void FixQEqReaxFFGPU::post_constructor() {
   grow_arrays(atom->nmax);
-  solver->clear_history();
+  history_call("clear_history", [&] { solver->clear_history(); });
   pertype_parameters(pertype_option);
 }
 
@@ -218,21 +216,19 @@ void FixQEqReaxFFGPU::select_solver() {
   puremd::Engine *engine = reaxff->charge_engine();
   if (!engine) error->all(FLERR, "Fix {}: pair_style reaxff/gpu has no engine yet", style);
   if (solver->engine_id() != engine->id()) {
-    std::unique_ptr<puremd::QEqSolver> next;
-    try {
-      next = engine->make_qeq_solver(qeq_settings());
-    } catch (std::exception &e) {
-      error->one(FLERR, "Fix {}: cannot start the QEq solver of {}: {}", style,
-                 engine->description(), e.what());
-    }
-    const int n = solver->history_capacity();
-    next->grow_history(std::max(n, atom->nmax));
-    std::vector<double> buf(puremd::QEqSolver::kHistoryPerAtom);
-    for (int i = 0; i < n; ++i) {
-      solver->pack_history(i, buf.data());
-      next->unpack_history(i, buf.data());
-    }
-    solver = std::move(next);
+    const std::string context =
+        fmt::format("Fix {}: cannot start the QEq solver of {}", style, engine->description());
+    call_library(lmp, context.c_str(), "make_qeq_solver", [&] {
+      std::unique_ptr<puremd::QEqSolver> next = engine->make_qeq_solver(qeq_settings());
+      const int n = solver->history_capacity();
+      next->grow_history(std::max(n, atom->nmax));
+      std::vector<double> buf(puremd::QEqSolver::kHistoryPerAtom);
+      for (int i = 0; i < n; ++i) {
+        solver->pack_history(i, buf.data());
+        next->unpack_history(i, buf.data());
+      }
+      solver = std::move(next);
+    });
     solver_logged = false;
   }
   solver_is_cuda = engine->driver() == puremd::Driver::Cuda;
@@ -444,11 +440,9 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   puremd::QEqResult res;
   const bool timing = reaxff->timing();
   const double t0 = timing ? platform::walltime() : 0.0;
-  try {
-    res = reaxff->solve_charges(in, *solver, *qcomm, atom->q, !later_pre_force);
-  } catch (std::exception &e) {
-    error->one(FLERR, "Fix {}: {}", style, e.what());
-  }
+  res = call_library(lmp, context().c_str(), "solve_charges", [&] {
+    return reaxff->solve_charges(in, *solver, *qcomm, atom->q, !later_pre_force);
+  });
   iter_s = res.iter_s;
   iter_t = res.iter_t;
   if (res.matrix_free && matrix_mode == 0 && !told_matrix_free && comm->me == 0)
@@ -525,14 +519,22 @@ void FixQEqReaxFFGPU::unpack_reverse_comm(int n, int *list, double *buf) {
    per-atom history of past s and t, kept by the solver
 ------------------------------------------------------------------------- */
 
-void FixQEqReaxFFGPU::grow_arrays(int nmax) { solver->grow_history(nmax); }
+void FixQEqReaxFFGPU::grow_arrays(int nmax) {
+  history_call("grow_history", [&] { solver->grow_history(nmax); });
+}
 
-void FixQEqReaxFFGPU::copy_arrays(int i, int j, int /*delflag*/) { solver->copy_history(i, j); }
+void FixQEqReaxFFGPU::copy_arrays(int i, int j, int /*delflag*/) {
+  history_call("copy_history", [&] { solver->copy_history(i, j); });
+}
 
-int FixQEqReaxFFGPU::pack_exchange(int i, double *buf) { return solver->pack_history(i, buf); }
+int FixQEqReaxFFGPU::pack_exchange(int i, double *buf) {
+  return history_call("pack_history", [&] { return solver->pack_history(i, buf); });
+}
 
 int FixQEqReaxFFGPU::unpack_exchange(int nlocal, double *buf) {
-  return solver->unpack_history(nlocal, buf);
+  return history_call("unpack_history", [&] { return solver->unpack_history(nlocal, buf); });
 }
+
+std::string FixQEqReaxFFGPU::context() const { return fmt::format("Fix {}", style); }
 
 double FixQEqReaxFFGPU::memory_usage() { return static_cast<double>(solver->memory_bytes()); }

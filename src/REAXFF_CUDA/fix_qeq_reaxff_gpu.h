@@ -25,9 +25,11 @@
 #define LMP_FIX_QEQ_REAXFF_GPU_H
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "fix.h"
+#include "library_call.h"
 
 namespace puremd {
 class QEqSolver;
@@ -124,6 +126,14 @@ class FixQEqReaxFFGPU : public Fix {
   void check_taper();
   puremd::QEqSettings qeq_settings() const;
   void select_solver();
+  // "Fix STYLE", how the library's errors begin (library_call.h)
+  std::string context() const;
+  // A call of the solver's history API (`entry` as library_call.h names
+  // it); the CUDA solver may copy its history home for it.
+  template <class Call>
+  decltype(auto) history_call(const char *entry, Call &&call) {
+    return call_library(lmp, context().c_str(), entry, std::forward<Call>(call));
+  }
 };
 
 }  // namespace LAMMPS_NS

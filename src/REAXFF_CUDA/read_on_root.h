@@ -10,14 +10,11 @@
 #include <vector>
 
 #include "lammps.h"
+#include "library_call.h"
 
 namespace LAMMPS_NS {
 
 class TextFileReader;
-
-// Tells every rank what went wrong on rank 0 ("" when nothing did); a
-// non-empty message stops every rank together with error->all.
-void stop_all_if(LAMMPS *lmp, const std::string &root_message);
 
 // Runs read() on rank 0; an exception it throws stops every rank.
 template <class Read>
@@ -31,7 +28,7 @@ void read_on_root(LAMMPS *lmp, int me, Read &&read) {
       if (message.empty()) message = "unreadable input file";
     }
   }
-  stop_all_if(lmp, message);
+  stop_all_if_any(lmp, message);
 }
 
 // The per-type lines of a charge fix's file, "itype v_1 ... v_k" (k =
