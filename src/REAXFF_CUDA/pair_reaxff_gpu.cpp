@@ -256,8 +256,6 @@ void PairReaxFFGPU::init_style() {
   acks2_fix = nullptr;
   for (Fix *fix : modify->get_fix_list())
     if (is_our_acks2_fix(fix->style)) acks2_fix = fix;
-  // ACKS2 runs on the host driver for now (make_engine)
-  if (acks2_fix && engine && engine->driver() == puremd::Driver::Cuda) engine_stale = true;
 
   solve_for_forces = false;
   if (engine_stale) make_engine();
@@ -326,24 +324,9 @@ puremd::GpuAssignment PairReaxFFGPU::gpu_assignment() {
 void PairReaxFFGPU::make_engine() {
   std::string why;
   const bool gpu = puremd::cuda_available(&why);
-  puremd::Driver d = requested_driver;
+  const puremd::Driver d = requested_driver;
   if (d == puremd::Driver::Cuda && !gpu)
     error->all(FLERR, "pair_style reaxff/gpu driver cuda requested but no usable GPU: {}", why);
-  // The CUDA driver has no ACKS2 solver yet: fix acks2/reaxff/gpu runs on
-  // the host driver (what `driver auto` picks, with a warning).
-  if (acks2_fix && d == puremd::Driver::Cuda)
-    error->all(FLERR,
-               "pair_style reaxff/gpu driver cuda: fix {} (ACKS2) is not in the CUDA driver yet; "
-               "use driver auto or host",
-               acks2_fix->style);
-  if (acks2_fix && d == puremd::Driver::Auto && gpu) {
-    d = puremd::Driver::Host;
-    if (comm->me == 0)
-      error->warning(FLERR,
-                     "pair_style reaxff/gpu: fix {} (ACKS2) runs on the host driver (serial CPU "
-                     "on each rank): the CUDA driver has no ACKS2 yet",
-                     acks2_fix->style);
-  }
   const bool on_gpu_rank = gpu && d != puremd::Driver::Host;
   const std::string context = fmt::format("pair_style reaxff/gpu: cannot start the {} driver",
                                           on_gpu_rank ? "CUDA" : "host");
@@ -360,7 +343,7 @@ void PairReaxFFGPU::make_engine() {
     std::string msg = "ReaxFF/GPU: using the " + engine->description();
     if (on_gpu) msg += " (GPU " + std::to_string(gpu_id) + ")";
     if (engine->driver() == puremd::Driver::Host && requested_driver == puremd::Driver::Auto)
-      msg += gpu ? " (ACKS2)" : " (no GPU: " + why + ")";
+      msg += " (no GPU: " + why + ")";
     if (on_gpu && comm->nprocs > 1) {
       msg += "\nReaxFF/GPU: rank:GPU";
       for (int r = 0; r < comm->nprocs; ++r) msg += fmt::format(" {}:{}", r, ids[r]);

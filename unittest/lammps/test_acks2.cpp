@@ -209,3 +209,26 @@ TEST(Acks2Gradient, NveDriftNoWorseThanAcks2Reaxff) {
 }
 
 }  // namespace
+
+namespace {
+
+// maxiter reached: LAMMPS's warning (as fix acks2/reaxff gives it, our style
+// named), and finite charges and potentials, on every driver.
+TEST(Acks2Warnings, MaxiterReachedWarnsAndKeepsFiniteCharges) {
+  const std::string log = scratch_path("acks2_maxiter.log");
+  {
+    LammpsSession lmp(log);
+    lmp.load_plugin();
+    ASSERT_EQ(lmp.run(setup(true, "1 0.0 10.0 1e-20 reaxff maxiter 3") + "run 1 post no\n"), "");
+    for (double q : lmp.gather("q", 1)) ASSERT_TRUE(std::isfinite(q));
+    for (double f : lmp.gather("f", 3)) ASSERT_TRUE(std::isfinite(f));
+    EXPECT_TRUE(std::isfinite(lmp.thermo("pe")));
+  }
+  if (mpi_rank() == 0)
+    EXPECT_NE(read_text(log).find("WARNING: Fix acks2/reaxff/gpu BiCGStab convergence failed "
+                                  "after 3 iterations at step 0"),
+              std::string::npos)
+        << read_text(log);
+}
+
+}  // namespace

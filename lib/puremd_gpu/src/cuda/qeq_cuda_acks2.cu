@@ -3,19 +3,28 @@
 // acks2/reaxff): same guesses, stopping rules, early exit and preconditioner.
 //
 // A vector is a double2 per atom, (q part, u part), plus the two
-// multipliers, which stay on the host (v_l[0] multiplies sum u = 0, v_l[1]
-// sum q = 0): the product's device part is H and X over the rows in one
-// pass (the stored X beside H, or both evaluated, QEqMatrix::Free), ghost
-// rows folded; a row kernel then adds the diagonal, the identity blocks
-// and the multipliers' columns, and sums what the multipliers' rows need.
-// Every dot product is block partials finished on the GPU, brought home and
-// summed over the ranks (QEqComm::sum), with the multipliers' part added
-// there. Four round trips per iteration; the scalars stay on the host.
+// multipliers (Acks2Mult: u multiplies sum u = 0, q sum q = 0): the
+// product's device part is H and X over the rows in one pass (the stored X
+// beside H, or both evaluated, QEqMatrix::Free), ghost rows folded; a row
+// kernel then adds the diagonal, the identity blocks and the multipliers'
+// columns, and sums what the multipliers' rows need. Every dot product is
+// block partials finished by one block.
+//
+// The scalars (acks2_scalars.cuh, one code for both): with one sub-domain
+// and the ghosts on the device they stay on the GPU, single-block kernels
+// step them, every kernel of an iteration reads the phase first, and the
+// host queues iterations in batches and reads the state once per batch
+// (the first batch as long as the last solve took: usually one read a
+// solve; a read per iteration would cost a synchronisation, about as long as
+// an iteration's launches at small sizes). With several sub-domains the
+// sums come home to QEqComm::sum and the same steps run on the host (five
+// round trips an iteration).
 #include <cuda_runtime.h>
 
 #include <cmath>
 #include <type_traits>
 
+#include "cuda/acks2_scalars.cuh"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/lane_group.cuh"
 #include "cuda/qeq_cuda_rows.cuh"
@@ -28,17 +37,26 @@ namespace {
 
 constexpr int kSums = 4;  // partial sums every ACKS2 row kernel writes
 
+// The scalars an iteration's kernels read: the GPU's state (one
+// sub-domain), else the host's, passed by value.
+__device__ __forceinline__ const Acks2State &acks2_state(const Acks2State &given,
+                                                         const Acks2State *st) {
+  return st ? *st : given;
+}
+
 struct Acks2RowSums {
   double h, x;
 };
 
-// y = (H v.q, X v.u) off the diagonal, every row (ghost rows to be folded).
+// y = (H v.q, X v.u) off the diagonal, every row (ghost rows to be folded);
+// nothing when the iteration has stopped (phase given and not running).
 template <int TPR>
 __global__ void __launch_bounds__(kQEqBlock)
     k_acks2_spmv(int n_rows, const long long *__restrict__ row_start,
                  const long long *__restrict__ row_end, const int *__restrict__ col,
                  const double *__restrict__ val, const double *__restrict__ xval,
-                 const double2 *__restrict__ v, double2 *__restrict__ y) {
+                 const double2 *__restrict__ v, double2 *__restrict__ y, const int *phase) {
+  if (phase && *phase != kAcks2Run) return;
   const LaneGroup<TPR> g;
   const long long row = g.row();
   Acks2RowSums acc{0.0, 0.0};
@@ -57,7 +75,9 @@ __global__ void __launch_bounds__(kQEqBlock)
 // The same without a stored matrix: H and X evaluated where used.
 template <int TPR>
 __global__ void __launch_bounds__(kQEqBlock)
-    k_acks2_free_spmv(QEqRowArgs a, const double2 *__restrict__ v, double2 *__restrict__ y) {
+    k_acks2_free_spmv(QEqRowArgs a, const double2 *__restrict__ v, double2 *__restrict__ y,
+                      const int *phase) {
+  if (phase && *phase != kAcks2Run) return;
   const LaneGroup<TPR> g;
   const long long row = g.row();
   if (row >= a.n_total) return;  // whole groups
@@ -103,18 +123,21 @@ __global__ void k_acks2_x_diagonal(int n_rows, const int *rows, ImageMap im, dou
 }
 
 // The product's rows: w = A v on the group's owned rows (ghost rows folded,
-// the diagonals, the identity blocks, the multipliers v_l); partial sums of
+// the diagonals, the identity blocks, v's multipliers v_l); partial sums of
 // v.q and v.u (the multipliers' rows), a . w (a given) and w . w.
 __global__ void k_acks2_finish(int n_rows, const int *rows, ImageMap im, const double *diag,
-                               const double *xdiag, const double2 *v, double lu, double lq,
-                               double2 *w, const double2 *a, double *partial) {
+                               const double *xdiag, const double2 *v, Acks2Mult given_l,
+                               const Acks2Mult *v_l, const int *phase, double2 *w, const double2 *a,
+                               double *partial) {
+  if (phase && *phase != kAcks2Run) return;
+  const Acks2Mult l = v_l ? *v_l : given_l;
   double s[kSums] = {0, 0, 0, 0};
   for (int k = blockIdx.x * kQEqBlock + threadIdx.x; k < n_rows; k += gridDim.x * kQEqBlock) {
     const int i = rows[k];
     const double2 vi = v[i];
     double2 wi = qeq_fold(i, w, im);
-    wi.x += diag[i] * vi.x + vi.y + lq;
-    wi.y += xdiag[i] * vi.y + vi.x + lu;
+    wi.x += diag[i] * vi.x + vi.y + l.q;
+    wi.y += xdiag[i] * vi.y + vi.x + l.u;
     w[i] = wi;
     s[0] += vi.x;
     s[1] += vi.y;
@@ -144,28 +167,33 @@ __global__ void k_acks2_residual(int n_rows, const int *rows, const double2 *b, 
 }
 
 // p = r (first iteration) or r + beta (p - omega z); d = M^-1 p.
-__global__ void k_acks2_direction(int n_rows, const int *rows, bool first, double beta,
-                                  double omega, const double2 *r, const double2 *z,
+__global__ void k_acks2_direction(int n_rows, const int *rows, Acks2State given,
+                                  const Acks2State *st, const double2 *r, const double2 *z,
                                   const double *diag_inv, const double *xdiag_inv, double2 *p,
                                   double2 *d) {
+  const Acks2State &c = acks2_state(given, st);
   const int k = blockIdx.x * kQEqBlock + threadIdx.x;
-  if (k >= n_rows) return;
+  if (k >= n_rows || c.phase != kAcks2Run) return;
   const int i = rows[k];
   const double2 ri = r[i];
   double2 pi = ri;
-  if (!first) {
+  if (c.it != 1) {
     const double2 po = p[i], zi = z[i];
-    pi.x = ri.x + beta * (po.x - omega * zi.x);
-    pi.y = ri.y + beta * (po.y - omega * zi.y);
+    pi.x = ri.x + c.beta * (po.x - c.omega * zi.x);
+    pi.y = ri.y + c.beta * (po.y - c.omega * zi.y);
   }
   p[i] = pi;
   d[i] = make_double2(pi.x * diag_inv[i], pi.y * xdiag_inv[i]);
 }
 
 // s = r - alpha z, s_hat = M^-1 s; partial sums of s . s.
-__global__ void k_acks2_half_step(int n_rows, const int *rows, double alpha, const double2 *r,
-                                  const double2 *z, const double *diag_inv, const double *xdiag_inv,
-                                  double2 *s, double2 *s_hat, double *partial) {
+__global__ void k_acks2_half_step(int n_rows, const int *rows, Acks2State given,
+                                  const Acks2State *st, const double2 *r, const double2 *z,
+                                  const double *diag_inv, const double *xdiag_inv, double2 *s,
+                                  double2 *s_hat, double *partial) {
+  const Acks2State &c = acks2_state(given, st);
+  if (c.phase != kAcks2Run) return;
+  const double alpha = c.alpha;
   double v[kSums] = {0, 0, 0, 0};
   for (int k = blockIdx.x * kQEqBlock + threadIdx.x; k < n_rows; k += gridDim.x * kQEqBlock) {
     const int i = rows[k];
@@ -179,23 +207,27 @@ __global__ void k_acks2_half_step(int n_rows, const int *rows, double alpha, con
 }
 
 // x += alpha d (the early exit).
-__global__ void k_acks2_early(int n_rows, const int *rows, double alpha, const double2 *d,
-                              double2 *x) {
+__global__ void k_acks2_early(int n_rows, const int *rows, Acks2State given, const Acks2State *st,
+                              const double2 *d, double2 *x) {
+  const Acks2State &c = acks2_state(given, st);
   const int k = blockIdx.x * kQEqBlock + threadIdx.x;
-  if (k >= n_rows) return;
+  if (k >= n_rows || c.phase != kAcks2Early) return;
   const int i = rows[k];
   const double2 di = d[i];
   double2 xi = x[i];
-  xi.x += alpha * di.x;
-  xi.y += alpha * di.y;
+  xi.x += c.alpha * di.x;
+  xi.y += c.alpha * di.y;
   x[i] = xi;
 }
 
 // x += alpha d + omega s_hat, r = s - omega y; partial sums of r . r and r_hat . r.
-__global__ void k_acks2_step_end(int n_rows, const int *rows, double alpha, double omega,
-                                 const double2 *d, const double2 *s_hat, const double2 *s,
-                                 const double2 *y, const double2 *r_hat, double2 *x, double2 *r,
-                                 double *partial) {
+__global__ void k_acks2_step_end(int n_rows, const int *rows, Acks2State given,
+                                 const Acks2State *st, const double2 *d, const double2 *s_hat,
+                                 const double2 *s, const double2 *y, const double2 *r_hat,
+                                 double2 *x, double2 *r, double *partial) {
+  const Acks2State &c = acks2_state(given, st);
+  if (c.phase != kAcks2Run) return;
+  const double alpha = c.alpha, omega = c.omega;
   double v[kSums] = {0, 0, 0, 0};
   for (int k = blockIdx.x * kQEqBlock + threadIdx.x; k < n_rows; k += gridDim.x * kQEqBlock) {
     const int i = rows[k];
@@ -211,6 +243,35 @@ __global__ void k_acks2_step_end(int n_rows, const int *rows, double alpha, doub
   }
   qeq_block_partials<kSums>(v, partial);
 }
+
+// --- the steps of acks2_scalars.cuh on the GPU (one block; the row
+// kernel before each left its partial sums)
+
+// Which step a single-block kernel runs after finishing the partials.
+enum Acks2Step : int { kStepProductSums, kStepBegin, kStepAlpha, kStepEarly, kStepOmega, kStepEnd };
+
+template <int STEP>
+__global__ void k_acks2_step(const double *partial, int nblocks, Acks2State *st) {
+  if (STEP == kStepAlpha || STEP == kStepEarly || STEP == kStepEnd)
+    if (st->phase != kAcks2Run) return;  // the row kernel before wrote no partials
+  if (STEP == kStepOmega && st->phase == kAcks2Early) {
+    if (threadIdx.x == 0) acks2_omega(*st, 0.0, 0.0, Acks2Mult{});  // ends the early exit
+    return;
+  }
+  if (STEP == kStepOmega && st->phase != kAcks2Run) return;
+  double v[kSums];
+  qeq_finish_partials<kSums>(partial, nblocks, v);
+  if (threadIdx.x != 0) return;
+  Acks2State &s = *st;
+  if (STEP == kStepProductSums) s.ax = Acks2Mult{v[1], v[0]};
+  if (STEP == kStepBegin) acks2_begin(s, v[0], v[1]);
+  if (STEP == kStepAlpha) acks2_alpha(s, v[2], Acks2Mult{v[1], v[0]});
+  if (STEP == kStepEarly) acks2_check_early(s, v[0]);
+  if (STEP == kStepOmega) acks2_omega(s, v[2], v[3], Acks2Mult{v[1], v[0]});
+  if (STEP == kStepEnd) acks2_end(s, v[0], v[1]);
+}
+
+__global__ void k_acks2_direction_step(Acks2State *st) { acks2_direction(*st); }
 
 // q and u of the rows, and the history shifted to take them.
 __global__ void k_acks2_results(int n_rows, const int *rows, const double2 *x, double *q, double *u,
@@ -230,24 +291,18 @@ __global__ void k_acks2_ones(int n, double2 *v) {
   if (i < n) v[i] = make_double2(0.0, 1.0);
 }
 
-// The two multipliers of a vector: [0] sum u, [1] sum q.
-struct Pair {
-  double u = 0.0, q = 0.0;
-};
-double dot(const Pair &a, const Pair &b) { return a.u * b.u + a.q * b.q; }
-
 }  // namespace
 
 template <int TPR>
-void CudaQEqSolver::launch_acks2_spmv(const double2 *v, double2 *y) {
+void CudaQEqSolver::launch_acks2_spmv(const double2 *v, double2 *y, const int *phase) {
   const int n = n_total_;
   const unsigned blocks = blocks_for(static_cast<long long>(n) * TPR, kQEqBlock);
   if (matrix_free_) {
-    k_acks2_free_spmv<TPR><<<blocks, kQEqBlock, 0, stream_>>>(row_args_, v, y);
+    k_acks2_free_spmv<TPR><<<blocks, kQEqBlock, 0, stream_>>>(row_args_, v, y, phase);
     PMD_CUDA_CHECK_LAUNCH("k_acks2_free_spmv", stream_);
   } else {
     k_acks2_spmv<TPR><<<blocks, kQEqBlock, 0, stream_>>>(
-        n, row_start_.data(), row_end_.data(), col_.data(), val_.data(), xval_.data(), v, y);
+        n, row_start_.data(), row_end_.data(), col_.data(), val_.data(), xval_.data(), v, y, phase);
     PMD_CUDA_CHECK_LAUNCH("k_acks2_spmv", stream_);
   }
 }
@@ -255,21 +310,21 @@ void CudaQEqSolver::launch_acks2_spmv(const double2 *v, double2 *y) {
 // y = (H v.q, X v.u) off the diagonal over every row; on the comm path v's
 // ghosts come through QEqComm first and y's ghost rows go home after (the
 // device path gathers owners' columns and folds in k_acks2_finish).
-void CudaQEqSolver::acks2_product(const double2 *v, double2 *y, QEqComm &comm) {
+void CudaQEqSolver::acks2_product(const double2 *v, double2 *y, QEqComm &comm, const int *phase) {
   if (!device_comm_) forward_host(const_cast<double2 *>(v), 3, comm);
   if (n_total_ > 0) {
     switch (pick_threads_per_row(nnz_, nonempty_rows_, settings_.threads_per_row)) {
       case 4:
-        launch_acks2_spmv<4>(v, y);
+        launch_acks2_spmv<4>(v, y, phase);
         break;
       case 8:
-        launch_acks2_spmv<8>(v, y);
+        launch_acks2_spmv<8>(v, y, phase);
         break;
       case 16:
-        launch_acks2_spmv<16>(v, y);
+        launch_acks2_spmv<16>(v, y, phase);
         break;
       default:
-        launch_acks2_spmv<32>(v, y);
+        launch_acks2_spmv<32>(v, y, phase);
         break;
     }
   }
@@ -285,7 +340,7 @@ void CudaQEqSolver::acks2_x_diagonal(QEqComm &comm) {
     k_acks2_ones<<<blocks_for(n, kQEqBlock), kQEqBlock, 0, stream_>>>(n, d_.data());
     PMD_CUDA_CHECK_LAUNCH("k_acks2_ones", stream_);
   }
-  acks2_product(d_.data(), w_.data(), comm);
+  acks2_product(d_.data(), w_.data(), comm, nullptr);
   if (nr > 0) {
     k_acks2_x_diagonal<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(
         nr, rows_dev_.data(), im, w_.data(), xdiag_.data(), xdiag_inv_.data());
@@ -293,137 +348,197 @@ void CudaQEqSolver::acks2_x_diagonal(QEqComm &comm) {
   }
 }
 
+// BiCGStab from the guess in x_ (q, u) and `state`'s multipliers x; returns
+// the final state (its x: the multipliers of the solution).
+Acks2State CudaQEqSolver::bicgstab(Acks2State state, QEqComm &comm) {
+  const int nr = n_rows_;
+  const int *rows = rows_dev_.data();
+  const ImageMap im =
+      device_comm_ ? ImageMap{img_start_.data(), img_end_.data(), img_idx_.data()} : ImageMap{};
+  double2 *x = x_.data(), *b = b_.data(), *r = r_.data(), *p = p_.data(), *d = d_.data(),
+          *w = w_.data(), *r_hat = r_hat_.data(), *z = z_.data(), *s = s_.data(),
+          *s_hat = s_hat_.data(), *y = y_.data();
+  const double *dinv = diag_inv_.data(), *xinv = xdiag_inv_.data();
+  const unsigned g = reduce_blocks();
+  const int nb = static_cast<int>(g);
+  const unsigned gr = blocks_for(std::max(nr, 1), kQEqBlock);
+  const bool on_device = scalars_on_device(comm);
+
+  // The kernels of one iteration's parts, with the scalars on the device
+  // (st) or given by the host (h).
+  Acks2State h = state;
+  Acks2State *st = nullptr;
+  const int *phase = nullptr;
+  if (on_device) {
+    acks2_state_.reserve(1);
+    st = acks2_state_.data();
+    phase = &st->phase;
+    PMD_CUDA_CHECK(cudaMemcpyAsync(st, &h, sizeof h, cudaMemcpyHostToDevice, stream_));
+  }
+  // w = A v (v's multipliers given or in the device state), partial sums
+  // of v.q, v.u, a . w, w . w
+  auto product = [&](const double2 *v, const Acks2Mult &v_l, const Acks2Mult *v_l_dev, double2 *out,
+                     const double2 *a, const int *ph) {
+    acks2_product(v, out, comm, ph);
+    if (nr > 0) {
+      k_acks2_finish<<<g, kQEqBlock, 0, stream_>>>(nr, rows, im, diag_.data(), xdiag_.data(), v,
+                                                   v_l, v_l_dev, ph, out, a, partial_.data());
+      PMD_CUDA_CHECK_LAUNCH("k_acks2_finish", stream_);
+    }
+  };
+  auto step = [&](auto which) {
+    constexpr int S = decltype(which)::value;
+    k_acks2_step<S><<<1, kQEqBlock, 0, stream_>>>(partial_.data(), nb, st);
+    PMD_CUDA_CHECK_LAUNCH("k_acks2_step", stream_);
+  };
+  using ProductSums = std::integral_constant<int, kStepProductSums>;
+  using Begin = std::integral_constant<int, kStepBegin>;
+  using Alpha = std::integral_constant<int, kStepAlpha>;
+  using Early = std::integral_constant<int, kStepEarly>;
+  using Omega = std::integral_constant<int, kStepOmega>;
+  using End = std::integral_constant<int, kStepEnd>;
+  auto direction = [&]() {
+    k_acks2_direction<<<gr, kQEqBlock, 0, stream_>>>(nr, rows, h, st, r, z, dinv, xinv, p, d);
+    PMD_CUDA_CHECK_LAUNCH("k_acks2_direction", stream_);
+  };
+  auto half_step = [&]() {
+    k_acks2_half_step<<<g, kQEqBlock, 0, stream_>>>(nr, rows, h, st, r, z, dinv, xinv, s, s_hat,
+                                                    partial_.data());
+    PMD_CUDA_CHECK_LAUNCH("k_acks2_half_step", stream_);
+  };
+  auto early = [&]() {
+    k_acks2_early<<<gr, kQEqBlock, 0, stream_>>>(nr, rows, h, st, d, x);
+    PMD_CUDA_CHECK_LAUNCH("k_acks2_early", stream_);
+  };
+  auto step_end = [&]() {
+    k_acks2_step_end<<<g, kQEqBlock, 0, stream_>>>(nr, rows, h, st, d, s_hat, s, y, r_hat, x, r,
+                                                   partial_.data());
+    PMD_CUDA_CHECK_LAUNCH("k_acks2_step_end", stream_);
+  };
+  auto residual = [&]() {
+    k_acks2_residual<<<g, kQEqBlock, 0, stream_>>>(nr, rows, b, w, r, r_hat, partial_.data());
+    PMD_CUDA_CHECK_LAUNCH("k_acks2_residual", stream_);
+  };
+
+  if (on_device) {
+    // r = b - A x, r_hat = r
+    product(x, h.x, &st->x, w, nullptr, nullptr);
+    step(ProductSums{});
+    residual();
+    step(Begin{});
+    // Iterations in batches (see the top of the file); kernels of an
+    // iteration queued after the stop do nothing.
+    int batch = std::max(1, acks2_last_iters_ - 1);
+    for (;;) {
+      for (int k = 0; k < batch; ++k) {
+        k_acks2_direction_step<<<1, 1, 0, stream_>>>(st);
+        PMD_CUDA_CHECK_LAUNCH("k_acks2_direction_step", stream_);
+        direction();
+        product(d, h.d, &st->d, z, r_hat, phase);
+        step(Alpha{});
+        half_step();
+        step(Early{});
+        early();
+        product(s_hat, h.s, &st->s, y, s, phase);  // s_hat's multipliers are s's
+        step(Omega{});
+        step_end();
+        step(End{});
+      }
+      acks2_probe_.reserve(1);
+      PMD_CUDA_CHECK(cudaMemcpyAsync(acks2_probe_.data(), st, sizeof(Acks2State),
+                                     cudaMemcpyDeviceToHost, stream_));
+      PMD_CUDA_CHECK(cudaStreamSynchronize(stream_));
+      h = acks2_probe_[0];
+      if (h.phase == kAcks2Done) break;
+      batch = 2;
+    }
+  } else {
+    // The same steps on the host; every sum over the ranks, in this order on every rank.
+    double v[kSums];
+    auto home = [&]() {
+      std::fill(v, v + kSums, 0.0);
+      if (nr > 0) finish_sums(g, kSums, v);
+    };
+    auto mult = [&]() {  // the multipliers' rows of the last product: (sum u, sum q)
+      Acks2Mult m;
+      m.u = comm.sum(v[1]);
+      m.q = comm.sum(v[0]);
+      return m;
+    };
+    product(x, h.x, nullptr, w, nullptr, nullptr);
+    home();
+    h.ax = mult();
+    if (nr > 0) residual();
+    home();
+    const double bb = comm.sum(v[0]);
+    acks2_begin(h, bb, comm.sum(v[1]));
+    while (h.phase == kAcks2Run) {
+      acks2_direction(h);
+      if (h.phase != kAcks2Run) break;
+      if (nr > 0) direction();
+      product(d, h.d, nullptr, z, r_hat, nullptr);
+      home();
+      const Acks2Mult z_l = mult();
+      acks2_alpha(h, comm.sum(v[2]), z_l);
+      if (h.phase != kAcks2Run) break;
+      if (nr > 0) half_step();
+      home();
+      acks2_check_early(h, comm.sum(v[0]));
+      if (h.phase == kAcks2Early) {
+        if (nr > 0) early();
+        acks2_omega(h, 0.0, 0.0, Acks2Mult{});  // ends the early exit
+        break;
+      }
+      product(s_hat, h.s, nullptr, y, s, nullptr);
+      home();
+      const Acks2Mult y_l = mult();
+      const double sy = comm.sum(v[2]);
+      acks2_omega(h, sy, comm.sum(v[3]), y_l);
+      if (h.phase != kAcks2Run) break;
+      if (nr > 0) step_end();
+      home();
+      const double rr = comm.sum(v[0]);
+      acks2_end(h, rr, comm.sum(v[1]));
+    }
+  }
+  acks2_last_iters_ = h.it;
+  return h;
+}
+
 QEqResult CudaQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *q) {
   const int n = in.n_total, nl = in.n_local, nr = n_rows_;
   double *u = in.acks2->u;
   const int *rows = rows_dev_.data();
-  const ImageMap im =
-      device_comm_ ? ImageMap{img_start_.data(), img_end_.data(), img_idx_.data()} : ImageMap{};
   // b, r, p, r_hat and s are read at rows only; products read and write every atom
   for (DeviceArray<double2> *a : {&r_hat_, &s_}) a->reserve(nl, kQEqHeadroom);
   for (DeviceArray<double2> *a : {&z_, &s_hat_, &y_}) a->reserve(n, kQEqHeadroom);
   xdiag_.reserve(nl, kQEqHeadroom);
   xdiag_inv_.reserve(nl, kQEqHeadroom);
   u_dev_.reserve(n, kQEqHeadroom);
-  double2 *x = x_.data(), *b = b_.data(), *r = r_.data(), *p = p_.data(), *d = d_.data(),
-          *w = w_.data(), *r_hat = r_hat_.data(), *z = z_.data(), *s = s_.data(),
-          *s_hat = s_hat_.data(), *y = y_.data();
   acks2_x_diagonal(comm);  // (uses d and w)
   // entries off the rows stay zero in every vector a product reads
   if (n > 0)
-    for (double2 *v : {x, d, s_hat})
-      PMD_CUDA_CHECK(cudaMemsetAsync(v, 0, n * sizeof(double2), stream_));
+    for (DeviceArray<double2> *v : {&x_, &d_, &s_hat_})
+      PMD_CUDA_CHECK(cudaMemsetAsync(v->data(), 0, n * sizeof(double2), stream_));
   if (nl > 0) PMD_CUDA_CHECK(cudaMemsetAsync(diag_.data(), 0, nl * sizeof(double), stream_));
   if (nr > 0) {
     k_acks2_init<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(
-        nr, rows, params_, hist_dev_.data(), b, x, diag_.data(), diag_inv_.data());
+        nr, rows, params_, hist_dev_.data(), b_.data(), x_.data(), diag_.data(), diag_inv_.data());
     PMD_CUDA_CHECK_LAUNCH("k_acks2_init", stream_);
   }
-  Pair x_l{qeq_guess_s(acks2_hist_), qeq_guess_s(acks2_hist_ + kQEqHistoryDepth)};
-
-  const unsigned g = reduce_blocks();
-  double sums[kSums];
-  // the block partials of the last row kernel, finished and brought home
-  auto home = [&]() {
-    std::fill(sums, sums + kSums, 0.0);
-    if (nr > 0) finish_sums(g, kSums, sums);
-  };
-  // w = A v with v's multipliers v_l; returns w's (sum u, sum q over every
-  // rank); sums[2] and [3] are then a . w and w . w of this rank
-  auto product = [&](const double2 *v, const Pair &v_l, double2 *out, const double2 *a) {
-    acks2_product(v, out, comm);
-    if (nr > 0) {
-      k_acks2_finish<<<g, kQEqBlock, 0, stream_>>>(nr, rows, im, diag_.data(), xdiag_.data(), v,
-                                                   v_l.u, v_l.q, out, a, partial_.data());
-      PMD_CUDA_CHECK_LAUNCH("k_acks2_finish", stream_);
-    }
-    home();
-    Pair out_l;
-    out_l.u = comm.sum(sums[1]);  // collective calls, in this order on every rank
-    out_l.q = comm.sum(sums[0]);
-    return out_l;
-  };
-
-  // r = b - A x, r_hat = r
-  const Pair w_l = product(x, x_l, w, nullptr);
-  if (nr > 0) {
-    k_acks2_residual<<<g, kQEqBlock, 0, stream_>>>(nr, rows, b, w, r, r_hat, partial_.data());
-    PMD_CUDA_CHECK_LAUNCH("k_acks2_residual", stream_);
-  }
-  home();
-  Pair r_l{-w_l.u, -w_l.q};
-  Pair r_hat_l = r_l, p_l, d_l, z_l, s_l, y_l;
-  double b_norm = std::sqrt(comm.sum(sums[0]));
-  const double rr = comm.sum(sums[1]);
-  double r_norm = std::sqrt(rr + dot(r_l, r_l));
-  double r_hat_r = rr;  // r_hat . r of the device part (r_hat = r)
-  if (b_norm == 0.0) b_norm = 1.0;
-
-  const double tol = settings_.tolerance;
-  double omega = 1.0, rho = 1.0, rho_old = 1.0, alpha = 0.0;
-  int it = 1;
-  for (; it < settings_.max_iter && r_norm / b_norm > tol; ++it) {
-    rho = r_hat_r + dot(r_hat_l, r_l);
-    if (rho == 0.0) break;
-    const bool first = it == 1;
-    const double beta = first ? 0.0 : (rho / rho_old) * (alpha / omega);
-    if (first) {
-      p_l = r_l;
-    } else {
-      p_l.u = r_l.u + beta * (p_l.u - omega * z_l.u);
-      p_l.q = r_l.q + beta * (p_l.q - omega * z_l.q);
-    }
-    if (nr > 0) {
-      k_acks2_direction<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(
-          nr, rows, first, beta, omega, r, z, diag_inv_.data(), xdiag_inv_.data(), p, d);
-      PMD_CUDA_CHECK_LAUNCH("k_acks2_direction", stream_);
-    }
-    d_l = p_l;  // the multipliers are not preconditioned
-    z_l = product(d, d_l, z, r_hat);
-    alpha = rho / (comm.sum(sums[2]) + dot(r_hat_l, z_l));
-    s_l = Pair{r_l.u - alpha * z_l.u, r_l.q - alpha * z_l.q};
-    if (nr > 0) {
-      k_acks2_half_step<<<g, kQEqBlock, 0, stream_>>>(nr, rows, alpha, r, z, diag_inv_.data(),
-                                                      xdiag_inv_.data(), s, s_hat, partial_.data());
-      PMD_CUDA_CHECK_LAUNCH("k_acks2_half_step", stream_);
-    }
-    home();
-    if (comm.sum(sums[0]) + dot(s_l, s_l) < tol) {
-      if (nr > 0) {
-        k_acks2_early<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(nr, rows, alpha, d, x);
-        PMD_CUDA_CHECK_LAUNCH("k_acks2_early", stream_);
-      }
-      x_l.u += alpha * d_l.u;
-      x_l.q += alpha * d_l.q;
-      break;
-    }
-    y_l = product(s_hat, s_l, y, s);  // s_hat's multipliers are s's
-    const double sigma = comm.sum(sums[2]) + dot(y_l, s_l);
-    const double yy = comm.sum(sums[3]) + dot(y_l, y_l);
-    omega = sigma / yy;
-    if (nr > 0) {
-      k_acks2_step_end<<<g, kQEqBlock, 0, stream_>>>(nr, rows, alpha, omega, d, s_hat, s, y, r_hat,
-                                                     x, r, partial_.data());
-      PMD_CUDA_CHECK_LAUNCH("k_acks2_step_end", stream_);
-    }
-    home();
-    x_l.u += alpha * d_l.u + omega * s_l.u;
-    x_l.q += alpha * d_l.q + omega * s_l.q;
-    r_l = Pair{s_l.u - omega * y_l.u, s_l.q - omega * y_l.q};
-    const double r2 = comm.sum(sums[0]);
-    r_hat_r = comm.sum(sums[1]);
-    r_norm = std::sqrt(r2 + dot(r_l, r_l));
-    if (omega == 0.0) break;
-    rho_old = rho;
-  }
+  Acks2State start;
+  start.tol = settings_.tolerance;
+  start.max_iter = settings_.max_iter;
+  start.x = Acks2Mult{qeq_guess_s(acks2_hist_), qeq_guess_s(acks2_hist_ + kQEqHistoryDepth)};
+  const Acks2State end = bicgstab(start, comm);
 
   QEqResult res;
-  res.iter_s = it;
+  res.iter_s = end.it;
   res.iter_t = 0;
-  res.converged_s = it < settings_.max_iter;
-  res.breakdown = omega == 0.0 || rho == 0.0;
+  res.converged_s = end.it < settings_.max_iter;
+  res.breakdown = end.breakdown != 0;
   res.matrix_free = matrix_free_;
-  qeq_push_history(acks2_hist_, x_l.u, x_l.q);
+  qeq_push_history(acks2_hist_, end.x.u, end.x.q);
 
   // q and u straight into the caller's arrays: owned atoms outside the rows
   // keep theirs (uploaded first), ghosts get their owners' on the device
@@ -436,7 +551,7 @@ QEqResult CudaQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *
           cudaMemcpyAsync(u_dev_.data(), u, nl * sizeof(double), cudaMemcpyHostToDevice, stream_));
     }
     k_acks2_results<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(
-        nr, rows, x, q_dev_.data(), u_dev_.data(), hist_dev_.data());
+        nr, rows, x_.data(), q_dev_.data(), u_dev_.data(), hist_dev_.data());
     PMD_CUDA_CHECK_LAUNCH("k_acks2_results", stream_);
     const int n_down = device_comm_ ? n : nl;
     if (device_comm_ && n > nl) {

@@ -34,8 +34,9 @@
 // ACKS2. The same rows hold X beside H (xval_, X_ij of the pairs within
 // bcut_ij, 0 for the others), and a double2 per atom holds (q, u) instead of
 // (s, t): the product takes H to the .x parts and X to the .y parts in one
-// pass. The two multipliers of the extended system are host scalars, as
-// are BiCGStab's (qeq_cuda_acks2.cu).
+// pass. The two multipliers of the extended system and BiCGStab's scalars
+// are one state (acks2_scalars.cuh), on the GPU with one sub-domain, else
+// on the host (qeq_cuda_acks2.cu).
 //
 // History: extrapolated and shifted on the GPU (physics/qeq_history.h), where
 // it stays between solves. The base class's host array is brought up to date
@@ -47,6 +48,7 @@
 #include <memory>
 #include <vector>
 
+#include "cuda/acks2_scalars.cuh"
 #include "cuda/cuda_stream.h"
 #include "cuda/device_buffer.h"
 #include "cuda/engine_atoms.h"
@@ -184,9 +186,12 @@ class CudaQEqSolver final : public QEqSolver {
   // --- qeq_cuda_acks2.cu (see there)
   QEqResult solve_acks2(const QEqInput &in, QEqComm &comm, double *q);
   void acks2_x_diagonal(QEqComm &comm);
-  void acks2_product(const double2 *v, double2 *y, QEqComm &comm);
+  Acks2State bicgstab(Acks2State start, QEqComm &comm);
+  // y = (H v.q, X v.u) off the diagonal; nothing when `phase` (device) says
+  // the iteration has stopped
+  void acks2_product(const double2 *v, double2 *y, QEqComm &comm, const int *phase);
   template <int TPR>
-  void launch_acks2_spmv(const double2 *v, double2 *y);
+  void launch_acks2_spmv(const double2 *v, double2 *y, const int *phase);
 
   // --- qeq_cuda_solve.cu
   // y = H v; ghost rows still to be folded. A product whose `running` flag
@@ -221,6 +226,7 @@ class CudaQEqSolver final : public QEqSolver {
   // the multipliers' past solutions, laid out as one atom's history block
   // (the u multiplier where s goes, the q multiplier where t goes)
   double acks2_hist_[kQEqHistoryPerAtom] = {};
+  int acks2_last_iters_ = 0;  // BiCGStab iterations of the last solve (the first batch)
 
   std::vector<double> shield_, comm_s_, comm_t_;
 
@@ -265,12 +271,14 @@ class CudaQEqSolver final : public QEqSolver {
       y_{"ACKS2: product A s_hat", &mem_};
   DeviceArray<double> xdiag_{"ACKS2: X diagonal", &mem_},
       xdiag_inv_{"ACKS2: X preconditioner", &mem_};
+  DeviceArray<Acks2State> acks2_state_{"ACKS2: BiCGStab state", &mem_};
   // host staging
   PinnedArray<double2> stage_{"QEq: ghost refresh staging (pinned)"};
   PinnedArray<double> sums_host_{"QEq: reduction results (pinned)"},
       grid_host_{"QEq: matrix size (pinned)"};
   PinnedArray<int> checks_host_{"QEq: input checks (pinned)"};
   PinnedArray<CgState> cg_probe_{"QEq: CG state (pinned)"};
+  PinnedArray<Acks2State> acks2_probe_{"ACKS2: BiCGStab state (pinned)"};
 };
 
 }  // namespace puremd::cuda

@@ -153,9 +153,11 @@ void HostQEqSolver::acks2_precondition(const double *v, double *out) const {
 
 // Preconditioned BiCGStab on A x = b, x holding the guess (ghosts current).
 // Stops when |r| / |b| <= tolerance, after max_iter - 1 iterations, on a
-// breakdown (rho or omega 0), or early when the half-step residual s has
+// breakdown (rho or omega 0, or a step size that is not finite: the last
+// iterate is kept, never NaN), or early when the half-step residual s has
 // s . s < tolerance (fix acks2/reaxff's absolute test, kept). Returns the
-// iteration index at exit, as fix acks2/reaxff counts.
+// iteration index at exit, as fix acks2/reaxff counts. The CUDA solver's
+// scalars follow the same steps (src/cuda/acks2_scalars.cuh).
 int HostQEqSolver::bicgstab(const double *b, double *x, QEqComm &comm, bool &breakdown) {
   const int n = n_;
   const std::size_t len = 2 * static_cast<std::size_t>(n) + 2;
@@ -181,6 +183,7 @@ int HostQEqSolver::bicgstab(const double *b, double *x, QEqComm &comm, bool &bre
 
   const double tol = settings_.tolerance;
   double omega = 1.0, rho = 1.0, rho_old = 1.0, alpha = 0.0;
+  bool not_finite = false;
   int it = 1;
   for (; it < settings_.max_iter && r_norm / b_norm > tol; ++it) {
     rho = acks2_dot(r_hat, r, comm);
@@ -196,6 +199,10 @@ int HostQEqSolver::bicgstab(const double *b, double *x, QEqComm &comm, bool &bre
     acks2_forward(d, comm);
     acks2_multiply(d, z, comm);
     alpha = rho / acks2_dot(r_hat, z, comm);
+    if (!std::isfinite(alpha)) {
+      not_finite = true;
+      break;
+    }
     each([&](std::size_t k) { s[k] = r[k] - alpha * z[k]; });
     if (acks2_dot(s, s, comm) < tol) {
       each([&](std::size_t k) { x[k] += alpha * d[k]; });
@@ -205,6 +212,10 @@ int HostQEqSolver::bicgstab(const double *b, double *x, QEqComm &comm, bool &bre
     acks2_forward(s_hat, comm);
     acks2_multiply(s_hat, y, comm);
     omega = acks2_dot(y, s, comm) / acks2_dot(y, y, comm);
+    if (!std::isfinite(omega)) {
+      not_finite = true;
+      break;
+    }
     each([&](std::size_t k) { g[k] = alpha * d[k] + omega * s_hat[k]; });
     each([&](std::size_t k) { x[k] += g[k]; });
     each([&](std::size_t k) { r[k] = s[k] - omega * y[k]; });
@@ -212,7 +223,7 @@ int HostQEqSolver::bicgstab(const double *b, double *x, QEqComm &comm, bool &bre
     if (omega == 0.0) break;
     rho_old = rho;
   }
-  breakdown = omega == 0.0 || rho == 0.0;
+  breakdown = not_finite || omega == 0.0 || rho == 0.0;
   return it;
 }
 
