@@ -8,7 +8,7 @@
 #      bench/plot_side_by_side.py.
 # On a machine with the full toolchain it builds first (scripts/configure.sh);
 # with BUNDLE=dir (made by bench/make_device_bundle.sh) it runs prebuilt binaries.
-# Usage: bench/device_check.sh [unit|quick|tests|bench|sanitize|drift|lanes|qeqtol|qeqmatrix|qtpie|acks2|gpupkg|all]
+# Usage: bench/device_check.sh [unit|quick|tests|bench|sanitize|drift|lanes|qeqtol|qeqmatrix|qtpie|acks2|gpupkg|yaml|all]
 #        (default all; lanes: the threads-per-row sweep behind thread_mapping.h's defaults;
 #        qeqtol: GPU vs host after 100 steps at two CG tolerances; qeqmatrix: the QEq
 #        matrix stored vs matrix-free; gpupkg: the examples/reaxff suite and the -sf gpu
@@ -16,7 +16,8 @@
 #        these four in all; qtpie: fix qtpie/reaxff/gpu against our QEq on LAMMPS's water
 #        example replicated, and the NVE drift of QTPIE against the CPU fix qtpie/reaxff;
 #        acks2: the CUDA ACKS2 tests and the ACKS2 water example replicated, side by
-#        side with acks2/reaxff/kk)
+#        side with acks2/reaxff/kk; yaml, not in all: LAMMPS's own pair-style harness
+#        on its ReaxFF reference YAML files, our styles with driver cuda)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -272,6 +273,42 @@ if [ "$what" = acks2 ]; then
     fi
     row "$(printf '%-16s water %s^3  ours %s ms/step  reaxff/kk %s ms/step' "$f" "$rep" \
       "$(ms_per_step "$out/$f.log")" "$kk")"
+  done
+  cd "$root"
+fi
+
+if [ "$what" = yaml ]; then
+  # LAMMPS's pair-style harness (its unittest/force-styles/test_pair_style.cpp) on its
+  # ReaxFF reference data (tests/atomic-pair-reaxff*.yaml), our copies with `driver cuda`
+  # (unittest/force_styles: made at build time, epsilon widened by 7.5, the factor
+  # LAMMPS's harness gives its own GPU package in double precision). The harness tests
+  # that apply (plain, extract: see unittest/force_styles/CMakeLists.txt), one row per
+  # file with the largest relative error it printed (-s) and the file's epsilon.
+  if [ -n "${BUNDLE:-}" ]; then
+    harness="$B/bin/test_pair_style"; yamls="$B/force-styles"; inputs="$B/force-styles/tests"
+    export LAMMPS_POTENTIALS="$B/force-styles/potentials"
+  else
+    src=$(grep -E '^LAMMPS_SOURCE_DIR' "$root/build/CMakeCache.txt" | cut -d= -f2)
+    harness="$root/build/unittest/force_styles/test_pair_style"
+    yamls="$root/build/unittest/force_styles/cuda"; inputs="$src/unittest/force-styles/tests"
+    export LAMMPS_POTENTIALS="$src/potentials" LAMMPS_PLUGIN_PATH="$root/build/plugins"
+  fi
+  # the harness writes restart and data files, the tabulate inputs a control file, here;
+  # one log for all files in $out (the device tool brings back only a few files)
+  work=${TMPDIR:-/tmp}/reaxff_yaml_run
+  mkdir -p "$work" && cd "$work" && : >"$out/yaml.log"
+  for y in "$yamls"/atomic-pair-reaxff*.yaml; do
+    n=$(basename "$y" .yaml); n=${n#atomic-pair-}
+    "$harness" "$y" -d "$inputs" -s --gtest_filter=PairStyle.plain:PairStyle.extract \
+      >"$work/$n.log" 2>&1; rc=$?
+    # a missing style (plugin not loaded) is a skip with exit code 0
+    grep -qE 'SKIPPED|prerequisite styles are not available' "$work/$n.log" && rc=skipped
+    # (run forces are held to 5 x epsilon, the rest to epsilon)
+    worst=$(grep -oE 'MaxErr: +[0-9.e+-]+' "$work/$n.log" | awk '{print $2}' | sort -g | tail -1)
+    row "$(printf 'yaml %-22s rc=%s  worst relative error %s  epsilon %s' "$n" "$rc" \
+      "${worst:--}" "$(awk '/^epsilon:/ {print $2}' "$y")")"
+    { echo "=== $y"; cat "$work/$n.log"; } >>"$out/yaml.log"
+    [ "$rc" != 0 ] && grep -B2 -A8 'Failure\|rror' "$work/$n.log" | head -40
   done
   cd "$root"
 fi

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Pack what bench/device_check.sh needs on a GPU machine that cannot build
 # LAMMPS itself (the lent H100 has no network): LAMMPS (lmp + liblammps), our
-# plugin and test binaries, built here for sm_90, LAMMPS's examples/reaxff, and
-# optionally a LAMMPS with its own GPU package. Output: .device/bundle (ignored
+# plugin and test binaries, built here for sm_90, LAMMPS's examples/reaxff and
+# pair-style harness with its ReaxFF YAML files, and optionally a LAMMPS with its
+# own GPU package. Output: .device/bundle, or $BUNDLE_DIR (under .device/: ignored
 # by git; carried to the device with the working tree).
 # Usage: bench/make_device_bundle.sh [build-dir] [gpu-package-lammps-prefix]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 prefix=$(grep -E '^LAMMPS_INSTALL_DIR' "$build/CMakeCache.txt" | cut -d= -f2)
-out=.device/bundle
+out=${BUNDLE_DIR:-.device/bundle}
 rm -rf "$out" && mkdir -p "$out/bin" "$out/lib" "$out/plugins"
 cp "$prefix/bin/lmp" "$out/bin/"
 cp -L "$prefix"/lib/liblammps.so.0 "$out/lib/"
@@ -24,6 +25,23 @@ realpath --relative-to=. "$build" > "$out/build_dir"
 src=$(grep -E '^LAMMPS_SOURCE_DIR' "$build/CMakeCache.txt" | cut -d= -f2)
 cp -rL "$src/examples/reaxff" "$out/examples-reaxff"
 echo "$src/examples/reaxff" > "$out/examples_dir"
+# LAMMPS's pair-style harness and our driver-cuda copies of its ReaxFF YAML files
+# (device_check.sh yaml), with the input files (the harness's -d folder) and force
+# fields (LAMMPS_POTENTIALS) those name, and libyaml, which the device may lack
+fs=$build/unittest/force_styles
+if [ -x "$fs/test_pair_style" ]; then
+  mkdir -p "$out/force-styles/tests" "$out/force-styles/potentials"
+  cp "$fs/test_pair_style" "$out/bin/"
+  cp -L "$(ldd "$fs/test_pair_style" | awk '/libyaml/ {print $3}')" "$out/lib/"
+  cp "$fs"/cuda/*.yaml "$out/force-styles/"
+  for f in $(awk '/^input_file:/ {print $2}' "$fs"/cuda/*.yaml) \
+    $(grep -ohE '[$][{]input_dir[}]/[^ ]+' "$fs"/cuda/*.yaml | sed 's|.*/||'); do
+    cp "$src/unittest/force-styles/tests/$f" "$out/force-styles/tests/"
+  done
+  for f in $(awk '/^pair_coeff:/ {p = 1; next} p && /^ / {print $3; next} {p = 0}' "$fs"/cuda/*.yaml); do
+    cp -L "$src/potentials/$f" "$out/force-styles/potentials/"
+  done
+fi
 # LAMMPS built with its own GPU package (the install prefix that
 # scripts/build_lammps.sh --gpu-package printed), when given: device_check.sh gpupkg
 gpu_prefix=${2:-}

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <string>
 #include <vector>
@@ -49,9 +50,10 @@ Acks2Out solve(Solver &&solve_fn, const qeq_test::System &sys, QEqInput in) {
 // Same q, u (every atom, ghosts included), history, and iteration counts
 // within a few (BiCGStab's residual near the early exit is round-off's).
 void expect_same(const Acks2Out &host, const Acks2Out &gpu, const QEqSolver &hs,
-                 const QEqSolver &gs, const qeq_test::System &sys, const std::string &where) {
+                 const QEqSolver &gs, const qeq_test::System &sys, const std::string &where,
+                 bool same_iterations = true) {
   SCOPED_TRACE(where);
-  EXPECT_NEAR(gpu.res.iter_s, host.res.iter_s, 4);
+  if (same_iterations) EXPECT_NEAR(gpu.res.iter_s, host.res.iter_s, 4);
   EXPECT_EQ(gpu.res.iter_t, 0);
   EXPECT_EQ(gpu.res.converged_s, host.res.converged_s);
   EXPECT_FALSE(gpu.res.breakdown);
@@ -126,8 +128,14 @@ TEST(CudaAcks2, EveryProductWidth) {
 }
 
 // Repeated solves of the same atoms, the history (q, u and the multipliers')
-// kept on the GPU between them: the later solves start at the answer and
-// take as few iterations as the host's.
+// kept on the GPU between them: every solve's q, u and history as the
+// host's, and the later solves start near the answer (the cubic guess
+// needs four solves of history) and take a fraction of the first's
+// iterations. Their count is round-off's: with the absolute early exit
+// s . s < 1e-20 the fifth solve starts from an extrapolation of answers
+// that differ at 1e-10, and the host alone, its atoms moved by 1e-13 A,
+// takes 5 iterations instead of 10. So the GPU's count is held to the
+// range the host's own takes over such copies, not to the host's number.
 TEST(CudaAcks2, HistoryOfRepeatedSolves) {
   REQUIRE_GPU();
   const qeq_test::System sys = qeq_test::make_periodic_system(27, 6.0, 6.0, 99u);
@@ -135,21 +143,52 @@ TEST(CudaAcks2, HistoryOfRepeatedSolves) {
   set.cut_hi = 6.0;
   set.tolerance = 1e-20;
   set.max_iter = 1000;
+  constexpr int kSolves = 5;
+  // the fifth solve's iteration count on the host, the atoms as given and
+  // moved by 1e-13 A (images with their owners) in a few patterns
+  int lo = set.max_iter, hi = 0;
+  for (int pattern = 0; pattern < 8; ++pattern) {
+    qeq_test::System moved = sys;
+    for (int i = 0; i < moved.n_total(); ++i) {
+      const int o = i < moved.n_local ? i : moved.owner[i - moved.n_local];
+      for (int m = 0; m < 3; ++m)
+        moved.x[3 * i + m] +=
+            pattern == 0 ? 0.0 : 1e-13 * (((3 * o + m) * 7919 * pattern) % 13 - 6) / 6.0;
+    }
+    auto host = make_host_qeq_solver(set);
+    Acks2Out h;
+    for (int k = 0; k < kSolves; ++k)
+      h = solve([&](const QEqInput &i, QEqComm &c, double *q) { return host->solve(i, c, q); },
+                moved, qeq_test::make_input(moved, true));
+    lo = std::min(lo, h.res.iter_s);
+    hi = std::max(hi, h.res.iter_s);
+  }
   auto host = make_host_qeq_solver(set);
   qeq_test::CudaQEq cuda(set);
   const QEqInput in = qeq_test::make_input(sys, true);
   auto on_host = [&](const QEqInput &i, QEqComm &c, double *q) { return host->solve(i, c, q); };
   auto on_gpu = [&](const QEqInput &i, QEqComm &c, double *q) { return cuda.solve(i, c, q); };
-  const Acks2Out first = solve(on_gpu, sys, in);
-  solve(on_host, sys, in);
-  Acks2Out h, g;
-  for (int k = 0; k < 4; ++k) {  // no history reads in between: it stays on the GPU
+  Acks2Out first, h, g;
+  for (int k = 0; k < kSolves; ++k) {  // no history reads in between: it stays on the GPU
     h = solve(on_host, sys, in);
     g = solve(on_gpu, sys, in);
+    if (k == 0) first = g;
+    if (k + 1 < kSolves) {
+      // q, u and the iteration count (within BiCGStab's round-off) as the host's
+      SCOPED_TRACE("solve " + std::to_string(k + 1));
+      EXPECT_NEAR(g.res.iter_s, h.res.iter_s, 4);
+      for (int i = 0; i < sys.n_total(); ++i) {
+        ASSERT_NEAR(g.q[i], h.q[i], 1e-9) << "q of atom " << i;
+        ASSERT_NEAR(g.u[i], h.u[i], 1e-9) << "u of atom " << i;
+      }
+    }
   }
   EXPECT_LT(g.res.iter_s, first.res.iter_s / 3) << "first solve " << first.res.iter_s;
-  EXPECT_NEAR(g.res.iter_s, h.res.iter_s, 1);
-  expect_same(h, g, *host, *cuda.solver, sys, "fifth solve");
+  EXPECT_GE(g.res.iter_s, lo - 1) << "the host's fifth solves took " << lo << " to " << hi;
+  EXPECT_LE(g.res.iter_s, hi + 1) << "the host's fifth solves took " << lo << " to " << hi;
+  std::printf("[ acks2 ] fifth solve: gpu %d, host %d (%d to %d when moved by 1e-13 A), first %d\n",
+              g.res.iter_s, h.res.iter_s, lo, hi, first.res.iter_s);
+  expect_same(h, g, *host, *cuda.solver, sys, "fifth solve", false);
 }
 
 // No owned atom in the group: nothing solved, q and u left alone.

@@ -12,10 +12,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine_test.h"
@@ -273,27 +275,61 @@ TEST(CudaEngine, EdgeCasesEmptyAndGhostsOnly) {
   compare_step(*e.host, *e.gpu, ghosts, "ghosts only");
 }
 
+// The phases of PhaseTimes by name, for checks over all of them.
+std::vector<std::pair<std::string, double>> phases(const PhaseTimes &t) {
+  return {{"neighbors", t.neighbors_ms}, {"charges", t.charges_ms},
+          {"lists", t.lists_ms},         {"bond_orders", t.bond_orders_ms},
+          {"bonded", t.bonded_ms},       {"hbonds", t.hbonds_ms},
+          {"nonbonded", t.nonbonded_ms}, {"chain_rule", t.chain_rule_ms},
+          {"transfer", t.transfer_ms}};
+}
+
+// engine.h's promise: device time per phase, accumulated over steps, with
+// EngineSettings::timing; all zero otherwise. A compute() (no charge solve)
+// runs every phase but the charges, each taking some time, and the phases
+// of one step, measured on the GPU inside the call, add up to no more than
+// the call's wall time.
 TEST(CudaEngine, PhaseTimesWhenRequested) {
   REQUIRE_GPU();
   const Model st = load("RDX/ffield.reax.rdx", "RDX/lmp_control");
   const System s = periodic_system(read_data(example("RDX/data.RDX")), st.ff, {"H", "C", "O", "N"},
                                    12.0, 17, 0.05);
   auto quiet = make_engine(Driver::Cuda, st.ff, st.control);
-  run(*quiet, s);
-  EXPECT_EQ(quiet->phase_times().steps, 0) << "timing without EngineSettings::timing";
+  const Result r = run(*quiet, s);
+  ASSERT_NE(r.e.e_hb, 0.0) << "no hydrogen bonds: the hbonds phase would have nothing to time";
+  for (const PhaseTimes &t :
+       {quiet->phase_times(), make_engine(Driver::Host, st.ff, st.control)->phase_times()}) {
+    EXPECT_EQ(t.steps, 0) << "timing without EngineSettings::timing";
+    for (const auto &[name, ms] : phases(t))
+      EXPECT_EQ(ms, 0.0) << name << " timed without EngineSettings::timing";
+  }
   EXPECT_GT(quiet->device_bytes(), 0u);
 
   EngineSettings settings;
   settings.timing = true;
   auto timed = make_engine(Driver::Cuda, st.ff, st.control, settings);
+  run(*timed, s);  // the first step also sizes every array
+  const PhaseTimes before = timed->phase_times();
+  EXPECT_EQ(before.steps, 1);
+  const auto start = std::chrono::steady_clock::now();
   run(*timed, s);
-  run(*timed, s);
-  const PhaseTimes t = timed->phase_times();
-  EXPECT_EQ(t.steps, 2);
-  for (double ms : {t.neighbors_ms, t.charges_ms, t.lists_ms, t.bond_orders_ms, t.bonded_ms,
-                    t.hbonds_ms, t.nonbonded_ms, t.chain_rule_ms, t.transfer_ms})
-    EXPECT_GE(ms, 0.0);
-  EXPECT_GT(t.nonbonded_ms, 0.0);
+  const double wall_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  const PhaseTimes after = timed->phase_times();
+  EXPECT_EQ(after.steps, 2);
+  const auto a = phases(before), b = phases(after);
+  double step_ms = 0;
+  for (size_t k = 0; k < a.size(); ++k) {
+    const std::string &name = a[k].first;
+    const double ms = b[k].second - a[k].second;
+    step_ms += ms;
+    if (name == "charges")
+      EXPECT_EQ(ms, 0.0) << "charges timed in a step without solve_charges()";
+    else
+      EXPECT_GT(ms, 0.0) << "phase " << name << " not timed";
+  }
+  // cudaEventElapsedTime resolves about 0.5 us per phase.
+  EXPECT_LE(step_ms, wall_ms + 0.01) << "the phases of one step exceed its wall time";
 
   // Memory by array at the peak: the arrays add up to the peak, largest
   // first, the far list among them; the host driver holds no device memory.
