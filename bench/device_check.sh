@@ -166,49 +166,50 @@ if [ "$what" = all ] || [ "$what" = drift ]; then
   cd "$root"
 fi
 
-if [ "$what" = all ] || [ "$what" = bench ] || [ "$what" = quick ]; then
-  # Side by side with the peer (LAMMPS's reaxff/kk, ../shared/peer/lmp-kokkos-sm90.xz,
-  # carried as .device/peer/lmp-kokkos-sm90.xz or named by PEER) on the SAME input
-  # file: ours with -sf gpu, the peer with -sf kk. REPS runs each (default 3), the
-  # median ms/step (LAMMPS loop time) and the highest GPU memory nvidia-smi saw
-  # (polled every 100 ms); one more run of ours with `timing yes` prints the phases.
-  reps=${REPS:-3}
-  peer_xz=${PEER:-$root/.device/peer/lmp-kokkos-sm90.xz}
-  KK=/tmp/lmp-kk
-  [ -x "$KK" ] || { [ -f "$peer_xz" ] && xz -dc "$peer_xz" >"$KK" && chmod +x "$KK"; }
-  median() { sort -n | awk '{v[NR] = $1} END {if (NR) printf "%.2f", v[int((NR + 1) / 2)]; else print "-"}'; }
-  peak_mib() { sort -n "$1" | tail -1; }
-  side_by_side() {  # label, folder, input, steps-args...
-    local label=$1 dir=$2 in=$3; shift 3
-    cd "$dir"
-    local ours=() kk=() mo=0 mk=0 m
-    for ((r = 1; r <= reps; r++)); do
+# Side by side with the peer (LAMMPS's reaxff/kk, ../shared/peer/lmp-kokkos-sm90.xz,
+# carried as .device/peer/lmp-kokkos-sm90.xz or named by PEER) on the SAME input
+# file: ours with -sf gpu, the peer with -sf kk. REPS runs each (default 3), the
+# median ms/step (LAMMPS loop time) and the highest GPU memory nvidia-smi saw
+# (polled every 100 ms); one more run of ours with `timing yes` prints the phases.
+reps=${REPS:-3}
+peer_xz=${PEER:-$root/.device/peer/lmp-kokkos-sm90.xz}
+KK=/tmp/lmp-kk
+[ -x "$KK" ] || { [ -f "$peer_xz" ] && xz -dc "$peer_xz" >"$KK" && chmod +x "$KK"; }
+median() { sort -n | awk '{v[NR] = $1} END {if (NR) printf "%.2f", v[int((NR + 1) / 2)]; else print "-"}'; }
+peak_mib() { sort -n "$1" | tail -1; }
+side_by_side() {  # label, folder, input, steps-args...
+  local label=$1 dir=$2 in=$3; shift 3
+  cd "$dir"
+  local ours=() kk=() mo=0 mk=0 m
+  for ((r = 1; r <= reps; r++)); do
+    nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 100 >"$out/mem.txt" & m=$!
+    "$LMP" -sf gpu -in "$in" "$@" -log "$out/bench_ours.log" -screen none
+    kill $m; wait $m 2>/dev/null
+    ours+=("$(ms_per_step "$out/bench_ours.log")"); mo=$(printf '%s\n' "$mo" "$(peak_mib "$out/mem.txt")" | sort -n | tail -1)
+    if [ -x "$KK" ]; then
       nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 100 >"$out/mem.txt" & m=$!
-      "$LMP" -sf gpu -in "$in" "$@" -log "$out/bench_ours.log" -screen none
+      "$KK" -k on g 1 -sf kk -pk kokkos neigh half newton on -in "$in" "$@" -log "$out/bench_kk.log" -screen none
       kill $m; wait $m 2>/dev/null
-      ours+=("$(ms_per_step "$out/bench_ours.log")"); mo=$(printf '%s\n' "$mo" "$(peak_mib "$out/mem.txt")" | sort -n | tail -1)
-      if [ -x "$KK" ]; then
-        nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 100 >"$out/mem.txt" & m=$!
-        "$KK" -k on g 1 -sf kk -pk kokkos neigh half newton on -in "$in" "$@" -log "$out/bench_kk.log" -screen none
-        kill $m; wait $m 2>/dev/null
-        kk+=("$(ms_per_step "$out/bench_kk.log")"); mk=$(printf '%s\n' "$mk" "$(peak_mib "$out/mem.txt")" | sort -n | tail -1)
-      fi
-    done
-    local atoms a b
-    atoms=$(awk '/^Loop time/ {print $(NF-1); exit}' "$out/bench_ours.log")
-    a=$(printf '%s\n' "${ours[@]}" | median); b=$(printf '%s\n' "${kk[@]}" | median)
-    row "$(printf '%-12s atoms=%-8s ours %8s ms/step (%s)  reaxff/kk %8s ms/step (%s)  kk/ours %s  GPU MiB ours %s kk %s' \
-      "$label" "$atoms" "$a" "${ours[*]}" "$b" "${kk[*]}" \
-      "$(awk -v a="$a" -v b="$b" 'BEGIN{if (a > 0 && b > 0) printf "%.2f", b / a; else print "-"}')" "$mo" "$mk")"
-    # one CSV row per system for bench/plot_side_by_side.py
-    [ -s "$out/bench.csv" ] || echo "system,atoms,ours_ms,kk_ms,ours_mib,kk_mib" >"$out/bench.csv"
-    echo "$label,$atoms,$a,$b,$mo,$mk" >>"$out/bench.csv"
-    # the phases, from one more run of ours with the timing table on
-    "$LMP" -sf gpu -in "$(with_keywords "$in" "timing yes")" "$@" -log "$out/phases.log" -screen none
-    awk '/ReaxFF\/GPU (phase|peak)|QEq\/GPU peak/ {p = 1; print; next} p && /^  / {print; next} {p = 0}' \
-      "$out/phases.log"
-    cd "$root"
-  }
+      kk+=("$(ms_per_step "$out/bench_kk.log")"); mk=$(printf '%s\n' "$mk" "$(peak_mib "$out/mem.txt")" | sort -n | tail -1)
+    fi
+  done
+  local atoms a b
+  atoms=$(awk '/^Loop time/ {print $(NF-1); exit}' "$out/bench_ours.log")
+  a=$(printf '%s\n' "${ours[@]}" | median); b=$(printf '%s\n' "${kk[@]}" | median)
+  row "$(printf '%-12s atoms=%-8s ours %8s ms/step (%s)  reaxff/kk %8s ms/step (%s)  kk/ours %s  GPU MiB ours %s kk %s' \
+    "$label" "$atoms" "$a" "${ours[*]}" "$b" "${kk[*]}" \
+    "$(awk -v a="$a" -v b="$b" 'BEGIN{if (a > 0 && b > 0) printf "%.2f", b / a; else print "-"}')" "$mo" "$mk")"
+  # one CSV row per system for bench/plot_side_by_side.py
+  [ -s "$out/bench.csv" ] || echo "system,atoms,ours_ms,kk_ms,ours_mib,kk_mib" >"$out/bench.csv"
+  echo "$label,$atoms,$a,$b,$mo,$mk" >>"$out/bench.csv"
+  # the phases, from one more run of ours with the timing table on
+  "$LMP" -sf gpu -in "$(with_keywords "$in" "timing yes")" "$@" -log "$out/phases.log" -screen none
+  awk '/ReaxFF\/GPU (phase|peak)|QEq\/GPU peak/ {p = 1; print; next} p && /^  / {print; next} {p = 0}' \
+    "$out/phases.log"
+  cd "$root"
+}
+
+if [ "$what" = all ] || [ "$what" = bench ] || [ "$what" = quick ]; then
   # SYSTEMS picks (default 2 4 8 16 water): HNS replications N (100 steps up to 8^3,
   # 20 from 12^3, 10 from 24^3), water (Water-6540), water3 (Water 3^3, 176,580
   # atoms, 20 steps), silica (Silica-6000)
@@ -248,31 +249,31 @@ if [ "$what" = qtpie ]; then
 fi
 
 if [ "$what" = acks2 ]; then
-  # ACKS2: the CUDA driver against the host driver (library tests), then LAMMPS's
-  # examples/reaxff/water in.water.acks2 replicated REP^3 (default 3: 81,000 atoms;
-  # tol 1e-6, maxiter 1000 as shipped), 20 steps, side by side with the peer's
-  # acks2/reaxff/kk in this call, and our QEq on the same water for scale.
+  # ACKS2: the CUDA driver against the host driver (library tests), compute-sanitizer on
+  # LAMMPS's examples/reaxff/water in.water.acks2 with -sf gpu (5 steps; SANITIZE=0 skips),
+  # then that input replicated REP^3 (default 3: 81,000 atoms; tol 1e-6, maxiter 1000 as
+  # shipped), 20 steps, side by side with the peer's acks2/reaxff/kk on the same file
+  # (side_by_side: median of REPS runs, peak GPU memory, our phases), and our QEq and
+  # kk's on the same water (in.water.qeq) for scale.
   "$UNIT" --gtest_brief=1 --gtest_filter='CudaAcks2*:Acks2*' >"$out/acks2_unit.log" 2>&1
   row "ACKS2 library tests rc=$?  $(grep -E '^\[  (PASSED|FAILED)' "$out/acks2_unit.log" | tr '\n' ' ')"
+  grep -h '^\[ acks2 \]' "$out/acks2_unit.log"
   grep -B2 -A12 "Failure" "$out/acks2_unit.log" | head -60
   if [ -n "${BUNDLE:-}" ]; then exdir=$(cat "$B/examples_dir"); else
     exdir=$(grep -E '^LAMMPS_SOURCE_DIR' "$root/build/CMakeCache.txt" | cut -d= -f2)/examples/reaxff; fi
-  peer_xz=${PEER:-$root/.device/peer/lmp-kokkos-sm90.xz}
-  KK=/tmp/lmp-kk
-  [ -x "$KK" ] || { [ -f "$peer_xz" ] && xz -dc "$peer_xz" >"$KK" && chmod +x "$KK"; }
   cd "$exdir/water"
+  if [ "${SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
+    sed 's/^run .*/run 5/' in.water.acks2 >"$out/in.water.acks2.san"
+    for tool in memcheck racecheck; do
+      compute-sanitizer --tool $tool --error-exitcode 9 "$LMP" -sf gpu -in "$out/in.water.acks2.san" \
+        -log none -screen none >"$out/san_${tool}_acks2.log" 2>&1
+      row "sanitizer $tool in.water.acks2  rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/san_${tool}_acks2.log" | tail -1)"
+    done
+  fi
   rep=${REP:-3}
   for f in in.water.acks2 in.water.qeq; do
-    sed 's/^run .*/run 20/' "$f" >"$out/$f"
-    "$LMP" -sf gpu -in "$out/$f" -v x $rep -v y $rep -v z $rep -log "$out/$f.log" -screen none
-    kk="-"
-    if [ -x "$KK" ]; then
-      "$KK" -k on g 1 -sf kk -pk kokkos neigh half newton on -in "$out/$f" -v x $rep -v y $rep \
-        -v z $rep -log "$out/$f.kk.log" -screen none
-      kk=$(ms_per_step "$out/$f.kk.log")
-    fi
-    row "$(printf '%-16s water %s^3  ours %s ms/step  reaxff/kk %s ms/step' "$f" "$rep" \
-      "$(ms_per_step "$out/$f.log")" "$kk")"
+    sed 's/^run .*/run 20/' "$exdir/water/$f" >"$out/$f.20"
+    side_by_side "$f $rep^3" "$exdir/water" "$out/$f.20" -v x $rep -v y $rep -v z $rep
   done
   cd "$root"
 fi

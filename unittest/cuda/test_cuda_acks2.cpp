@@ -130,7 +130,7 @@ TEST(CudaAcks2, EveryProductWidth) {
 // Repeated solves of the same atoms, the history (q, u and the multipliers')
 // kept on the GPU between them: every solve's q, u and history as the
 // host's, and the later solves start near the answer (the cubic guess
-// needs four solves of history) and take a fraction of the first's
+// needs four solves of history) and take less than half the first's
 // iterations. Their count is round-off's: with the absolute early exit
 // s . s < 1e-20 the fifth solve starts from an extrapolation of answers
 // that differ at 1e-10, and the host alone, its atoms moved by 1e-13 A,
@@ -183,7 +183,7 @@ TEST(CudaAcks2, HistoryOfRepeatedSolves) {
       }
     }
   }
-  EXPECT_LT(g.res.iter_s, first.res.iter_s / 3) << "first solve " << first.res.iter_s;
+  EXPECT_LT(2 * g.res.iter_s, first.res.iter_s) << "first solve " << first.res.iter_s;
   EXPECT_GE(g.res.iter_s, lo - 1) << "the host's fifth solves took " << lo << " to " << hi;
   EXPECT_LE(g.res.iter_s, hi + 1) << "the host's fifth solves took " << lo << " to " << hi;
   std::printf("[ acks2 ] fifth solve: gpu %d, host %d (%d to %d when moved by 1e-13 A), first %d\n",

@@ -42,15 +42,22 @@ std::string hns_input(const std::string &pair, const std::string &qeq, const std
          " C H O N\nfix q all " + qeq + " 1 0.0 10.0 1e-10 reaxff\nrun 0 post no\n";
 }
 
+// One LAMMPS instance at a time: with LAMMPS_PLUGIN_PATH set, an instance
+// created while another holds the plugin gets no styles from it (LAMMPS
+// ignores a second load of a plugin it lists already).
 TEST(PotentialFiles, ForceFieldByBareNameThroughLammpsPotentials) {
   PotentialsDir env(kHnsDir);
-  LammpsSession ref;
-  ASSERT_EQ(ref.run(hns_input("reaxff", "qeq/reaxff", "ffield.reax.hns")), "")
-      << "pair_style reaxff finds the force field through LAMMPS_POTENTIALS";
+  double pe_ref = 0, pe = 0;
+  {
+    LammpsSession ref;
+    ASSERT_EQ(ref.run(hns_input("reaxff", "qeq/reaxff", "ffield.reax.hns")), "")
+        << "pair_style reaxff finds the force field through LAMMPS_POTENTIALS";
+    pe_ref = ref.thermo("pe");
+  }
   LammpsSession ours;
   ours.load_plugin();
   ASSERT_EQ(ours.run(hns_input("reaxff/gpu", "qeq/reaxff/gpu", "ffield.reax.hns")), "");
-  const double pe_ref = ref.thermo("pe"), pe = ours.thermo("pe");
+  pe = ours.thermo("pe");
   EXPECT_NEAR(pe, pe_ref, 1e-9 * std::fabs(pe_ref));
 }
 

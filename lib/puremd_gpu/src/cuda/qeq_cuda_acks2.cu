@@ -50,23 +50,24 @@ struct Acks2RowSums {
 
 // y = (H v.q, X v.u) off the diagonal, every row (ghost rows to be folded);
 // nothing when the iteration has stopped (phase given and not running).
+// H's row, then X's (its own short rows: see k_acks2_x_rows).
 template <int TPR>
 __global__ void __launch_bounds__(kQEqBlock)
     k_acks2_spmv(int n_rows, const long long *__restrict__ row_start,
                  const long long *__restrict__ row_end, const int *__restrict__ col,
-                 const double *__restrict__ val, const double *__restrict__ xval,
-                 const double2 *__restrict__ v, double2 *__restrict__ y, const int *phase) {
+                 const double *__restrict__ val, const int *__restrict__ x_start,
+                 const int *__restrict__ x_count, const int *__restrict__ x_col,
+                 const double *__restrict__ x_val, const double2 *__restrict__ v,
+                 double2 *__restrict__ y, const int *phase) {
   if (phase && *phase != kAcks2Run) return;
   const LaneGroup<TPR> g;
   const long long row = g.row();
   Acks2RowSums acc{0.0, 0.0};
   if (row < n_rows) {
     const long long end = row_end[row];
-    for (long long p = row_start[row] + g.lane; p < end; p += TPR) {
-      const double2 vj = v[col[p]];
-      acc.h += val[p] * vj.x;
-      acc.x += xval[p] * vj.y;
-    }
+    for (long long p = row_start[row] + g.lane; p < end; p += TPR) acc.h += val[p] * v[col[p]].x;
+    const int x_end = x_start[row] + x_count[row];
+    for (int p = x_start[row] + g.lane; p < x_end; p += TPR) acc.x += x_val[p] * v[x_col[p]].y;
   }
   g.sum_all(acc);
   if (row < n_rows && g.lane == 0) y[row] = make_double2(acc.h, acc.x);
@@ -302,7 +303,8 @@ void CudaQEqSolver::launch_acks2_spmv(const double2 *v, double2 *y, const int *p
     PMD_CUDA_CHECK_LAUNCH("k_acks2_free_spmv", stream_);
   } else {
     k_acks2_spmv<TPR><<<blocks, kQEqBlock, 0, stream_>>>(
-        n, row_start_.data(), row_end_.data(), col_.data(), val_.data(), xval_.data(), v, y, phase);
+        n, row_start_.data(), row_end_.data(), col_.data(), val_.data(), x_start_.data(),
+        x_count_.data(), x_col_.data(), x_val_.data(), v, y, phase);
     PMD_CUDA_CHECK_LAUNCH("k_acks2_spmv", stream_);
   }
 }

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <cub/device/device_scan.cuh>
 #include <string>
 
 #include "cuda/cub_calls.cuh"
@@ -38,8 +39,9 @@ __global__ void k_segment_bounds(const int *key, int n, int nseg, int *start, in
 struct RowCounts {
   long long *row_start, *row_end, *row_count;
   int *col;
-  double *val, *xval;  // xval: ACKS2's X (null without)
-  unsigned long long *nnz;
+  double *val;
+  int *x_count;             // ACKS2: X's entries per row (null without)
+  unsigned long long *nnz;  // H's entries, then X's
   int *nonempty_rows;
 };
 
@@ -50,7 +52,7 @@ __global__ void __launch_bounds__(kQEqBlock) k_list_rows(QEqRowArgs a, RowCounts
   if (warp >= a.n_total) return;  // whole warp
   const int i = static_cast<int>(warp);
   const long long base = static_cast<long long>(a.far.start[i]) + a.far.rev_start[i];
-  int count = 0;
+  int count = 0, x_count = 0;
   qeq_row_chunks(g, a, i, [&](const QEqCandidate &c) {
     int kept = 0;
     const int before = g.rank(c.take, kept);
@@ -59,12 +61,16 @@ __global__ void __launch_bounds__(kQEqBlock) k_list_rows(QEqRowArgs a, RowCounts
         const long long pos = base + count + before;
         out.col[pos] = c.col;
         out.val[pos] = qeq_row_value(a, c);
-        if (out.xval) out.xval[pos] = acks2_row_value(a, c);
       } else {
         qeq_row_shield(a, c);  // the type check
       }
     }
     count += kept;
+    if (out.x_count) {
+      int x_kept = 0;
+      g.rank(c.take && acks2_row_value(a, c) != 0.0, x_kept);
+      x_count += x_kept;
+    }
   });
   if (g.lane == 0) {
     out.row_start[i] = base;
@@ -74,7 +80,36 @@ __global__ void __launch_bounds__(kQEqBlock) k_list_rows(QEqRowArgs a, RowCounts
       atomicAdd(out.nonempty_rows, 1);
       atomicAdd(out.nnz, static_cast<unsigned long long>(count));
     }
+    if (out.x_count) {
+      out.x_count[i] = x_count;
+      if (x_count > 0) atomicAdd(out.nnz + 1, static_cast<unsigned long long>(x_count));
+    }
   }
+}
+
+// ACKS2's X rows, stored apart from H's: X_ij is non-zero only within
+// bcut_ij, a few Angstrom, so its rows hold a few per cent of H's entries
+// (water: 3.4 A against H's 10 A), and the product reads those alone. The
+// same candidates in the same order as k_list_rows, the non-zero ones
+// written from x_start[i].
+__global__ void __launch_bounds__(kQEqBlock)
+    k_acks2_x_rows(QEqRowArgs a, const int *x_start, int *x_col, double *x_val) {
+  const LaneGroup<32> g;
+  const long long warp = g.row();
+  if (warp >= a.n_total) return;  // whole warp
+  const int i = static_cast<int>(warp);
+  int count = 0;
+  const long long base = x_start[i];
+  qeq_row_chunks(g, a, i, [&](const QEqCandidate &c) {
+    const double v = c.take ? acks2_row_value(a, c) : 0.0;
+    int kept = 0;
+    const int before = g.rank(v != 0.0, kept);
+    if (v != 0.0) {
+      x_col[base + count + before] = c.col;
+      x_val[base + count + before] = v;
+    }
+    count += kept;
+  });
 }
 
 // Owner -> images map key per ghost: the owner if the ghost row has entries,
@@ -124,14 +159,22 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   if (store) {
     col_.reserve(room, kMatrixHeadroom);
     val_.reserve(room, kMatrixHeadroom);
-    if (acks2_) xval_.reserve(room, kMatrixHeadroom);
   } else {
     col_.release();
     val_.release();
   }
-  if (!store || !acks2_) xval_.release();
-  nnz_total_.reserve(1);
-  PMD_CUDA_CHECK(cudaMemsetAsync(nnz_total_.data(), 0, sizeof(long long), stream_));
+  const bool store_x = store && acks2_;
+  if (store_x) {
+    x_count_.reserve(static_cast<std::size_t>(n), kQEqHeadroom);
+    x_start_.reserve(static_cast<std::size_t>(n), kQEqHeadroom);
+  } else {
+    x_count_.release();
+    x_start_.release();
+    x_col_.release();
+    x_val_.release();
+  }
+  nnz_total_.reserve(2);
+  PMD_CUDA_CHECK(cudaMemsetAsync(nnz_total_.data(), 0, 2 * sizeof(long long), stream_));
   QEqRowArgs &a = row_args_;
   a = QEqRowArgs{};
   a.n_local = nl;
@@ -155,7 +198,7 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   out.row_count = row_count_.data();
   out.col = col_.data();
   out.val = val_.data();
-  out.xval = store && acks2_ ? xval_.data() : nullptr;
+  out.x_count = store_x ? x_count_.data() : nullptr;
   out.nnz = reinterpret_cast<unsigned long long *>(nnz_total_.data());
   out.nonempty_rows = counters_.data();
   const unsigned blocks = blocks_for(static_cast<long long>(n) * 32, kQEqBlock);
@@ -165,7 +208,26 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
     k_list_rows<false><<<blocks, kQEqBlock, 0, stream_>>>(a, out);
   PMD_CUDA_CHECK_LAUNCH("k_list_rows", stream_);
   read_matrix_size(in, nnz_total_.data());
+  if (store_x) build_x_rows(n);
   build_image_map(n, nl);
+}
+
+// X's rows (k_acks2_x_rows) where the counts of k_list_rows put them.
+void CudaQEqSolver::build_x_rows(int n) {
+  if (x_nnz_ > INT32_MAX)
+    throw RuntimeError("ACKS2 (CUDA): " + std::to_string(x_nnz_) +
+                       " bond-softness entries exceed the 32-bit index; use more GPUs / MPI ranks");
+  size_t bytes = 0;
+  PMD_CUDA_CHECK(
+      cub::DeviceScan::ExclusiveSum(nullptr, bytes, x_count_.data(), x_start_.data(), n, stream_));
+  cub_tmp_.reserve(bytes, 1.2);
+  PMD_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_tmp_.data(), bytes, x_count_.data(),
+                                               x_start_.data(), n, stream_));
+  x_col_.reserve(static_cast<std::size_t>(std::max<long long>(x_nnz_, 1)), kMatrixHeadroom);
+  x_val_.reserve(static_cast<std::size_t>(std::max<long long>(x_nnz_, 1)), kMatrixHeadroom);
+  k_acks2_x_rows<<<blocks_for(static_cast<long long>(n) * 32, kQEqBlock), kQEqBlock, 0, stream_>>>(
+      row_args_, x_start_.data(), x_col_.data(), x_val_.data());
+  PMD_CUDA_CHECK_LAUNCH("k_acks2_x_rows", stream_);
 }
 
 // Whether this solve stores its matrix: as the settings say, or for Auto
@@ -176,13 +238,12 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
 bool CudaQEqSolver::store_matrix(long long room) const {
   if (settings_.matrix != QEqMatrix::Auto) return settings_.matrix == QEqMatrix::Stored;
   const double want = kMatrixHeadroom * static_cast<double>(room);
-  // what storing adds: H's values and columns, and ACKS2's X values, beyond what is held
+  // what storing adds: H's values and columns beyond what is held (ACKS2's
+  // X, a few per cent of H within its short cut-off, is left to the share's margin)
   auto more = [&](std::size_t held, double bytes) {
     return std::max(0.0, want - static_cast<double>(held)) * bytes;
   };
-  const double add =
-      more(std::min(val_.capacity(), col_.capacity()), sizeof(double) + sizeof(int)) +
-      (acks2_ ? more(xval_.capacity(), sizeof(double)) : 0.0);
+  const double add = more(std::min(val_.capacity(), col_.capacity()), sizeof(double) + sizeof(int));
   if (add == 0.0) return true;
   std::size_t free_b = 0, total_b = 0;
   PMD_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
@@ -194,21 +255,22 @@ bool CudaQEqSolver::store_matrix(long long room) const {
 // nnz (at nnz_dev), non-empty rows, the type checks and the number of rows
 // come home together (after the rows are counted).
 void CudaQEqSolver::read_matrix_size(const QEqInput &in, const long long *nnz_dev) {
-  PMD_CUDA_CHECK(cudaMemcpyAsync(grid_host_.data(), nnz_dev, sizeof(long long),
+  PMD_CUDA_CHECK(cudaMemcpyAsync(grid_host_.data(), nnz_dev, 2 * sizeof(long long),
                                  cudaMemcpyDeviceToHost, stream_));
-  PMD_CUDA_CHECK(cudaMemcpyAsync(reinterpret_cast<char *>(grid_host_.data()) + 8, counters_.data(),
+  PMD_CUDA_CHECK(cudaMemcpyAsync(reinterpret_cast<char *>(grid_host_.data()) + 16, counters_.data(),
                                  4 * sizeof(int), cudaMemcpyDeviceToHost, stream_));
   int checks[kNumChecks];
   read_checks(checks);  // waits for both
-  long long nnz = 0;
+  long long nnz[2] = {0, 0};
   int counters[4];
-  std::memcpy(&nnz, grid_host_.data(), sizeof nnz);
-  std::memcpy(counters, reinterpret_cast<const char *>(grid_host_.data()) + 8, sizeof counters);
+  std::memcpy(nnz, grid_host_.data(), sizeof nnz);
+  std::memcpy(counters, reinterpret_cast<const char *>(grid_host_.data()) + 16, sizeof counters);
   // the first bad owned atom, as the host solver's row selection reports it
   if (checks[kCheckBadRow] != kNoAtom) reject_row(in, checks[kCheckBadRow]);
   if (counters[2])
     throw InputError("QEq: atom type " + std::to_string(counters[3]) + " has no QEq parameters");
-  nnz_ = nnz;
+  nnz_ = nnz[0];
+  x_nnz_ = nnz[1];
   nonempty_rows_ = counters[0];
   n_rows_ = checks[kCheckRows];
 }

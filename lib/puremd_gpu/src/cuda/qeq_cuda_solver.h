@@ -31,12 +31,12 @@
 // on the GPU with one sub-domain (qeq_cuda_cg.cu). A system that has
 // converged is frozen; iteration counts are those of two separate CG runs.
 //
-// ACKS2. The same rows hold X beside H (xval_, X_ij of the pairs within
-// bcut_ij, 0 for the others), and a double2 per atom holds (q, u) instead of
-// (s, t): the product takes H to the .x parts and X to the .y parts in one
-// pass. The two multipliers of the extended system and BiCGStab's scalars
-// are one state (acks2_scalars.cuh), on the GPU with one sub-domain, else
-// on the host (qeq_cuda_acks2.cu).
+// ACKS2. X has rows of its own beside H's (x_col_/x_val_: only the pairs
+// within bcut_ij, a few per cent of H's), and a double2 per atom holds (q, u)
+// instead of (s, t): the product takes H to the .x parts and X to the .y
+// parts in one kernel, H's row then X's. The two multipliers of the extended system and BiCGStab's
+// scalars are one state (acks2_scalars.cuh), on the GPU with one sub-domain, else on the host
+// (qeq_cuda_acks2.cu).
 //
 // History: extrapolated and shifted on the GPU (physics/qeq_history.h), where
 // it stays between solves. The base class's host array is brought up to date
@@ -175,6 +175,7 @@ class CudaQEqSolver final : public QEqSolver {
   void build_matrix(const QEqInput &in);
   bool store_matrix(long long room) const;
   void read_matrix_size(const QEqInput &in, const long long *nnz_dev);
+  void build_x_rows(int n);
   void build_image_map(int n, int nl);
 
   // --- qeq_cuda_cg.cu
@@ -217,6 +218,7 @@ class CudaQEqSolver final : public QEqSolver {
   int hist_dev_rows_ = 0;
   int n_local_ = 0, n_total_ = 0, n_rows_ = 0;
   long long nnz_ = 0, nonempty_rows_ = 0;
+  long long x_nnz_ = 0;  // ACKS2: X's stored entries
   ParamArgs params_{};
   bool flags_ = false;        // active_dev_ holds which atoms take part (has_exclusions)
   int cg_last_iters_ = 0;     // CG iterations of the last solve (the longer system)
@@ -253,8 +255,12 @@ class CudaQEqSolver final : public QEqSolver {
       row_start_{"QEq: matrix row starts", &mem_}, row_end_{"QEq: matrix row ends", &mem_},
       nnz_total_{"QEq: matrix size", &mem_};
   DeviceArray<int> col_{"QEq: matrix columns", &mem_};
-  DeviceArray<double> val_{"QEq: matrix values", &mem_},
-      xval_{"ACKS2: bond softness matrix values", &mem_};
+  DeviceArray<double> val_{"QEq: matrix values", &mem_};
+  // ACKS2's X, its own rows (entries within bcut only): counts, starts, columns, values
+  DeviceArray<int> x_count_{"ACKS2: bond softness row counts", &mem_},
+      x_start_{"ACKS2: bond softness row starts", &mem_},
+      x_col_{"ACKS2: bond softness matrix columns", &mem_};
+  DeviceArray<double> x_val_{"ACKS2: bond softness matrix values", &mem_};
   DeviceArray<int> img_start_{"QEq: ghost image starts", &mem_},
       img_end_{"QEq: ghost image ends", &mem_}, img_idx_{"QEq: ghost images", &mem_};
   // CG
