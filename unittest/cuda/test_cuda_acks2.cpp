@@ -15,6 +15,7 @@
 
 #include "cuda_qeq_engine.h"
 #include "engine_test.h"
+#include "puremd_gpu/errors.h"
 #include "puremd_gpu/physics/acks2.h"
 #include "puremd_gpu/qeq.h"
 #include "qeq_test_system.h"
@@ -234,4 +235,60 @@ TEST(CudaAcks2, StepWithPotentialsSameAsHost) {
   const Result rp = run(*e.host, plain);
   EXPECT_GT(std::fabs(rh.e.e_ele - rp.e.e_ele), 1.0) << "the bond-softness terms are missing";
   EXPECT_GT(std::fabs(rh.e.e_pol - rp.e.e_pol), 1.0) << "q u is missing";
+}
+
+// What the host solver refuses, the CUDA solver refuses with the same
+// message: QTPIE and ACKS2 together, no bcut values, no u array, a ghost
+// partner of a type without parameters; each solver still solves after.
+TEST(CudaAcks2, RefusesWhatTheHostRefusesWithItsMessage) {
+  REQUIRE_GPU();
+  const qeq_test::System sys = qeq_test::make_periodic_system(27, 6.0, 6.0, 12345u);
+  QEqSettings set;
+  set.cut_hi = 6.0;
+  set.tolerance = 1e-20;  // as compare_solves: the solve after is compared at 1e-9
+  set.max_iter = 1000;
+  auto host = make_host_qeq_solver(set);
+  qeq_test::CudaQEq cuda(set);
+  std::vector<double> q(sys.n_total()), u(sys.n_total());
+  const std::vector<double> exponent = {0.5, 0.6, 0.7};
+  QtpieInput qtpie;
+  qtpie.exponent = exponent.data();
+  qtpie.cutoff_bohr = 10.0;
+  std::vector<int> ghost_bad = sys.type;
+  for (int g = sys.n_local; g < sys.n_total(); ++g) ghost_bad[g] = 7;
+  struct Bad {
+    const char *what;
+    Acks2Input ak;
+    bool with_qtpie, bad_ghost_type;
+  };
+  const Bad cases[] = {
+      {"QTPIE and ACKS2", {kBcut.data(), kSoftness, u.data()}, true, false},
+      {"no bcut", {nullptr, kSoftness, u.data()}, false, false},
+      {"no u", {kBcut.data(), kSoftness, nullptr}, false, false},
+      {"a ghost of a type without parameters", {kBcut.data(), kSoftness, u.data()}, false, true},
+  };
+  auto message = [&](auto &&solve_fn, const QEqInput &in) {
+    qeq_test::SingleRankComm comm = qeq_test::make_comm(sys);
+    try {
+      solve_fn(in, comm, q.data());
+    } catch (const InputError &e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  auto on_host = [&](const QEqInput &i, QEqComm &c, double *qq) { return host->solve(i, c, qq); };
+  auto on_gpu = [&](const QEqInput &i, QEqComm &c, double *qq) { return cuda.solve(i, c, qq); };
+  for (const Bad &c : cases) {
+    SCOPED_TRACE(c.what);
+    QEqInput in = qeq_test::make_input(sys, true);
+    in.acks2 = &c.ak;
+    if (c.with_qtpie) in.qtpie = &qtpie;
+    if (c.bad_ghost_type) in.type = ghost_bad.data();
+    const std::string host_says = message(on_host, in);
+    EXPECT_NE(host_says, "(no error)");
+    EXPECT_EQ(message(on_gpu, in), host_says);
+  }
+  const Acks2Out h = solve(on_host, sys, qeq_test::make_input(sys, true));
+  const Acks2Out g = solve(on_gpu, sys, qeq_test::make_input(sys, true));
+  expect_same(h, g, *host, *cuda.solver, sys, "after the refusals");
 }
