@@ -6,7 +6,6 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <cstring>
 #include <cub/device/device_scan.cuh>
 #include <string>
 
@@ -255,16 +254,15 @@ bool CudaQEqSolver::store_matrix(long long room) const {
 // nnz (at nnz_dev), non-empty rows, the type checks and the number of rows
 // come home together (after the rows are counted).
 void CudaQEqSolver::read_matrix_size(const QEqInput &in, const long long *nnz_dev) {
-  PMD_CUDA_CHECK(cudaMemcpyAsync(grid_host_.data(), nnz_dev, 2 * sizeof(long long),
+  MatrixReadback *rb = matrix_readback_.data();
+  PMD_CUDA_CHECK(
+      cudaMemcpyAsync(rb->nnz, nnz_dev, sizeof rb->nnz, cudaMemcpyDeviceToHost, stream_));
+  PMD_CUDA_CHECK(cudaMemcpyAsync(rb->counters, counters_.data(), sizeof rb->counters,
                                  cudaMemcpyDeviceToHost, stream_));
-  PMD_CUDA_CHECK(cudaMemcpyAsync(reinterpret_cast<char *>(grid_host_.data()) + 16, counters_.data(),
-                                 4 * sizeof(int), cudaMemcpyDeviceToHost, stream_));
   int checks[kNumChecks];
   read_checks(checks);  // waits for both
-  long long nnz[2] = {0, 0};
-  int counters[4];
-  std::memcpy(nnz, grid_host_.data(), sizeof nnz);
-  std::memcpy(counters, reinterpret_cast<const char *>(grid_host_.data()) + 16, sizeof counters);
+  const long long *nnz = rb->nnz;
+  const int *counters = rb->counters;
   // the first bad owned atom, as the host solver's row selection reports it
   if (checks[kCheckBadRow] != kNoAtom) reject_row(in, checks[kCheckBadRow]);
   if (counters[2])

@@ -153,7 +153,7 @@ CudaQEqSolver::CudaQEqSolver(const QEqSettings &settings, long long engine_id,
   sums_dev_.reserve(8);
   partial_.reserve(static_cast<std::size_t>(6) * kQEqMaxReduceBlocks);
   sums_host_.reserve(8);
-  grid_host_.reserve(8);
+  matrix_readback_.reserve(1);
   checks_host_.reserve(kNumChecks);
 }
 
@@ -245,9 +245,8 @@ QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in, 
 // Device arrays (all on mem_), pinned staging and host vectors.
 std::size_t CudaQEqSolver::memory_bytes() const {
   std::size_t b = QEqSolver::memory_bytes() + mem_.current;
-  b += stage_.capacity() * sizeof(double2) +
-       (sums_host_.capacity() + grid_host_.capacity()) * sizeof(double) +
-       checks_host_.capacity() * sizeof(int);
+  b += stage_.capacity() * sizeof(double2) + sums_host_.capacity() * sizeof(double) +
+       matrix_readback_.capacity() * sizeof(MatrixReadback) + checks_host_.capacity() * sizeof(int);
   b += (shield_.capacity() + comm_s_.capacity() + comm_t_.capacity()) * sizeof(double);
   return b;
 }

@@ -280,8 +280,14 @@ class CudaQEqSolver final : public QEqSolver {
   DeviceArray<Acks2State> acks2_state_{"ACKS2: BiCGStab state", &mem_};
   // host staging
   PinnedArray<double2> stage_{"QEq: ghost refresh staging (pinned)"};
-  PinnedArray<double> sums_host_{"QEq: reduction results (pinned)"},
-      grid_host_{"QEq: matrix size (pinned)"};
+  PinnedArray<double> sums_host_{"QEq: reduction results (pinned)"};
+  // what build_matrix reads back at once: H's and X's entries (nnz_total_),
+  // then counters_ (non-empty rows, unused, a bad type's flag and type)
+  struct MatrixReadback {
+    long long nnz[2];
+    int counters[4];
+  };
+  PinnedArray<MatrixReadback> matrix_readback_{"QEq: matrix size (pinned)"};
   PinnedArray<int> checks_host_{"QEq: input checks (pinned)"};
   PinnedArray<CgState> cg_probe_{"QEq: CG state (pinned)"};
   PinnedArray<Acks2State> acks2_probe_{"ACKS2: BiCGStab state (pinned)"};
