@@ -4,8 +4,9 @@
 //
 // A vector is a double2 per atom, (q part, u part), plus the two
 // multipliers (Acks2Mult: u multiplies sum u = 0, q sum q = 0): the
-// product's device part is H and X over the rows in one pass (the stored X
-// beside H, or both evaluated, QEqMatrix::Free), ghost rows folded; a row
+// product's device part is H and X over the rows in one kernel (H's row,
+// then X's short row of its own; or both evaluated, QEqMatrix::Free), ghost
+// rows folded; a row
 // kernel then adds the diagonal, the identity blocks and the multipliers'
 // columns, and sums what the multipliers' rows need. Every dot product is
 // block partials finished by one block.
