@@ -7,8 +7,8 @@
 // product's device part is H and X over the rows in one kernel (H's row,
 // then X's short row of its own; or both evaluated, QEqMatrix::Free), ghost
 // rows folded; a row kernel then adds the diagonal, the identity blocks and
-// the multipliers' columns, and sums what the multipliers' rows need. Every dot product is
-// block partials finished by one block.
+// the multipliers' columns, and sums what the multipliers' rows need.
+// Every dot product is block partials finished by one block.
 //
 // The scalars (acks2_scalars.cuh, one code for both): with one sub-domain
 // and the ghosts on the device they stay on the GPU, single-block kernels
