@@ -22,6 +22,7 @@
 #include "reaxff_api.h"
 #include "reaxff_defs.h"
 #include "respa.h"
+#include "shared_gpu.h"
 #include "update.h"
 #include "utils.h"
 
@@ -350,6 +351,7 @@ void PairReaxFFGPU::make_engine() {
     }
     utils::logmesg(lmp, msg + "\n");
   }
+  warn_if_gpu_shared_without_mps(lmp, on_gpu ? gpu_id : -1);
   engine_stale = false;
 }
 
