@@ -81,6 +81,13 @@ if [ "$what" = all ] || [ "$what" = tests ]; then
   # Silica-6000 are CPU-bound, minutes each): there, use SHARDS (e.g. 8) or run it in
   # parts, e.g. FILTER='Systems/*/HNS:Systems/*/RDX'.
   shards=${SHARDS:-1}
+  # Several test processes share the GPU: with CUDA MPS they run side by side instead
+  # of taking turns (a 2-rank QEq case 0.6 s instead of 4.3 s; MPS=0 leaves it off).
+  mps_started=0
+  if [ "${MPS:-1}" = 1 ] && command -v nvidia-cuda-mps-control >/dev/null &&
+    nvidia-cuda-mps-control -d 2>/dev/null; then
+    mps_started=1
+  fi
   for np in ${NP:-1 2}; do
     for ((k = 0; k < shards; k++)); do
       GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$k \
@@ -89,6 +96,7 @@ if [ "$what" = all ] || [ "$what" = tests ]; then
     done
     wait
   done
+  [ $mps_started = 1 ] && echo quit | nvidia-cuda-mps-control
   for np in ${NP:-1 2}; do
     # one log per rank count: the device tool brings back only a few files
     # (without colour codes, which gtest may add under mpirun)
