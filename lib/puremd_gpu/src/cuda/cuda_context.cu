@@ -76,7 +76,7 @@ void CudaContext::exclusive_scan(const int *in, int *out, size_t n) {
   size_t bytes = 0;
   PMD_CUDA_CHECK(
       cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, static_cast<int>(n), stream));
-  cub_temp.reserve(bytes, kListHeadroom);
+  cub_temp.reserve(bytes, kGrowHeadroom);
   PMD_CUDA_CHECK(
       cub::DeviceScan::ExclusiveSum(cub_temp.data(), bytes, in, out, static_cast<int>(n), stream));
 }

@@ -18,7 +18,6 @@
 
 namespace puremd::cuda {
 
-constexpr double kListHeadroom = 1.2;  // capacity = 1.2 x need when an array grows
 constexpr int kNumEnergyTerms = sizeof(Energies) / sizeof(double);
 constexpr int kEnergySlots = 64;       // see with_energy_slot() in kernel_utils.cuh
 constexpr int kEnergySlotStride = 16;  // doubles between slots (128 bytes)

@@ -345,7 +345,7 @@ void CudaEngine::reserve_atoms(int n_total) {
   c.mem.n_atoms = n_total;
   const size_t n = static_cast<size_t>(n_total);
   if (n > atom_capacity_ || c.x.data() == nullptr) {
-    const size_t cap = std::max<size_t>(static_cast<size_t>(n * kListHeadroom), n) + 1;
+    const size_t cap = std::max<size_t>(static_cast<size_t>(n * kGrowHeadroom), n) + 1;
     atom_capacity_ = 0;  // until every array below has its rows (an allocation may fail)
     c.x.reserve(cap);
     c.type.reserve(cap);

@@ -212,9 +212,9 @@ void launch_angle_items(CudaContext &c, const char *name) {
   const size_t nb = c.bond_total, most = c.thb_total;
   if (nl == 0 || nb == 0) return;
   cudaStream_t st = c.stream;
-  c.item_count.reserve(nb + 1, kListHeadroom);
-  c.item_start.reserve(nb + 1, kListHeadroom);
-  c.items.reserve(most, kListHeadroom);
+  c.item_count.reserve(nb + 1, kGrowHeadroom);
+  c.item_start.reserve(nb + 1, kGrowHeadroom);
+  c.items.reserve(most, kGrowHeadroom);
   PMD_CUDA_CHECK(cudaMemsetAsync(c.item_count.data(), 0, (nb + 1) * sizeof(int), st));
   const unsigned grid = blocks_for(nl, kAtomBlock);
   angle_items_count_kernel<Items><<<grid, kAtomBlock, 0, st>>>(c.view(), c.item_count.data());
@@ -356,7 +356,7 @@ void reduce_outputs(CudaContext &c) {
 
 void extract_bond_table(CudaContext &c) {
   const size_t nb = c.bond_total;
-  c.extract_d.reserve(nb, kListHeadroom);
+  c.extract_d.reserve(nb, kGrowHeadroom);
   if (nb == 0) return;
   extract_bond_orders_kernel<<<blocks_for(static_cast<long long>(nb), kReduceBlock), kReduceBlock,
                                0, c.stream>>>(c.bond_bo.data(), static_cast<int>(nb),

@@ -105,6 +105,13 @@ struct MemoryTracker {
   throw RuntimeError(buf);
 }
 
+// The capacity an array takes when it grows, for every array of the driver
+// (lists, the QEq solver's): 1.2 x what is needed, so that sizes that creep
+// up from step to step do not reallocate at every step. (The QEq matrix,
+// written into room that is already an upper bound, takes less:
+// kMatrixHeadroom in qeq_cuda_matrix.cu.)
+constexpr double kGrowHeadroom = 1.2;
+
 // A device array that only grows. reserve() does not keep the contents: the
 // driver rebuilds every list each step, after counting how much it needs.
 template <class T>

@@ -512,11 +512,11 @@ QEqResult CudaQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *
   double *u = in.acks2->u;
   const int *rows = rows_dev_.data();
   // b, r, p, r_hat and s are read at rows only; products read and write every atom
-  for (DeviceArray<double2> *a : {&r_hat_, &s_}) a->reserve(nl, kQEqHeadroom);
-  for (DeviceArray<double2> *a : {&z_, &s_hat_, &y_}) a->reserve(n, kQEqHeadroom);
-  xdiag_.reserve(nl, kQEqHeadroom);
-  xdiag_inv_.reserve(nl, kQEqHeadroom);
-  u_dev_.reserve(n, kQEqHeadroom);
+  for (DeviceArray<double2> *a : {&r_hat_, &s_}) a->reserve(nl, kGrowHeadroom);
+  for (DeviceArray<double2> *a : {&z_, &s_hat_, &y_}) a->reserve(n, kGrowHeadroom);
+  xdiag_.reserve(nl, kGrowHeadroom);
+  xdiag_inv_.reserve(nl, kGrowHeadroom);
+  u_dev_.reserve(n, kGrowHeadroom);
   acks2_x_diagonal(comm);  // (uses d and w)
   // entries off the rows stay zero in every vector a product reads
   if (n > 0)

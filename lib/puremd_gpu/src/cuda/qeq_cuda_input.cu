@@ -74,7 +74,7 @@ void CudaQEqSolver::setup(const QEqInput &in) {
     throw RuntimeError("QEq (CUDA): the engine's atoms are not those of the solve");
   flags_ = has_exclusions(in);
   if (in.active) upload(active_in_, in.active, n);
-  if (flags_) active_dev_.reserve(n, kQEqHeadroom);
+  if (flags_) active_dev_.reserve(n, kGrowHeadroom);
   if (in.type && in.type_map) upload(type_map_dev_, in.type_map, std::max(in.num_mapped, 0));
   if (in.type) {
     const int nt = std::max(in.num_types, 0);
@@ -111,9 +111,9 @@ void CudaQEqSolver::setup(const QEqInput &in) {
   PMD_CUDA_CHECK(cudaMemsetAsync(checks_.data(), 0, kNumChecks * sizeof(int), stream_));
   PMD_CUDA_CHECK(cudaMemsetAsync(checks_.data() + kCheckBadRow, 0x7f,
                                  (kCheckNoOwner - kCheckBadRow) * sizeof(int), stream_));
-  row_flag_.reserve(nl, kQEqHeadroom);
-  iota_.reserve(nl, kQEqHeadroom);
-  rows_dev_.reserve(nl, kQEqHeadroom);
+  row_flag_.reserve(nl, kGrowHeadroom);
+  iota_.reserve(nl, kGrowHeadroom);
+  rows_dev_.reserve(nl, kGrowHeadroom);
   if (n > 0) {
     PrepArgs a{};
     a.n_local = nl;
@@ -137,7 +137,7 @@ void CudaQEqSolver::setup(const QEqInput &in) {
     PMD_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, bytes, iota_.data(), row_flag_.data(),
                                               rows_dev_.data(), checks_.data() + kCheckRows, nl,
                                               stream_));
-    cub_tmp_.reserve(bytes, kQEqHeadroom);
+    cub_tmp_.reserve(bytes, kGrowHeadroom);
     PMD_CUDA_CHECK(cub::DeviceSelect::Flagged(cub_tmp_.data(), bytes, iota_.data(),
                                               row_flag_.data(), rows_dev_.data(),
                                               checks_.data() + kCheckRows, nl, stream_));
@@ -145,17 +145,17 @@ void CudaQEqSolver::setup(const QEqInput &in) {
   find_ghost_owners(in);
   history_to_device(nl);
 
-  x_.reserve(n, kQEqHeadroom);
-  d_.reserve(n, kQEqHeadroom);
-  w_.reserve(n, kQEqHeadroom);
-  b_.reserve(nl, kQEqHeadroom);
-  r_.reserve(nl, kQEqHeadroom);
-  p_.reserve(nl, kQEqHeadroom);
-  diag_.reserve(nl, kQEqHeadroom);
-  diag_inv_.reserve(nl, kQEqHeadroom);
-  q_dev_.reserve(n, kQEqHeadroom);
+  x_.reserve(n, kGrowHeadroom);
+  d_.reserve(n, kGrowHeadroom);
+  w_.reserve(n, kGrowHeadroom);
+  b_.reserve(nl, kGrowHeadroom);
+  r_.reserve(nl, kGrowHeadroom);
+  p_.reserve(nl, kGrowHeadroom);
+  diag_.reserve(nl, kGrowHeadroom);
+  diag_inv_.reserve(nl, kGrowHeadroom);
+  q_dev_.reserve(n, kGrowHeadroom);
   if (!device_comm_) {
-    stage_.reserve(n, kQEqHeadroom);
+    stage_.reserve(n, kGrowHeadroom);
     comm_s_.resize(n);
     comm_t_.resize(n);
   }

@@ -150,11 +150,11 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   const long long room = f.row_room + f.rev_total;
   const bool store = store_matrix(room);
   matrix_free_ = !store;
-  row_count_.reserve(static_cast<std::size_t>(n) + 1, kQEqHeadroom);
-  row_start_.reserve(static_cast<std::size_t>(n) + 1, kQEqHeadroom);
+  row_count_.reserve(static_cast<std::size_t>(n) + 1, kGrowHeadroom);
+  row_start_.reserve(static_cast<std::size_t>(n) + 1, kGrowHeadroom);
   counters_.reserve(4);
   PMD_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, 4 * sizeof(int), stream_));
-  row_end_.reserve(static_cast<std::size_t>(n) + 1, kQEqHeadroom);
+  row_end_.reserve(static_cast<std::size_t>(n) + 1, kGrowHeadroom);
   if (store) {
     col_.reserve(room, kMatrixHeadroom);
     val_.reserve(room, kMatrixHeadroom);
@@ -164,8 +164,8 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   }
   const bool store_x = store && acks2_;
   if (store_x) {
-    x_count_.reserve(static_cast<std::size_t>(n), kQEqHeadroom);
-    x_start_.reserve(static_cast<std::size_t>(n), kQEqHeadroom);
+    x_count_.reserve(static_cast<std::size_t>(n), kGrowHeadroom);
+    x_start_.reserve(static_cast<std::size_t>(n), kGrowHeadroom);
   } else {
     x_count_.release();
     x_start_.release();
@@ -278,12 +278,12 @@ void CudaQEqSolver::read_matrix_size(const QEqInput &in, const long long *nnz_de
 void CudaQEqSolver::build_image_map(int n, int nl) {
   if (device_comm_) {
     const int n_ghost = n - nl;
-    img_start_.reserve(nl, kQEqHeadroom);
-    img_end_.reserve(nl, kQEqHeadroom);
-    img_idx_.reserve(n_ghost, kQEqHeadroom);
-    key_.reserve(n_ghost, kQEqHeadroom);
-    key_sorted_.reserve(n_ghost, kQEqHeadroom);
-    idx_.reserve(n_ghost, kQEqHeadroom);
+    img_start_.reserve(nl, kGrowHeadroom);
+    img_end_.reserve(nl, kGrowHeadroom);
+    img_idx_.reserve(n_ghost, kGrowHeadroom);
+    key_.reserve(n_ghost, kGrowHeadroom);
+    key_sorted_.reserve(n_ghost, kGrowHeadroom);
+    idx_.reserve(n_ghost, kGrowHeadroom);
     if (nl > 0) {
       PMD_CUDA_CHECK(cudaMemsetAsync(img_start_.data(), 0, nl * sizeof(int), stream_));
       PMD_CUDA_CHECK(cudaMemsetAsync(img_end_.data(), 0, nl * sizeof(int), stream_));

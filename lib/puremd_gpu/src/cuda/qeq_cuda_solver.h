@@ -58,7 +58,6 @@ namespace puremd::cuda {
 
 constexpr int kQEqBlock = 256;             // threads per block of every QEq kernel
 constexpr int kQEqMaxReduceBlocks = 1024;  // blocks of the row kernels with partial sums
-constexpr double kQEqHeadroom = 1.2;       // capacity = 1.2 x need when an array grows
 
 // Threads per matrix row in the SpMV: `forced` (QEqSettings::threads_per_row)
 // or, for 0, chosen from the mean length of the non-empty rows.
@@ -152,7 +151,7 @@ class CudaQEqSolver final : public QEqSolver {
   void qtpie_electronegativities(const QEqInput &in);
   template <class T>
   void upload(DeviceArray<T> &dst, const T *src, std::size_t n) {
-    dst.reserve(n, kQEqHeadroom);
+    dst.reserve(n, kGrowHeadroom);
     if (n > 0)
       PMD_CUDA_CHECK(
           cudaMemcpyAsync(dst.data(), src, n * sizeof(T), cudaMemcpyHostToDevice, stream_));
