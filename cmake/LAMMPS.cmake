@@ -2,7 +2,8 @@
 #  - LAMMPS_INSTALL_DIR + LAMMPS_SOURCE_DIR: use that install (bin/lmp,
 #    lib/liblammps.so built with REAXFF, PLUGIN, MPI, shared) and that tree's headers.
 #  - LAMMPS_SOURCE_DIR only: build that tree with scripts/build_lammps.sh.
-#  - neither: fetch the pinned release (scripts/get_lammps.sh) and build it.
+#  - neither: fetch the pinned release LAMMPS_VERSION (scripts/get_lammps.sh:
+#    4Feb2025, the default, or 4Jul2026) and build it.
 # Builds are cached under $REAXFF_CUDA_CACHE (default ~/.cache/reaxff-cuda),
 # keyed by LAMMPS version and options, so only the first configure is slow.
 set(_scripts ${PROJECT_SOURCE_DIR}/scripts)
@@ -17,9 +18,18 @@ function(run_lammps_script script result)
   set(${result} "${_out}" PARENT_SCOPE)
 endfunction()
 
-if(NOT LAMMPS_SOURCE_DIR)
-  run_lammps_script(get_lammps.sh _path)
+set(LAMMPS_VERSION "4Feb2025" CACHE STRING
+    "LAMMPS release fetched when LAMMPS_SOURCE_DIR is not given: 4Feb2025 or 4Jul2026")
+set_property(CACHE LAMMPS_VERSION PROPERTY STRINGS 4Feb2025 4Jul2026)
+# (fetched again, and LAMMPS built again, when LAMMPS_VERSION changes in a build folder)
+if(NOT LAMMPS_SOURCE_DIR OR (LAMMPS_FETCHED_VERSION AND NOT LAMMPS_FETCHED_VERSION STREQUAL
+                                                          LAMMPS_VERSION))
+  run_lammps_script(get_lammps.sh _path ${LAMMPS_VERSION})
   set(LAMMPS_SOURCE_DIR "${_path}" CACHE PATH "" FORCE)
+  set(LAMMPS_FETCHED_VERSION "${LAMMPS_VERSION}" CACHE INTERNAL "")
+  set(LAMMPS_INSTALL_DIR "" CACHE PATH "" FORCE)
+  unset(LAMMPS_EXECUTABLE CACHE)
+  unset(LAMMPS_LIBRARY CACHE)
 endif()
 if(NOT LAMMPS_INSTALL_DIR)
   message(STATUS "Building LAMMPS from ${LAMMPS_SOURCE_DIR} (cached after the first time)")
