@@ -182,11 +182,12 @@ fi
 reps=${REPS:-3}
 peer_xz=${PEER:-$root/.device/peer/lmp-kokkos-sm90.xz}
 KK=/tmp/lmp-kk
-[ -x "$KK" ] || { [ -f "$peer_xz" ] && xz -dc "$peer_xz" >"$KK" && chmod +x "$KK"; }
 median() { sort -n | awk '{v[NR] = $1} END {if (NR) printf "%.2f", v[int((NR + 1) / 2)]; else print "-"}'; }
 peak_mib() { sort -n "$1" | tail -1; }
 side_by_side() {  # label, folder, input, steps-args...
   local label=$1 dir=$2 in=$3; shift 3
+  # the peer, unpacked by the first side-by-side run
+  [ -x "$KK" ] || { [ -f "$peer_xz" ] && xz -dc "$peer_xz" >"$KK" && chmod +x "$KK"; }
   cd "$dir"
   local ours=() kk=() mo=0 mk=0 m
   for ((r = 1; r <= reps; r++)); do

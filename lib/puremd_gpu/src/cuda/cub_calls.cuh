@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
 
 #include "cuda/device_buffer.h"
 
@@ -16,9 +17,19 @@ void sort_pairs(DeviceArray<unsigned char> &temp, const K *keys_in, K *keys_out,
   size_t bytes = 0;
   PMD_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_in, keys_out, vals_in,
                                                  vals_out, n, 0, end_bit, stream));
-  temp.reserve(bytes, 1.2);
+  temp.reserve(bytes, kGrowHeadroom);
   PMD_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.data(), bytes, keys_in, keys_out, vals_in,
                                                  vals_out, n, 0, end_bit, stream));
+}
+
+// out[i] = in[0] + ... + in[i-1] over n entries (out[0] = 0).
+template <class T>
+void exclusive_sum(DeviceArray<unsigned char> &temp, const T *in, T *out, int n,
+                   cudaStream_t stream) {
+  size_t bytes = 0;
+  PMD_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, n, stream));
+  temp.reserve(bytes, kGrowHeadroom);
+  PMD_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp.data(), bytes, in, out, n, stream));
 }
 
 }  // namespace puremd::cuda

@@ -1,7 +1,6 @@
 // CudaContext: the StepView over the device arrays, the list-total
 // read-back and the CUB prefix sum shared by the list builders.
-#include <cub/device/device_scan.cuh>
-
+#include "cuda/cub_calls.cuh"
 #include "cuda/cuda_context.h"
 
 namespace puremd::cuda {
@@ -73,12 +72,7 @@ void CudaContext::exclusive_scan(const int *in, int *out, size_t n) {
   if (n > static_cast<size_t>(INT32_MAX))
     throw RuntimeError("CUDA driver: prefix sum over " + std::to_string(n) +
                        " rows exceeds the 32-bit index range");
-  size_t bytes = 0;
-  PMD_CUDA_CHECK(
-      cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, static_cast<int>(n), stream));
-  cub_temp.reserve(bytes, kGrowHeadroom);
-  PMD_CUDA_CHECK(
-      cub::DeviceScan::ExclusiveSum(cub_temp.data(), bytes, in, out, static_cast<int>(n), stream));
+  exclusive_sum(cub_temp, in, out, static_cast<int>(n), stream);
 }
 
 }  // namespace puremd::cuda

@@ -6,7 +6,6 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <cub/device/device_scan.cuh>
 #include <string>
 
 #include "cuda/cub_calls.cuh"
@@ -28,6 +27,13 @@ __global__ void k_segment_bounds(const int *key, int n, int nseg, int *start, in
   if (k < 0 || k >= nseg) return;
   if (p == 0 || key[p - 1] != k) start[k] = p;
   if (p == n - 1 || key[p + 1] != k) end[k] = p + 1;
+}
+
+// ACKS2's X entry of a candidate: its bond softness when the candidate is
+// kept, else 0; X stores the non-zero ones (counted by k_list_rows, written
+// by k_acks2_x_rows: the same rule in both).
+__device__ __forceinline__ double acks2_x_entry(const QEqRowArgs &a, const QEqCandidate &c) {
+  return c.take ? acks2_row_value(a, c) : 0.0;
 }
 
 // The rows (qeq_cuda_rows.cuh): one warp per row writes, when kStore, the
@@ -67,7 +73,7 @@ __global__ void __launch_bounds__(kQEqBlock) k_list_rows(QEqRowArgs a, RowCounts
     count += kept;
     if (out.x_count) {
       int x_kept = 0;
-      g.rank(c.take && acks2_row_value(a, c) != 0.0, x_kept);
+      g.rank(acks2_x_entry(a, c) != 0.0, x_kept);
       x_count += x_kept;
     }
   });
@@ -100,7 +106,7 @@ __global__ void __launch_bounds__(kQEqBlock)
   int count = 0;
   const long long base = x_start[i];
   qeq_row_chunks(g, a, i, [&](const QEqCandidate &c) {
-    const double v = c.take ? acks2_row_value(a, c) : 0.0;
+    const double v = acks2_x_entry(a, c);
     int kept = 0;
     const int before = g.rank(v != 0.0, kept);
     if (v != 0.0) {
@@ -216,12 +222,7 @@ void CudaQEqSolver::build_x_rows(int n) {
   if (x_nnz_ > INT32_MAX)
     throw RuntimeError("ACKS2 (CUDA): " + std::to_string(x_nnz_) +
                        " bond-softness entries exceed the 32-bit index; use more GPUs / MPI ranks");
-  size_t bytes = 0;
-  PMD_CUDA_CHECK(
-      cub::DeviceScan::ExclusiveSum(nullptr, bytes, x_count_.data(), x_start_.data(), n, stream_));
-  cub_tmp_.reserve(bytes, 1.2);
-  PMD_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_tmp_.data(), bytes, x_count_.data(),
-                                               x_start_.data(), n, stream_));
+  exclusive_sum(cub_tmp_, x_count_.data(), x_start_.data(), n, stream_);
   x_col_.reserve(static_cast<std::size_t>(std::max<long long>(x_nnz_, 1)), kMatrixHeadroom);
   x_val_.reserve(static_cast<std::size_t>(std::max<long long>(x_nnz_, 1)), kMatrixHeadroom);
   k_acks2_x_rows<<<blocks_for(static_cast<long long>(n) * 32, kQEqBlock), kQEqBlock, 0, stream_>>>(
