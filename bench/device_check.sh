@@ -184,13 +184,20 @@ peer_xz=${PEER:-$root/.device/peer/lmp-kokkos-sm90.xz}
 KK=/tmp/lmp-kk
 median() { sort -n | awk '{v[NR] = $1} END {if (NR) printf "%.2f", v[int((NR + 1) / 2)]; else print "-"}'; }
 peak_mib() { sort -n "$1" | tail -1; }
+# BASE=folder holding another build's reaxffgpuplugin.so (an older commit's): its
+# ms/step too, in the same runs (ours, base, kk in turn), for "no slower than" checks.
+base=${BASE:-}
 side_by_side() {  # label, folder, input, steps-args...
   local label=$1 dir=$2 in=$3; shift 3
   # the peer, unpacked by the first side-by-side run
   [ -x "$KK" ] || { [ -f "$peer_xz" ] && xz -dc "$peer_xz" >"$KK" && chmod +x "$KK"; }
   cd "$dir"
-  local ours=() kk=() mo=0 mk=0 m
+  local ours=() kk=() bs=() mo=0 mk=0 m
   for ((r = 1; r <= reps; r++)); do
+    if [ -n "$base" ]; then
+      LAMMPS_PLUGIN_PATH="$base" "$LMP" -sf gpu -in "$in" "$@" -log "$out/bench_base.log" -screen none
+      bs+=("$(ms_per_step "$out/bench_base.log")")
+    fi
     nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 100 >"$out/mem.txt" & m=$!
     "$LMP" -sf gpu -in "$in" "$@" -log "$out/bench_ours.log" -screen none
     kill $m; wait $m 2>/dev/null
@@ -208,12 +215,17 @@ side_by_side() {  # label, folder, input, steps-args...
   row "$(printf '%-12s atoms=%-8s ours %8s ms/step (%s)  reaxff/kk %8s ms/step (%s)  kk/ours %s  GPU MiB ours %s kk %s' \
     "$label" "$atoms" "$a" "${ours[*]}" "$b" "${kk[*]}" \
     "$(awk -v a="$a" -v b="$b" 'BEGIN{if (a > 0 && b > 0) printf "%.2f", b / a; else print "-"}')" "$mo" "$mk")"
+  if [ -n "$base" ]; then
+    local c; c=$(printf '%s\n' "${bs[@]}" | median)
+    row "$(printf '%-12s   base %8s ms/step (%s)  ours/base %s' "$label" "$c" "${bs[*]}" \
+      "$(awk -v a="$a" -v c="$c" 'BEGIN{if (a > 0 && c > 0) printf "%.3f", a / c; else print "-"}')")"
+  fi
   # one CSV row per system for bench/plot_side_by_side.py
   [ -s "$out/bench.csv" ] || echo "system,atoms,ours_ms,kk_ms,ours_mib,kk_mib" >"$out/bench.csv"
   echo "$label,$atoms,$a,$b,$mo,$mk" >>"$out/bench.csv"
   # the phases, from one more run of ours with the timing table on
   "$LMP" -sf gpu -in "$(with_keywords "$in" "timing yes")" "$@" -log "$out/phases.log" -screen none
-  awk '/ReaxFF\/GPU (phase|peak)|QEq\/GPU peak/ {p = 1; print; next} p && /^  / {print; next} {p = 0}' \
+  awk '/ReaxFF\/GPU (phase|peak)/ {p = 1; print; next} p && /^  / {print; next} {p = 0}' \
     "$out/phases.log"
   cd "$root"
 }

@@ -70,7 +70,7 @@ void FixAcks2ReaxFFGPU::size_potentials() {
   if (u.size() < n) u.resize(n, 0.0);
 }
 
-void FixAcks2ReaxFFGPU::charge_model(puremd::QEqInput &in) {
+void FixAcks2ReaxFFGPU::charge_model(puremd::QEqProblem &in) {
   FixQEqReaxFFGPU::charge_model(in);  // fix efield shifts chi, as for QEq
   size_potentials();
   acks2.bcut = bcut_acks2.data();
@@ -80,7 +80,7 @@ void FixAcks2ReaxFFGPU::charge_model(puremd::QEqInput &in) {
 }
 
 /* a solve on every Nevery-th step; between solves, u of the owned atoms is
-   the last solve's (the solver's history, which moves with the atoms), sent
+   the last solve's (the charge history, which moves with the atoms), sent
    to the ghosts for the pair style */
 void FixAcks2ReaxFFGPU::pre_force(int vflag) {
   if (update->ntimestep % nevery == 0) {
@@ -92,7 +92,7 @@ void FixAcks2ReaxFFGPU::pre_force(int vflag) {
   const int *mask = atom->mask;
   history_call("t_history", [&] {
     for (int i = 0; i < nlocal; ++i)
-      if (mask[i] & groupbit) u[i] = solver->t_history(i, 0);
+      if (mask[i] & groupbit) u[i] = history.t(i, 0);
   });
   forward_per_atom(u.data());
 }

@@ -11,7 +11,7 @@
    (puremd::Acks2Input): one BiCGStab solve for the charges q and the
    effective potentials u, which the pair style then reads (extract
    "effective_potentials") for the bond-softness energy and forces and the
-   q u polarization term. u follows the atoms through the solver's history
+   q u polarization term. u follows the atoms through the charge history
    (u where QEq keeps t): on steps between solves (Nevery > 1) it is taken
    from there and sent to the ghosts. With fix efield, the field shifts the
    electronegativities as in fix qeq/reaxff. f_ID is half the BiCGStab
@@ -39,7 +39,7 @@ class FixAcks2ReaxFFGPU : public FixQEqReaxFFGPU {
  protected:
   void extract_pair_parameters() override;
   void read_parameter_file(const char *) override;
-  void charge_model(puremd::QEqInput &in) override;
+  void charge_model(puremd::QEqProblem &in) override;
 
  private:
   std::vector<double> bcut_acks2;  // per atom type, 1..ntypes

@@ -14,7 +14,6 @@
 #include "force.h"
 #include "group.h"
 #include "library_call.h"
-#include "memory_report.h"
 #include "modify.h"
 #include "neighbor.h"
 #include "pair.h"
@@ -123,7 +122,7 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, int first_ke
     } else if (strcmp(arg[iarg], "threads_per_row") == 0) {
       if (iarg + 1 >= narg)
         error->all(FLERR, "Fix {}: keyword 'threads_per_row' needs a value", style);
-      // checked with the other settings by the solver made below (QEqSolver::set_settings)
+      // checked with the other settings below (puremd::check_qeq_settings)
       threads_per_row = utils::inumeric(FLERR, arg[iarg + 1], false, lmp);
       ++iarg;
     } else if (strcmp(arg[iarg], "matrix") == 0) {
@@ -141,13 +140,11 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, int first_ke
     }
   }
   check_taper();
-  // A host solver holds the history until init() has the pair style's
-  // engine, which makes the solver that runs (select_solver).
-  call_library_all(lmp, context().c_str(), "make_qeq_solver",
-                   [&] { solver = puremd::make_host_qeq_solver(qeq_settings()); });
+  call_library_all(lmp, context().c_str(), "check_qeq_settings",
+                   [&] { puremd::check_qeq_settings(qeq_settings()); });
   qcomm = std::make_unique<LammpsComm>(this);
 
-  // the solver's history of past solutions is per-atom data
+  // the history of past solutions is per-atom data
   atom->add_callback(Atom::GROW);
 }
 
@@ -163,7 +160,7 @@ FixQEqReaxFFGPU::~FixQEqReaxFFGPU() {
 
 void FixQEqReaxFFGPU::post_constructor() {
   grow_arrays(atom->nmax);
-  history_call("clear_history", [&] { solver->clear_history(); });
+  history_call("clear_history", [&] { history.clear(); });
   pertype_parameters(pertype_option);
 }
 
@@ -207,32 +204,14 @@ puremd::QEqSettings FixQEqReaxFFGPU::qeq_settings() const {
 }
 
 /* ----------------------------------------------------------------------
-   the solver of the pair style's engine (the charge stage of its step: the
-   CUDA solver with the CUDA driver, else the host solver); a new engine (a
-   new driver, new pair settings) gets a new solver, with the history
+   the log names the solver of the pair style's engine (the charge stage of
+   its step: the CUDA solver with the CUDA driver, else the host solver)
 ------------------------------------------------------------------------- */
 
-void FixQEqReaxFFGPU::select_solver() {
-  puremd::Engine *engine = reaxff->charge_engine();
-  if (!engine) error->all(FLERR, "Fix {}: pair_style reaxff/gpu has no engine yet", style);
-  if (solver->engine_id() != engine->id()) {
-    const std::string context =
-        fmt::format("Fix {}: cannot start the QEq solver of {}", style, engine->description());
-    call_library(lmp, context.c_str(), "make_qeq_solver", [&] {
-      std::unique_ptr<puremd::QEqSolver> next = engine->make_qeq_solver(qeq_settings());
-      const int n = solver->history_capacity();
-      next->grow_history(std::max(n, atom->nmax));
-      std::vector<double> buf(puremd::QEqSolver::kHistoryPerAtom);
-      for (int i = 0; i < n; ++i) {
-        solver->pack_history(i, buf.data());
-        next->unpack_history(i, buf.data());
-      }
-      solver = std::move(next);
-    });
-    solver_logged = false;
-  }
-  solver_is_cuda = engine->driver() == puremd::Driver::Cuda;
-
+void FixQEqReaxFFGPU::log_solver() {
+  const bool cuda = reaxff->driver() == puremd::Driver::Cuda;
+  if (cuda != solver_is_cuda) solver_logged = false;
+  solver_is_cuda = cuda;
   if (!solver_logged && comm->me == 0) {
     if (solver_is_cuda)
       utils::logmesg(lmp, "QEq/GPU: fix {} uses the CUDA QEq solver (ghost refresh {})\n", id,
@@ -369,14 +348,14 @@ void FixQEqReaxFFGPU::init() {
   }
 
   // the pair style has created its engine by now (force->init runs first)
-  select_solver();
+  log_solver();
 }
 
 /* ---------------------------------------------------------------------- */
 
 std::unique_ptr<QEqEfield> FixQEqReaxFFGPU::find_efield() { return QEqEfield::find(lmp, style); }
 
-void FixQEqReaxFFGPU::charge_model(puremd::QEqInput &in) {
+void FixQEqReaxFFGPU::charge_model(puremd::QEqProblem &in) {
   if (efield) in.chi_shift = efield->potential().data();
 }
 
@@ -403,22 +382,13 @@ void FixQEqReaxFFGPU::min_pre_force(int vflag) { pre_force(vflag); }
 void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   if (update->ntimestep % nevery) return;
 
-  const int nlocal = atom->nlocal;
-  const int nall = nlocal + atom->nghost;
-
-  // LAMMPS's arrays as they are: the solver reads the group from the mask
-  // and widens the ids itself (on the GPU for the CUDA solver).
-  puremd::QEqInput in;
-  in.n_local = nlocal;
-  in.n_total = nall;
-  in.x = nall > 0 ? atom->x[0] : nullptr;
-  in.tag = atom->tag;
+  // The problem; the atoms are the pair style's (its StepInput). LAMMPS's
+  // arrays as they are: the solver reads the group from the mask.
+  puremd::QEqProblem in;
+  in.settings = qeq_settings();
   in.active = atom->mask;
   in.active_bits = groupbit;
-  in.type = atom->type;
   in.num_types = atom->ntypes + 1;
-  in.type_map = reaxff->type_map();
-  in.num_mapped = atom->ntypes + 1;
   charge_model(in);
   in.chi = chi.data();
   in.eta = eta.data();
@@ -427,13 +397,6 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   // solver finds the owners itself (once per neighbour build) and keeps the
   // ghosts up to date on the GPU.
   in.ghosts_are_images = comm->nprocs == 1;
-  // Reordered since the last solve: LAMMPS rebuilt its lists after it (every
-  // rebuild follows an exchange, maybe a sort), or this is a run's set-up,
-  // which exchanges and sorts too and restarts neighbor->ncalls at 0, so that
-  // counting builds misses a sort there.
-  in.atoms_reordered =
-      update->setupflag || last_solve_step < 0 || neighbor->lastcall > last_solve_step;
-  last_solve_step = update->ntimestep;
 
   // The engine's charge stage: with the CUDA driver the atoms go up and the
   // neighbours are built here, for this solve and the forces that follow.
@@ -441,7 +404,7 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   const bool timing = reaxff->timing();
   const double t0 = timing ? platform::walltime() : 0.0;
   res = call_library(lmp, context().c_str(), "solve_charges", [&] {
-    return reaxff->solve_charges(in, *solver, *qcomm, atom->q, !later_pre_force);
+    return reaxff->solve_charges(in, history, *qcomm, atom->q, !later_pre_force);
   });
   iter_s = res.iter_s;
   iter_t = res.iter_t;
@@ -484,8 +447,6 @@ void FixQEqReaxFFGPU::post_run() {
                  "s {:.1f} t {:.1f} ({} solves)\n",
                  solver_is_cuda ? "CUDA" : "host", 1000.0 * solve_seconds / solves,
                  double(iter_s_sum) / solves, double(iter_t_sum) / solves, solves);
-  utils::logmesg(
-      lmp, memory_report("QEq/GPU", solver->device_memory_table(), atom->nlocal + atom->nghost));
   solve_seconds = 0.0;
   solves = iter_s_sum = iter_t_sum = 0;
 }
@@ -516,25 +477,25 @@ void FixQEqReaxFFGPU::unpack_reverse_comm(int n, int *list, double *buf) {
 }
 
 /* ----------------------------------------------------------------------
-   per-atom history of past s and t, kept by the solver
+   per-atom history of past s and t (ACKS2: q and u)
 ------------------------------------------------------------------------- */
 
 void FixQEqReaxFFGPU::grow_arrays(int nmax) {
-  history_call("grow_history", [&] { solver->grow_history(nmax); });
+  history_call("grow_history", [&] { history.grow(nmax); });
 }
 
 void FixQEqReaxFFGPU::copy_arrays(int i, int j, int /*delflag*/) {
-  history_call("copy_history", [&] { solver->copy_history(i, j); });
+  history_call("copy_history", [&] { history.copy(i, j); });
 }
 
 int FixQEqReaxFFGPU::pack_exchange(int i, double *buf) {
-  return history_call("pack_history", [&] { return solver->pack_history(i, buf); });
+  return history_call("pack_history", [&] { return history.pack(i, buf); });
 }
 
 int FixQEqReaxFFGPU::unpack_exchange(int nlocal, double *buf) {
-  return history_call("unpack_history", [&] { return solver->unpack_history(nlocal, buf); });
+  return history_call("unpack_history", [&] { return history.unpack(nlocal, buf); });
 }
 
 std::string FixQEqReaxFFGPU::context() const { return fmt::format("Fix {}", style); }
 
-double FixQEqReaxFFGPU::memory_usage() { return static_cast<double>(solver->memory_bytes()); }
+double FixQEqReaxFFGPU::memory_usage() { return static_cast<double>(history.bytes()); }

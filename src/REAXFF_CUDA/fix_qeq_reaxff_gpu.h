@@ -10,12 +10,12 @@
    (QEqEfield), as in fix qeq/reaxff.
 
    The solve is the charge stage of pair_style reaxff/gpu's engine
-   (Engine::solve_charges, with the solver the engine made: the CUDA solver
-   with the CUDA driver, else the host solver). This class keeps LAMMPS's
-   side: it runs at pre_force, owns the settings, implements the solver's
-   communication with LAMMPS's forward/reverse comm and MPI_Allreduce, and
-   moves the solver's per-atom history of past solutions with the atoms
-   (grow/copy/pack/unpack_exchange).
+   (Engine::solve_charges: the CUDA solver with the CUDA driver, else the
+   host solver). This class keeps LAMMPS's side: it runs at pre_force, owns
+   the settings and the problem, implements the solver's communication with
+   LAMMPS's forward/reverse comm and MPI_Allreduce, and owns the per-atom
+   history of past solutions (puremd::ChargeHistory), which it moves with the
+   atoms (grow/copy/pack/unpack_exchange).
 
    Extra keywords: threads_per_row N (4, 8, 16, 32; default 0 = chosen from
    the matrix), threads per row of the CUDA solver's matrix product;
@@ -30,11 +30,11 @@
 
 #include "fix.h"
 #include "library_call.h"
+#include "puremd_gpu/charge_history.h"
 
 namespace puremd {
-class QEqSolver;
 struct QEqSettings;
-struct QEqInput;
+struct QEqProblem;
 }  // namespace puremd
 
 namespace LAMMPS_NS {
@@ -81,7 +81,7 @@ class FixQEqReaxFFGPU : public Fix {
   virtual std::unique_ptr<QEqEfield> find_efield();
   // What the charge model adds to the solve's input (here: fix efield's
   // potential as a shift of chi).
-  virtual void charge_model(puremd::QEqInput &in);
+  virtual void charge_model(puremd::QEqProblem &in);
 
   int nevery;
   double swa, swb;  // taper inner / outer radius
@@ -105,17 +105,13 @@ class FixQEqReaxFFGPU : public Fix {
 
   class PairReaxFFGPU *reaxff;        // found in init()
   std::unique_ptr<QEqEfield> efield;  // the run's fix efield, if any
-  std::unique_ptr<puremd::QEqSolver> solver;
-  bool solver_is_cuda = false;   // the engine runs the CUDA driver
-  bool solver_logged;            // the log line naming the solver was written
-  bool later_pre_force = false;  // a fix after this one runs at pre_force (init)
+  puremd::ChargeHistory history;      // past solutions, per atom: moves with the atoms
+  bool solver_is_cuda = false;        // the engine runs the CUDA driver
+  bool solver_logged;                 // the log line naming the solver was written
+  bool later_pre_force = false;       // a fix after this one runs at pre_force (init)
   std::unique_ptr<LammpsComm> qcomm;
   double *comm_vec;  // the vector the current forward/reverse comm moves
   void forward_per_atom(double *v);
-
-  // timestep of the last solve (-1: none yet), to tell whether LAMMPS has
-  // rebuilt its lists, and so maybe reordered the atoms, since
-  bigint last_solve_step = -1;
 
   // params: "reaxff" (extract_pair_parameters) or a file (read_parameter_file),
   // each as the charge model takes it
@@ -125,11 +121,11 @@ class FixQEqReaxFFGPU : public Fix {
   void check_parameters();
   void check_taper();
   puremd::QEqSettings qeq_settings() const;
-  void select_solver();
+  void log_solver();
   // "Fix STYLE", how the library's errors begin (library_call.h)
   std::string context() const;
-  // A call of the solver's history API (`entry` as library_call.h names
-  // it); the CUDA solver may copy its history home for it.
+  // A call of the history's API (`entry` as library_call.h names it); the
+  // history may copy its values home from the GPU for it.
   template <class Call>
   decltype(auto) history_call(const char *entry, Call &&call) {
     return call_library(lmp, context().c_str(), entry, std::forward<Call>(call));

@@ -77,7 +77,7 @@ std::unique_ptr<QEqEfield> FixQtpieReaxFFGPU::find_efield() {
   return QEqEfield::find_qtpie(lmp, style);
 }
 
-void FixQtpieReaxFFGPU::charge_model(puremd::QEqInput &in) {
+void FixQtpieReaxFFGPU::charge_model(puremd::QEqProblem &in) {
   qtpie.exponent = exponent.data();
   qtpie.phi = efield ? efield->potential_everywhere().data() : nullptr;
   qtpie.cutoff_bohr = cutoff_bohr;

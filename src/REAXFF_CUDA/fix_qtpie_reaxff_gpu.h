@@ -29,7 +29,7 @@ class FixQtpieReaxFFGPU : public FixQEqReaxFFGPU {
 
  protected:
   std::unique_ptr<QEqEfield> find_efield() override;
-  void charge_model(puremd::QEqInput &in) override;
+  void charge_model(puremd::QEqProblem &in) override;
 
  private:
   std::string gauss_file;

@@ -384,13 +384,15 @@ void PairReaxFFGPU::fill_step_input(puremd::StepInput &in) {
 // The charge stage of this step, before compute() on the same atoms (fix
 // qeq/reaxff/gpu at pre_force): the engine uploads the atoms and builds the
 // neighbours once for both.
-puremd::QEqResult PairReaxFFGPU::solve_charges(const puremd::QEqInput &qeq,
-                                               puremd::QEqSolver &solver, puremd::QEqComm &comm,
-                                               double *q, bool unchanged_until_forces) {
+puremd::QEqResult PairReaxFFGPU::solve_charges(const puremd::QEqProblem &problem,
+                                               puremd::ChargeHistory &history,
+                                               puremd::QEqComm &comm, double *q,
+                                               bool unchanged_until_forces) {
+  if (!engine) error->all(FLERR, "pair_style reaxff/gpu has no engine yet (no init)");
   puremd::StepInput in;
   fill_step_input(in);
   solve_for_forces = false;
-  const puremd::QEqResult res = engine->solve_charges(in, qeq, solver, comm, q);
+  const puremd::QEqResult res = engine->solve_charges(in, problem, history, comm, q);
   solve_for_forces = unchanged_until_forces;
   return res;
 }

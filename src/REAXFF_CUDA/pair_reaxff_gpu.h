@@ -42,13 +42,11 @@ class PairReaxFFGPU : public PairReaxFF {
   // pair_coeff's map from atom type (1..ntypes) to force-field element, -1
   // for NULL; ntypes + 1 entries.
   const int *type_map() const { return map; }
-  // For fix qeq/reaxff/gpu: the engine that runs the charge stage (null
-  // before the first init), and the stage on this step's atoms.
+  // For fix qeq/reaxff/gpu: the engine's charge stage on this step's atoms.
   // unchanged_until_forces: no fix between this solve and this step's
   // compute() may change atom->x or atom->q, so the CUDA driver may keep the
   // solve's atoms and charges on the GPU for it (forces_follow_solve).
-  puremd::Engine *charge_engine() { return engine.get(); }
-  puremd::QEqResult solve_charges(const puremd::QEqInput &qeq, puremd::QEqSolver &solver,
+  puremd::QEqResult solve_charges(const puremd::QEqProblem &problem, puremd::ChargeHistory &history,
                                   puremd::QEqComm &comm, double *q, bool unchanged_until_forces);
   // `timing yes`: per-phase times at the end of a run (the QEq fix's too).
   bool timing() const { return engine_settings.timing; }

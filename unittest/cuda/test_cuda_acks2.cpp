@@ -15,6 +15,7 @@
 
 #include "cuda_qeq_engine.h"
 #include "engine_test.h"
+#include "host_qeq.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/physics/acks2.h"
 #include "puremd_gpu/qeq.h"
@@ -22,6 +23,7 @@
 #include "require_gpu.h"
 
 using namespace puremd;
+using qeq_test::HostQEq;
 
 namespace {
 
@@ -50,8 +52,8 @@ Acks2Out solve(Solver &&solve_fn, const qeq_test::System &sys, QEqInput in) {
 
 // Same q, u (every atom, ghosts included), history, and iteration counts
 // within a few (BiCGStab's residual near the early exit is round-off's).
-void expect_same(const Acks2Out &host, const Acks2Out &gpu, const QEqSolver &hs,
-                 const QEqSolver &gs, const qeq_test::System &sys, const std::string &where,
+void expect_same(const Acks2Out &host, const Acks2Out &gpu, ChargeHistory &hs, ChargeHistory &gs,
+                 const qeq_test::System &sys, const std::string &where,
                  bool same_iterations = true) {
   SCOPED_TRACE(where);
   if (same_iterations) EXPECT_NEAR(gpu.res.iter_s, host.res.iter_s, 4);
@@ -63,9 +65,9 @@ void expect_same(const Acks2Out &host, const Acks2Out &gpu, const QEqSolver &hs,
     ASSERT_NEAR(gpu.u[i], host.u[i], 1e-9) << "u of atom " << i;
   }
   for (int i = 0; i < sys.n_local; ++i)
-    for (int k = 0; k < QEqSolver::kHistoryDepth; ++k) {
-      ASSERT_NEAR(gs.s_history(i, k), hs.s_history(i, k), 1e-9) << "q history " << i << "," << k;
-      ASSERT_NEAR(gs.t_history(i, k), hs.t_history(i, k), 1e-9) << "u history " << i << "," << k;
+    for (int k = 0; k < ChargeHistory::kDepth; ++k) {
+      ASSERT_NEAR(gs.s(i, k), hs.s(i, k), 1e-9) << "q history " << i << "," << k;
+      ASSERT_NEAR(gs.t(i, k), hs.t(i, k), 1e-9) << "u history " << i << "," << k;
     }
 }
 
@@ -82,7 +84,7 @@ void compare_solves(qeq_test::System sys, const std::string &what, int solves,
       set.max_iter = 1000;
       set.matrix = matrix;
       set.threads_per_row = threads_per_row;
-      auto host = make_host_qeq_solver(set);
+      HostQEq host(set);
       qeq_test::CudaQEq cuda(set);
       std::mt19937 rng(7);
       std::uniform_real_distribution<double> jiggle(-0.02, 0.02);
@@ -95,12 +97,12 @@ void compare_solves(qeq_test::System sys, const std::string &what, int solves,
         QEqInput in = qeq_test::make_input(moving, ghosts == Ghosts::Given);
         in.ghosts_are_images = ghosts == Ghosts::ById;
         const Acks2Out h =
-            solve([&](const QEqInput &i, QEqComm &c, double *q) { return host->solve(i, c, q); },
+            solve([&](const QEqInput &i, QEqComm &c, double *q) { return host.solve(i, c, q); },
                   moving, in);
         const Acks2Out g =
             solve([&](const QEqInput &i, QEqComm &c, double *q) { return cuda.solve(i, c, q); },
                   moving, in);
-        expect_same(h, g, *host, *cuda.solver, moving, where);
+        expect_same(h, g, host.history, cuda.history, moving, where);
         // the atoms move a little (images with them): the next guess is extrapolated
         for (int i = 0; i < moving.n_local; ++i)
           for (int m = 0; m < 3; ++m) {
@@ -156,18 +158,18 @@ TEST(CudaAcks2, HistoryOfRepeatedSolves) {
         moved.x[3 * i + m] +=
             pattern == 0 ? 0.0 : 1e-13 * (((3 * o + m) * 7919 * pattern) % 13 - 6) / 6.0;
     }
-    auto host = make_host_qeq_solver(set);
+    HostQEq host(set);
     Acks2Out h;
     for (int k = 0; k < kSolves; ++k)
-      h = solve([&](const QEqInput &i, QEqComm &c, double *q) { return host->solve(i, c, q); },
+      h = solve([&](const QEqInput &i, QEqComm &c, double *q) { return host.solve(i, c, q); },
                 moved, qeq_test::make_input(moved, true));
     lo = std::min(lo, h.res.iter_s);
     hi = std::max(hi, h.res.iter_s);
   }
-  auto host = make_host_qeq_solver(set);
+  HostQEq host(set);
   qeq_test::CudaQEq cuda(set);
   const QEqInput in = qeq_test::make_input(sys, true);
-  auto on_host = [&](const QEqInput &i, QEqComm &c, double *q) { return host->solve(i, c, q); };
+  auto on_host = [&](const QEqInput &i, QEqComm &c, double *q) { return host.solve(i, c, q); };
   auto on_gpu = [&](const QEqInput &i, QEqComm &c, double *q) { return cuda.solve(i, c, q); };
   Acks2Out first, h, g;
   for (int k = 0; k < kSolves; ++k) {  // no history reads in between: it stays on the GPU
@@ -189,7 +191,7 @@ TEST(CudaAcks2, HistoryOfRepeatedSolves) {
   EXPECT_LE(g.res.iter_s, hi + 1) << "the host's fifth solves took " << lo << " to " << hi;
   std::printf("[ acks2 ] fifth solve: gpu %d, host %d (%d to %d when moved by 1e-13 A), first %d\n",
               g.res.iter_s, h.res.iter_s, lo, hi, first.res.iter_s);
-  expect_same(h, g, *host, *cuda.solver, sys, "fifth solve", false);
+  expect_same(h, g, host.history, cuda.history, sys, "fifth solve", false);
 }
 
 // No owned atom in the group: nothing solved, q and u left alone.
@@ -247,7 +249,7 @@ TEST(CudaAcks2, RefusesWhatTheHostRefusesWithItsMessage) {
   set.cut_hi = 6.0;
   set.tolerance = 1e-20;  // as compare_solves: the solve after is compared at 1e-9
   set.max_iter = 1000;
-  auto host = make_host_qeq_solver(set);
+  HostQEq host(set);
   qeq_test::CudaQEq cuda(set);
   std::vector<double> q(sys.n_total()), u(sys.n_total());
   const std::vector<double> exponent = {0.5, 0.6, 0.7};
@@ -276,7 +278,7 @@ TEST(CudaAcks2, RefusesWhatTheHostRefusesWithItsMessage) {
     }
     return std::string("(no error)");
   };
-  auto on_host = [&](const QEqInput &i, QEqComm &c, double *qq) { return host->solve(i, c, qq); };
+  auto on_host = [&](const QEqInput &i, QEqComm &c, double *qq) { return host.solve(i, c, qq); };
   auto on_gpu = [&](const QEqInput &i, QEqComm &c, double *qq) { return cuda.solve(i, c, qq); };
   for (const Bad &c : cases) {
     SCOPED_TRACE(c.what);
@@ -290,5 +292,5 @@ TEST(CudaAcks2, RefusesWhatTheHostRefusesWithItsMessage) {
   }
   const Acks2Out h = solve(on_host, sys, qeq_test::make_input(sys, true));
   const Acks2Out g = solve(on_gpu, sys, qeq_test::make_input(sys, true));
-  expect_same(h, g, *host, *cuda.solver, sys, "after the refusals");
+  expect_same(h, g, host.history, cuda.history, sys, "after the refusals");
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine_test.h"
+#include "host_qeq.h"
 #include "puremd_gpu/engine.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/qeq.h"
@@ -19,6 +20,14 @@
 namespace {
 
 using namespace engine_test;
+using qeq_test::HostQEq;
+
+// The problem of a QEq test input (its atoms go in the StepInput).
+QEqProblem problem_of(const QEqInput &qi, const QEqSettings &set) {
+  QEqProblem p = qi;
+  p.settings = set;
+  return p;
+}
 
 // As fix qeq/reaxff/gpu and pair_style reaxff/gpu run a step: the charge
 // stage (solve_charges, with the engine's solver, atoms and far list) must
@@ -29,7 +38,8 @@ using namespace engine_test;
 // the solve's atoms and charges (the caller's q is not read), and must give
 // the host driver's results with the host solver's charges; a compute() not
 // told so takes the caller's atoms, also when they moved in the same array
-// (rRESPA's inner levels move atoms between the solve and the forces).
+// (rRESPA's inner levels move atoms between the solve and the forces); a
+// history solved on the GPU serves a host engine's solve next.
 TEST(CudaEngine, ChargeStageOfTheEngine) {
   REQUIRE_GPU();
   const Model st = load("water/qeq_ff.water", nullptr);
@@ -95,11 +105,12 @@ TEST(CudaEngine, ChargeStageOfTheEngine) {
         const std::string where = what + (sub_group ? ", sub-group" : ", all atoms") + how[ghosts];
         QEqInput qi = qeq_input(sub_group, ghosts);
         std::vector<double> q_host = s.q, q_gpu = s.q;
-        const QEqResult rh = make_host_qeq_solver(set)->solve(qi, comm, q_host.data());
+        const QEqResult rh = HostQEq(set).solve(qi, comm, q_host.data());
         StepInput in = step_input(s);
         if (ghosts == 1) in.tag = tag32.data();
-        auto solver = e.gpu->make_qeq_solver(set);
-        const QEqResult rg = e.gpu->solve_charges(in, qi, *solver, comm, q_gpu.data());
+        ChargeHistory history;
+        const QEqResult rg =
+            e.gpu->solve_charges(in, problem_of(qi, set), history, comm, q_gpu.data());
         EXPECT_NEAR(rg.iter_s, rh.iter_s, 1) << where;
         EXPECT_NEAR(rg.iter_t, rh.iter_t, 1) << where;
         double worst = 0.0;
@@ -134,9 +145,9 @@ TEST(CudaEngine, ChargeStageOfTheEngine) {
     System sg = s;  // the GPU's copy of the atoms
     const QEqInput qi = qeq_input(false, 1);
     std::vector<double> q_host = s.q;
-    make_host_qeq_solver(set)->solve(qi, comm, q_host.data());
-    auto solver = e.gpu->make_qeq_solver(set);
-    e.gpu->solve_charges(step_input(sg), qi, *solver, comm, sg.q.data());
+    HostQEq(set).solve(qi, comm, q_host.data());
+    ChargeHistory history;
+    e.gpu->solve_charges(step_input(sg), problem_of(qi, set), history, comm, sg.q.data());
     if (from_solve) std::fill(sg.q.begin(), sg.q.end(), 1.0e3);  // must not be read
     const Result rg = run(*e.gpu, sg, kTermAll, true, false, from_solve);
     System sh = s;
@@ -151,8 +162,8 @@ TEST(CudaEngine, ChargeStageOfTheEngine) {
   {
     System sg = s;
     const QEqInput qi = qeq_input(false, 1);
-    auto solver = e.gpu->make_qeq_solver(set);
-    e.gpu->solve_charges(step_input(sg), qi, *solver, comm, sg.q.data());
+    ChargeHistory history;
+    e.gpu->solve_charges(step_input(sg), problem_of(qi, set), history, comm, sg.q.data());
     for (int g = 0; g < n; ++g) {
       const int o = g < nl ? g : comm.owner[g - nl];
       sg.x[3 * g] += 0.05 * std::sin(o);
@@ -170,9 +181,10 @@ TEST(CudaEngine, ChargeStageOfTheEngine) {
   {
     const QEqInput qi = qeq_input(false, 1);
     std::vector<double> q_host = s.q, q_gpu = s.q;
-    const QEqResult rh = make_host_qeq_solver(wide)->solve(qi, comm, q_host.data());
-    auto solver = e.gpu->make_qeq_solver(wide);
-    const QEqResult rg = e.gpu->solve_charges(step_input(s), qi, *solver, comm, q_gpu.data());
+    const QEqResult rh = HostQEq(wide).solve(qi, comm, q_host.data());
+    ChargeHistory history;
+    const QEqResult rg =
+        e.gpu->solve_charges(step_input(s), problem_of(qi, wide), history, comm, q_gpu.data());
     EXPECT_NEAR(rg.iter_s, rh.iter_s, 1);
     double worst = 0.0;
     for (int i = 0; i < n; ++i) worst = std::max(worst, std::fabs(q_gpu[i] - q_host[i]));
@@ -180,11 +192,28 @@ TEST(CudaEngine, ChargeStageOfTheEngine) {
     compare_step(*e.host, *e.gpu, s, "compute after a QEq cut-off beyond the nonbonded one");
   }
 
-  // A solver belongs to the engine that made it.
-  auto foreign = e.host->make_qeq_solver(set);
-  std::vector<double> q = s.q;
-  EXPECT_THROW(e.gpu->solve_charges(step_input(s), qeq_input(false, 0), *foreign, comm, q.data()),
-               RuntimeError);
+  // The history is the caller's and outlives an engine (LAMMPS makes a new
+  // one when the pair settings change): two solves on the GPU leave it in
+  // the GPU's mirror; the host engine's solve then starts from it (brought
+  // home), as from a history the host engine made itself.
+  {
+    const QEqProblem p = problem_of(qeq_input(false, 1), set);
+    ChargeHistory on_gpu, on_host;
+    std::vector<double> q_gpu = s.q, q_host = s.q;
+    for (int k = 0; k < 2; ++k) {
+      e.gpu->solve_charges(step_input(s), p, on_gpu, comm, q_gpu.data());
+      e.host->solve_charges(step_input(s), p, on_host, comm, q_host.data());
+    }
+    ASSERT_GE(on_gpu.mirror_rows(), nl) << "the history did not stay on the GPU";
+    const QEqResult rg = e.host->solve_charges(step_input(s), p, on_gpu, comm, q_gpu.data());
+    const QEqResult rh = e.host->solve_charges(step_input(s), p, on_host, comm, q_host.data());
+    EXPECT_NEAR(rg.iter_s, rh.iter_s, 1);
+    EXPECT_NEAR(rg.iter_t, rh.iter_t, 1);
+    for (int i = 0; i < nl; ++i) {
+      ASSERT_NEAR(q_gpu[i], q_host[i], 1e-10) << "atom " << i;
+      ASSERT_NEAR(on_gpu.s(i, 1), on_host.s(i, 1), 1e-10) << "s history of atom " << i;
+    }
+  }
 }
 
 }  // namespace

@@ -345,7 +345,7 @@ TEST(CudaOutOfMemory, QEqAutoGoesMatrixFreeWhenMemoryIsShort) {
     EXPECT_NEAR(lean.res.iter_t, ref.res.iter_t, 1);
     for (int i = 0; i < sys.n_total(); ++i)
       ASSERT_NEAR(lean.q[i], ref.q[i], 1e-10) << "q of atom " << i;
-    for (const MemoryEntry &e : solver.solver->device_memory_table())
+    for (const MemoryEntry &e : solver.engine->device_memory_table())
       EXPECT_FALSE(e.what == "QEq: matrix values") << "a matrix-free solve held " << e.bytes;
   }
   {

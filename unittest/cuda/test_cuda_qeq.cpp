@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cuda_qeq_engine.h"
+#include "host_qeq.h"
 #include "puremd_gpu/engine.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/physics/qtpie.h"
@@ -36,13 +37,13 @@ QEqSettings settings(double lo, double hi, double tol, int max_iter = 200) {
   return s;
 }
 
-void expect_same_history(const QEqSolver &host, const QEqSolver &cuda, int n_local,
+void expect_same_history(ChargeHistory &host, ChargeHistory &cuda, int n_local,
                          const std::string &where) {
   for (int i = 0; i < n_local; ++i)
-    for (int k = 0; k < QEqSolver::kHistoryDepth; ++k) {
-      ASSERT_NEAR(cuda.s_history(i, k), host.s_history(i, k), 1e-10)
+    for (int k = 0; k < ChargeHistory::kDepth; ++k) {
+      ASSERT_NEAR(cuda.s(i, k), host.s(i, k), 1e-10)
           << where << ": s history of atom " << i << ", depth " << k;
-      ASSERT_NEAR(cuda.t_history(i, k), host.t_history(i, k), 1e-10)
+      ASSERT_NEAR(cuda.t(i, k), host.t(i, k), 1e-10)
           << where << ": t history of atom " << i << ", depth " << k;
     }
 }
@@ -61,7 +62,7 @@ System isolated_cluster() {
 
 // One solve of each solver on the same input; q, counts and history agree.
 // one_domain: what the CUDA solver's QEqComm says (scalars on the GPU).
-void expect_same_solve(QEqSolver &host, CudaQEq &cuda, const QEqInput &in, const System &sys,
+void expect_same_solve(HostQEq &host, CudaQEq &cuda, const QEqInput &in, const System &sys,
                        const std::string &where, bool one_domain = false) {
   SingleRankComm ch = make_comm(sys), cc = make_comm(sys, one_domain);
   std::vector<double> qh(sys.n_total(), 123.0), qc(sys.n_total(), 123.0);
@@ -73,7 +74,7 @@ void expect_same_solve(QEqSolver &host, CudaQEq &cuda, const QEqInput &in, const
   EXPECT_EQ(rc.converged_t, rh.converged_t) << where;
   for (int i = 0; i < sys.n_total(); ++i)
     ASSERT_NEAR(qc[i], qh[i], 1e-10) << where << ": q of atom " << i;
-  expect_same_history(host, *cuda.solver, sys.n_local, where);
+  expect_same_history(host.history, cuda.history, sys.n_local, where);
 }
 
 // Every way the CUDA solver can run: stored or matrix-free products, CG's
@@ -86,9 +87,9 @@ void compare_once(const System &sys, const QEqSettings &stored, const std::strin
       const std::string scalars = std::string(matrix == QEqMatrix::Free ? ", matrix-free" : "") +
                                   (one_domain ? ", CG scalars on the GPU" : "");
       for (bool with_owner : {true, false}) {
-        auto host = make_host_qeq_solver(set);
+        HostQEq host(set);
         CudaQEq cuda(set);
-        expect_same_solve(*host, cuda, make_input(sys, with_owner), sys,
+        expect_same_solve(host, cuda, make_input(sys, with_owner), sys,
                           what +
                               (with_owner ? " (device ghost refresh" : " (QEqComm ghost refresh") +
                               scalars + ")",
@@ -97,9 +98,9 @@ void compare_once(const System &sys, const QEqSettings &stored, const std::strin
       // ghost owners found on the GPU by id, as fix qeq/reaxff/gpu asks on one rank
       QEqInput in = make_input(sys, false);
       in.ghosts_are_images = true;
-      auto host = make_host_qeq_solver(set);
+      HostQEq host(set);
       CudaQEq cuda(set);
-      expect_same_solve(*host, cuda, in, sys, what + " (ghost owners found by id" + scalars + ")",
+      expect_same_solve(host, cuda, in, sys, what + " (ghost owners found by id" + scalars + ")",
                         one_domain);
     }
 }
@@ -157,9 +158,9 @@ TEST(CudaQEq, TypeMappedToNullTakesNoPart) {
       in.type_map = type_map;
       in.num_mapped = 3;
       if (!flags) in.active = nullptr;
-      auto host = make_host_qeq_solver(settings(0.0, 6.0, 1e-12, 1000));
+      HostQEq host(settings(0.0, 6.0, 1e-12, 1000));
       CudaQEq cuda(settings(0.0, 6.0, 1e-12, 1000));
-      expect_same_solve(*host, cuda, in, sys,
+      expect_same_solve(host, cuda, in, sys,
                         std::string("NULL type") + (flags ? ", group flags" : ", no flags") +
                             (owners ? ", device ghost refresh" : ", QEqComm"));
     }
@@ -183,9 +184,9 @@ TEST(CudaQEq, QtpieSameAsHost) {
       qt.cutoff_bohr = qtpie_cutoff_bohr(exponent[0]);
       QEqInput in = make_input(sys, with_owner);
       in.qtpie = &qt;
-      auto host = make_host_qeq_solver(settings(0.0, 6.0, 1e-12));
+      HostQEq host(settings(0.0, 6.0, 1e-12));
       CudaQEq cuda(settings(0.0, 6.0, 1e-12));
-      expect_same_solve(*host, cuda, in, sys,
+      expect_same_solve(host, cuda, in, sys,
                         std::string(field ? "QTPIE with a potential" : "QTPIE") +
                             (with_owner ? ", device" : ", comm"));
     }
@@ -209,9 +210,9 @@ TEST(CudaQEq, PerAtomParametersAndChiShift) {
     in.eta = eta.data();
     in.gamma = gamma.data();
     in.chi_shift = shift.data();
-    auto host = make_host_qeq_solver(settings(0.0, 5.0, 1e-12));
+    HostQEq host(settings(0.0, 5.0, 1e-12));
     CudaQEq cuda(settings(0.0, 5.0, 1e-12));
-    expect_same_solve(*host, cuda, in, sys, with_owner ? "per-atom, device" : "per-atom, comm");
+    expect_same_solve(host, cuda, in, sys, with_owner ? "per-atom, device" : "per-atom, comm");
   }
 }
 
@@ -227,49 +228,50 @@ TEST(CudaQEq, HistoryOverSeveralSolvesWithMovingAtoms) {
   std::normal_distribution<double> kick(0.0, 0.05);
 
   for (bool with_owner : {true, false}) {
-    auto host = make_host_qeq_solver(settings(0.0, cut, 1e-12));
+    HostQEq host(settings(0.0, cut, 1e-12));
     CudaQEq cuda(settings(0.0, cut, 1e-12));
     std::vector<double> p = pos;
     std::vector<int> t = type;
     for (int step = 0; step < 6; ++step) {
       const System sys = periodic_from_positions(p, t, active, L, cut);
-      expect_same_solve(*host, cuda, make_input(sys, with_owner), sys,
+      expect_same_solve(host, cuda, make_input(sys, with_owner), sys,
                         "step " + std::to_string(step) + (with_owner ? " device" : " comm"));
       // Atoms move; every other step two atoms swap places in the arrays (as
       // LAMMPS sorting or exchange does), through the history API.
       for (double &v : p) v += kick(rng);
       if (step % 2 == 1) {
         const int a = step, b = n - 1 - step;
-        std::vector<double> ha(QEqSolver::kHistoryPerAtom), hb(QEqSolver::kHistoryPerAtom);
-        for (QEqSolver *s : {host.get(), cuda.solver.get()}) {
-          s->pack_history(a, ha.data());
-          s->pack_history(b, hb.data());
-          s->unpack_history(a, hb.data());
-          s->unpack_history(b, ha.data());
+        std::vector<double> ha(ChargeHistory::kPerAtom), hb(ChargeHistory::kPerAtom);
+        for (ChargeHistory *h : {&host.history, &cuda.history}) {
+          h->pack(a, ha.data());
+          h->pack(b, hb.data());
+          h->unpack(a, hb.data());
+          h->unpack(b, ha.data());
         }
         for (int k = 0; k < 3; ++k) std::swap(p[3 * a + k], p[3 * b + k]);
         std::swap(t[a], t[b]);
       }
       if (step == 2) {  // atoms 10 and n-1 trade slots, one of them through copy_history
-        std::vector<double> h10(QEqSolver::kHistoryPerAtom);
-        for (QEqSolver *s : {host.get(), cuda.solver.get()}) {
-          s->pack_history(10, h10.data());
-          s->copy_history(n - 1, 10);
-          s->unpack_history(n - 1, h10.data());
+        std::vector<double> h10(ChargeHistory::kPerAtom);
+        for (ChargeHistory *h : {&host.history, &cuda.history}) {
+          h->pack(10, h10.data());
+          h->copy(n - 1, 10);
+          h->unpack(n - 1, h10.data());
         }
         for (int k = 0; k < 3; ++k) std::swap(p[30 + k], p[3 * (n - 1) + k]);
         std::swap(t[10], t[n - 1]);
       }
     }
-    EXPECT_GT(cuda.solver->memory_bytes(), 0u);
-    const MemoryTable table = cuda.solver->device_memory_table();
+    // the solver's arrays are the engine's: one memory table
+    EXPECT_GT(cuda.engine->device_bytes(), 0u);
+    const MemoryTable table = cuda.engine->device_memory_table();
     size_t sum = 0;
     bool matrix = false;
     for (const MemoryEntry &e : table) {
       sum += e.bytes;
       matrix = matrix || e.what == "QEq: matrix values";
     }
-    EXPECT_TRUE(matrix) << "the QEq matrix in the solver's memory table";
+    EXPECT_TRUE(matrix) << "the QEq matrix in the engine's memory table";
     // Without a stored matrix the solver never holds one.
     QEqSettings free_set = settings(0.0, 7.0, 1e-12);
     free_set.matrix = QEqMatrix::Free;
@@ -278,10 +280,9 @@ TEST(CudaQEq, HistoryOverSeveralSolvesWithMovingAtoms) {
     SingleRankComm comm = make_comm(sys, true);
     std::vector<double> q(sys.n_total());
     free_solver.solve(make_input(sys, true), comm, q.data());
-    for (const MemoryEntry &e : free_solver.solver->device_memory_table())
+    for (const MemoryEntry &e : free_solver.engine->device_memory_table())
       EXPECT_FALSE(e.what == "QEq: matrix values" && e.bytes > 0) << "matrix-free solver";
-    EXPECT_LE(sum, cuda.solver->memory_bytes());
-    EXPECT_TRUE(host->device_memory_table().empty());
+    EXPECT_EQ(sum, cuda.engine->device_bytes());
   }
 }
 
@@ -382,14 +383,14 @@ TEST(CudaQEq, GhostOwnersFoundByIdKeptUntilReordered) {
   // 32-bit ids, as LAMMPS stores them by default
   System sys = make_periodic_system(64, 10.0, 6.0, 8u);
   const std::vector<int> tag32(sys.tag.begin(), sys.tag.end());
-  auto host = make_host_qeq_solver(settings(0.0, 6.0, 1e-12));
+  HostQEq host(settings(0.0, 6.0, 1e-12));
   CudaQEq cuda(settings(0.0, 6.0, 1e-12));
   QEqInput in = make_input(sys, false);
   in.tag = tag32.data();
   in.ghosts_are_images = true;
-  expect_same_solve(*host, cuda, in, sys, "first solve");
+  expect_same_solve(host, cuda, in, sys, "first solve");
   in.atoms_reordered = false;
-  expect_same_solve(*host, cuda, in, sys, "owners kept");
+  expect_same_solve(host, cuda, in, sys, "owners kept");
   // A ghost whose id no owned atom has (another rank's atom): QEqComm path,
   // found again because the atoms were reordered.
   System other = sys;
@@ -416,31 +417,31 @@ TEST(CudaQEq, HistoryStaysOnTheGpuBetweenSolves) {
   std::vector<int> active(n, 1);
   std::mt19937 rng(9u);
   std::normal_distribution<double> kick(0.0, 0.05);
-  auto host = make_host_qeq_solver(settings(0.0, cut, 1e-12));
+  HostQEq host(settings(0.0, cut, 1e-12));
   CudaQEq cuda(settings(0.0, cut, 1e-12));
   for (int step = 0; step < 8; ++step) {
     const System sys = periodic_from_positions(pos, type, active, L, cut);
     QEqInput in = make_input(sys, true);
     SingleRankComm ch = make_comm(sys), cc = make_comm(sys);
     std::vector<double> qh(sys.n_total()), qc(sys.n_total());
-    host->solve(in, ch, qh.data());
+    host.solve(in, ch, qh.data());
     cuda.solve(in, cc, qc.data());
     for (int i = 0; i < sys.n_total(); ++i)
       ASSERT_NEAR(qc[i], qh[i], 1e-10) << "step " << step << ": q of atom " << i;
     for (double &v : pos) v += kick(rng);
     if (step == 3) {  // the first call of the history API brings it home
-      std::vector<double> h(QEqSolver::kHistoryPerAtom);
-      for (QEqSolver *s : {host.get(), cuda.solver.get()}) {
-        s->pack_history(5, h.data());
-        s->copy_history(40, 5);
-        s->unpack_history(40, h.data());
+      std::vector<double> block(ChargeHistory::kPerAtom);
+      for (ChargeHistory *h : {&host.history, &cuda.history}) {
+        h->pack(5, block.data());
+        h->copy(40, 5);
+        h->unpack(40, block.data());
       }
-      expect_same_history(*host, *cuda.solver, n, "after the swap");
+      expect_same_history(host.history, cuda.history, n, "after the swap");
       for (int k = 0; k < 3; ++k) std::swap(pos[15 + k], pos[120 + k]);
       std::swap(type[5], type[40]);
     }
   }
-  expect_same_history(*host, *cuda.solver, n, "after 8 solves");
+  expect_same_history(host.history, cuda.history, n, "after 8 solves");
 }
 
 TEST(CudaQEq, SomeGhostOwnersUnknownUsesComm) {
@@ -450,9 +451,9 @@ TEST(CudaQEq, SomeGhostOwnersUnknownUsesComm) {
   owner[0] = -1;  // another rank's atom: the QEqComm path runs
   QEqInput in = make_input(sys, true);
   in.ghost_owner = owner.data();
-  auto host = make_host_qeq_solver(settings(0.0, 6.0, 1e-12));
+  HostQEq host(settings(0.0, 6.0, 1e-12));
   CudaQEq cuda(settings(0.0, 6.0, 1e-12));
-  expect_same_solve(*host, cuda, in, sys, "partial ghost_owner");
+  expect_same_solve(host, cuda, in, sys, "partial ghost_owner");
   owner[0] = sys.n_local;  // not an owned atom
   SingleRankComm comm = make_comm(sys);
   std::vector<double> q(sys.n_total());
@@ -479,9 +480,9 @@ TEST(CudaQEq, ReportsNonConvergence) {
   REQUIRE_GPU();
   const System sys = make_periodic_system(27, 9.0, 6.0, 31u);
   for (bool with_owner : {true, false}) {
-    auto host = make_host_qeq_solver(settings(0.0, 6.0, 1e-14, 2));
+    HostQEq host(settings(0.0, 6.0, 1e-14, 2));
     CudaQEq cuda(settings(0.0, 6.0, 1e-14, 2));
-    expect_same_solve(*host, cuda, make_input(sys, with_owner), sys, "max_iter 2");
+    expect_same_solve(host, cuda, make_input(sys, with_owner), sys, "max_iter 2");
     SingleRankComm comm = make_comm(sys);
     std::vector<double> q(sys.n_total());
     const QEqResult res = cuda.solve(make_input(sys, with_owner), comm, q.data());

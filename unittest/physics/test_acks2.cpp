@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "dense_qeq.h"
+#include "host_qeq.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/physics/acks2.h"
 #include "puremd_gpu/qeq.h"
@@ -110,7 +111,7 @@ struct Acks2Run {
   std::vector<double> q, u;
 };
 
-Acks2Run solve_acks2(QEqSolver &solver, const System &sys, const double *chi_shift = nullptr) {
+Acks2Run solve_acks2(HostQEq &solver, const System &sys, const double *chi_shift = nullptr) {
   Acks2Input ak;
   ak.bcut = kBcut.data();
   ak.softness = kSoftness;
@@ -126,17 +127,17 @@ Acks2Run solve_acks2(QEqSolver &solver, const System &sys, const double *chi_shi
   return run;
 }
 
-std::unique_ptr<QEqSolver> acks2_solver(double hi, int max_iter = 1000) {
+HostQEq acks2_solver(double hi, int max_iter = 1000) {
   QEqSettings set;
   set.cut_hi = hi;
   set.tolerance = 1e-20;  // BiCGStab then stops on s . s < 1e-20 or at max_iter
   set.max_iter = max_iter;
-  return make_host_qeq_solver(set);
+  return HostQEq(set);
 }
 
 void expect_matches_dense(const System &sys, double hi) {
   auto solver = acks2_solver(hi);
-  const Acks2Run run = solve_acks2(*solver, sys);
+  const Acks2Run run = solve_acks2(solver, sys);
   EXPECT_GT(run.res.iter_s, 1);
   EXPECT_EQ(run.res.iter_t, 0);
   EXPECT_FALSE(run.res.breakdown);
@@ -151,8 +152,8 @@ void expect_matches_dense(const System &sys, double hi) {
     }
     EXPECT_NEAR(run.q[i], ref.q[i], 1e-9) << "q of atom " << i;
     EXPECT_NEAR(run.u[i], ref.u[i], 1e-9) << "u of atom " << i;
-    EXPECT_EQ(solver->s_history(i, 0), run.q[i]);
-    EXPECT_EQ(solver->t_history(i, 0), run.u[i]);
+    EXPECT_EQ(solver.history.s(i, 0), run.q[i]);
+    EXPECT_EQ(solver.history.t(i, 0), run.u[i]);
     EXPECT_LT(std::fabs(run.q[i]), 3.0) << "unphysical test system";
     coupled += std::fabs(ref.u[i] - ref.u[0]) > 1e-3;
     qsum += run.q[i];
@@ -189,7 +190,7 @@ TEST(Acks2Solver, ChiShiftActsAsElectronegativity) {
   std::vector<double> shift(sys.n_total(), 0.0);
   for (int i = 0; i < sys.n_local; ++i) shift[i] = 0.05 * sys.x[3 * i + 2];
   auto a = acks2_solver(6.0), b = acks2_solver(6.0);
-  const Acks2Run plain = solve_acks2(*a, sys), shifted = solve_acks2(*b, sys, shift.data());
+  const Acks2Run plain = solve_acks2(a, sys), shifted = solve_acks2(b, sys, shift.data());
   double moved = 0.0;
   for (int i = 0; i < sys.n_local; ++i)
     moved = std::max(moved, std::fabs(shifted.q[i] - plain.q[i]));
@@ -205,9 +206,9 @@ TEST(Acks2Solver, ChiShiftActsAsElectronegativity) {
 TEST(Acks2Solver, HistoryGuessOfRepeatedSolves) {
   const System sys = make_periodic_system(27, 6.0, 6.0, 99u);
   auto solver = acks2_solver(6.0);
-  const Acks2Run first = solve_acks2(*solver, sys);
+  const Acks2Run first = solve_acks2(solver, sys);
   Acks2Run run;
-  for (int k = 0; k < 4; ++k) run = solve_acks2(*solver, sys);
+  for (int k = 0; k < 4; ++k) run = solve_acks2(solver, sys);
   EXPECT_LT(run.res.iter_s, first.res.iter_s / 3)
       << "first solve " << first.res.iter_s << " iterations";
   for (int i = 0; i < sys.n_local; ++i) {
@@ -219,7 +220,7 @@ TEST(Acks2Solver, HistoryGuessOfRepeatedSolves) {
 TEST(Acks2Solver, ReportsNonConvergence) {
   const System sys = make_periodic_system(27, 6.0, 6.0, 5u);
   auto solver = acks2_solver(6.0, 3);
-  const Acks2Run run = solve_acks2(*solver, sys);
+  const Acks2Run run = solve_acks2(solver, sys);
   EXPECT_EQ(run.res.iter_s, 3);
   EXPECT_FALSE(run.res.converged_s);
   EXPECT_TRUE(run.res.converged_t);
@@ -235,12 +236,12 @@ TEST(Acks2Solver, RejectsQtpieAndMissingArrays) {
   ak.u = u.data();  // no bcut
   QEqInput in = make_input(sys);
   in.acks2 = &ak;
-  EXPECT_THROW(solver->solve(in, comm, q.data()), InputError);
+  EXPECT_THROW(solver.solve(in, comm, q.data()), InputError);
   ak.bcut = kBcut.data();
   const double expo[3] = {0.2, 0.2, 0.2};
   QtpieInput qt;
   qt.exponent = expo;
   qt.cutoff_bohr = 10.0;
   in.qtpie = &qt;
-  EXPECT_THROW(solver->solve(in, comm, q.data()), InputError);
+  EXPECT_THROW(solver.solve(in, comm, q.data()), InputError);
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "dense_qeq.h"
+#include "host_qeq.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/physics/qeq_matrix.h"
 #include "puremd_gpu/qeq.h"
@@ -68,10 +69,10 @@ void expect_matches_dense(const System &sys, double lo, double hi) {
   set.cut_hi = hi;
   set.tolerance = 1e-14;
   set.max_iter = 1000;
-  auto solver = make_host_qeq_solver(set);
+  HostQEq solver(set);
   SingleRankComm comm = make_comm(sys);
   std::vector<double> q(sys.n_total(), 123.0);
-  const QEqResult res = solver->solve(make_input(sys), comm, q.data());
+  const QEqResult res = solver.solve(make_input(sys), comm, q.data());
   EXPECT_GT(res.iter_s, 1);
   EXPECT_GT(res.iter_t, 1);
 
@@ -82,8 +83,8 @@ void expect_matches_dense(const System &sys, double lo, double hi) {
       EXPECT_EQ(q[i], 123.0) << "inactive atom " << i << " was written";
       continue;
     }
-    EXPECT_NEAR(solver->s_history(i, 0), ref.s[i], 1e-10) << "s of atom " << i;
-    EXPECT_NEAR(solver->t_history(i, 0), ref.t[i], 1e-10) << "t of atom " << i;
+    EXPECT_NEAR(solver.history.s(i, 0), ref.s[i], 1e-10) << "s of atom " << i;
+    EXPECT_NEAR(solver.history.t(i, 0), ref.t[i], 1e-10) << "t of atom " << i;
     EXPECT_NEAR(q[i], ref.q[i], 1e-10) << "q of atom " << i;
     EXPECT_LT(std::fabs(q[i]), 3.0) << "unphysical test system";
     qsum += q[i];
@@ -152,14 +153,14 @@ TEST(QEqSolver, TypeMappedToNullTakesNoPart) {
   set.tolerance = 1e-14;
   set.max_iter = 1000;
   set.cut_hi = 6.0;
-  auto mapped = make_host_qeq_solver(set), grouped = make_host_qeq_solver(set);
+  HostQEq mapped(set), grouped(set);
   SingleRankComm c1 = make_comm(sys), c2 = make_comm(out);
   std::vector<double> q1(sys.n_total(), 123.0), q2(sys.n_total(), 123.0);
   QEqInput in = make_input(sys);
   in.type_map = type_map;
   in.num_mapped = 3;
-  mapped->solve(in, c1, q1.data());
-  grouped->solve(make_input(out), c2, q2.data());
+  mapped.solve(in, c1, q1.data());
+  grouped.solve(make_input(out), c2, q2.data());
   for (int i = 0; i < sys.n_total(); ++i) {
     EXPECT_EQ(q1[i], q2[i]) << "atom " << i;
     if (sys.type[i] == 1) EXPECT_EQ(q1[i], 123.0) << "NULL-type atom " << i << " was written";
@@ -171,7 +172,7 @@ TEST(QEqSolver, PerAtomParametersEqualPerType) {
   QEqSettings set;
   set.cut_hi = 5.0;
   set.tolerance = 1e-12;
-  auto a = make_host_qeq_solver(set), b = make_host_qeq_solver(set);
+  HostQEq a(set), b(set);
   SingleRankComm comm = make_comm(sys);
   std::vector<double> qa(sys.n_total()), qb(sys.n_total());
   const QEqInput in_type = make_input(sys);
@@ -187,8 +188,8 @@ TEST(QEqSolver, PerAtomParametersEqualPerType) {
   in_atom.chi = chi.data();
   in_atom.eta = eta.data();
   in_atom.gamma = gamma.data();
-  const QEqResult ra = a->solve(in_type, comm, qa.data());
-  const QEqResult rb = b->solve(in_atom, comm, qb.data());
+  const QEqResult ra = a.solve(in_type, comm, qa.data());
+  const QEqResult rb = b.solve(in_atom, comm, qb.data());
   EXPECT_EQ(ra.iter_s, rb.iter_s);
   EXPECT_EQ(ra.iter_t, rb.iter_t);
   for (int i = 0; i < sys.n_total(); ++i) EXPECT_NEAR(qa[i], qb[i], 1e-13);
@@ -199,10 +200,10 @@ TEST(QEqSolver, CommPatternPerIteration) {
   QEqSettings set;
   set.cut_hi = 6.0;
   set.tolerance = 1e-10;
-  auto solver = make_host_qeq_solver(set);
+  HostQEq solver(set);
   SingleRankComm comm = make_comm(sys);
   std::vector<double> q(sys.n_total());
-  const QEqResult res = solver->solve(make_input(sys), comm, q.data());
+  const QEqResult res = solver.solve(make_input(sys), comm, q.data());
   // Per CG: 1 reverse + 2 sums to start, then per iteration 1 forward,
   // 1 reverse and 2 sums; around the solves: 2 forwards (guesses), 2 sums
   // and 1 forward (q).
@@ -218,10 +219,10 @@ TEST(QEqSolver, ReportsNonConvergence) {
   set.cut_hi = 6.0;
   set.tolerance = 1e-14;
   set.max_iter = 2;
-  auto solver = make_host_qeq_solver(set);
+  HostQEq solver(set);
   SingleRankComm comm = make_comm(sys);
   std::vector<double> q(sys.n_total());
-  const QEqResult res = solver->solve(make_input(sys), comm, q.data());
+  const QEqResult res = solver.solve(make_input(sys), comm, q.data());
   EXPECT_FALSE(res.converged_s);
   EXPECT_FALSE(res.converged_t);
   EXPECT_FALSE(res.converged());
@@ -238,25 +239,25 @@ TEST(QEqSolver, HistoryExtrapolationAndShift) {
   QEqSettings set;
   set.cut_hi = 5.0;
   set.max_iter = 1;  // no CG step: the solution is the extrapolated guess
-  auto solver = make_host_qeq_solver(set);
-  solver->grow_history(sys.n_local);
-  std::vector<double> buf(QEqSolver::kHistoryPerAtom);
+  HostQEq solver(set);
+  solver.history.grow(sys.n_local);
+  std::vector<double> buf(ChargeHistory::kPerAtom);
   for (int i = 0; i < sys.n_local; ++i) {
-    for (int k = 0; k < QEqSolver::kHistoryPerAtom; ++k) buf[k] = 0.1 * i + 0.37 * k * k - k;
-    EXPECT_EQ(solver->unpack_history(i, buf.data()), QEqSolver::kHistoryPerAtom);
+    for (int k = 0; k < ChargeHistory::kPerAtom; ++k) buf[k] = 0.1 * i + 0.37 * k * k - k;
+    EXPECT_EQ(solver.history.unpack(i, buf.data()), ChargeHistory::kPerAtom);
   }
   SingleRankComm comm = make_comm(sys);
   std::vector<double> q(sys.n_total());
-  solver->solve(make_input(sys), comm, q.data());
+  solver.solve(make_input(sys), comm, q.data());
   for (int i = 0; i < sys.n_local; ++i) {
-    double h[QEqSolver::kHistoryPerAtom];
-    for (int k = 0; k < QEqSolver::kHistoryPerAtom; ++k) h[k] = 0.1 * i + 0.37 * k * k - k;
-    const double *s = h, *t = h + QEqSolver::kHistoryDepth;
-    EXPECT_NEAR(solver->s_history(i, 0), 4 * (s[0] + s[2]) - (6 * s[1] + s[3]), 1e-12);
-    EXPECT_NEAR(solver->t_history(i, 0), t[2] + 3 * (t[0] - t[1]), 1e-12);
-    for (int k = 1; k < QEqSolver::kHistoryDepth; ++k) {
-      EXPECT_EQ(solver->s_history(i, k), s[k - 1]);
-      EXPECT_EQ(solver->t_history(i, k), t[k - 1]);
+    double h[ChargeHistory::kPerAtom];
+    for (int k = 0; k < ChargeHistory::kPerAtom; ++k) h[k] = 0.1 * i + 0.37 * k * k - k;
+    const double *s = h, *t = h + ChargeHistory::kDepth;
+    EXPECT_NEAR(solver.history.s(i, 0), 4 * (s[0] + s[2]) - (6 * s[1] + s[3]), 1e-12);
+    EXPECT_NEAR(solver.history.t(i, 0), t[2] + 3 * (t[0] - t[1]), 1e-12);
+    for (int k = 1; k < ChargeHistory::kDepth; ++k) {
+      EXPECT_EQ(solver.history.s(i, k), s[k - 1]);
+      EXPECT_EQ(solver.history.t(i, k), t[k - 1]);
     }
   }
 }
@@ -266,74 +267,74 @@ TEST(QEqSolver, ExactGuessNeedsNoIteration) {
   QEqSettings set;
   set.cut_hi = 6.0;
   set.tolerance = 1e-8;
-  auto solver = make_host_qeq_solver(set);
+  HostQEq solver(set);
   SingleRankComm comm = make_comm(sys);
   std::vector<double> q1(sys.n_total()), q2(sys.n_total());
   set.tolerance = 1e-14;
   set.max_iter = 1000;
-  solver->set_settings(set);
-  solver->solve(make_input(sys), comm, q1.data());
+  solver.settings = set;
+  solver.solve(make_input(sys), comm, q1.data());
   // A history of four equal solutions extrapolates to that solution.
   for (int i = 0; i < sys.n_local; ++i) {
-    double b[QEqSolver::kHistoryPerAtom];
-    for (int k = 0; k < QEqSolver::kHistoryDepth; ++k) {
-      b[k] = solver->s_history(i, 0);
-      b[QEqSolver::kHistoryDepth + k] = solver->t_history(i, 0);
+    double b[ChargeHistory::kPerAtom];
+    for (int k = 0; k < ChargeHistory::kDepth; ++k) {
+      b[k] = solver.history.s(i, 0);
+      b[ChargeHistory::kDepth + k] = solver.history.t(i, 0);
     }
-    solver->unpack_history(i, b);
+    solver.history.unpack(i, b);
   }
   set.tolerance = 1e-8;
-  solver->set_settings(set);
-  const QEqResult res = solver->solve(make_input(sys), comm, q2.data());
+  solver.settings = set;
+  const QEqResult res = solver.solve(make_input(sys), comm, q2.data());
   EXPECT_EQ(res.iter_s, 1);
   EXPECT_EQ(res.iter_t, 1);
   for (int i = 0; i < sys.n_local; ++i) EXPECT_NEAR(q2[i], q1[i], 1e-12);
 }
 
 TEST(QEqSolver, HistoryFollowsAtoms) {
-  auto solver = make_host_qeq_solver(QEqSettings{});
-  solver->grow_history(3);
-  EXPECT_EQ(solver->history_capacity(), 3);
-  std::vector<double> a(QEqSolver::kHistoryPerAtom), b(QEqSolver::kHistoryPerAtom);
-  for (int k = 0; k < QEqSolver::kHistoryPerAtom; ++k) a[k] = k + 1.5;
-  solver->unpack_history(1, a.data());
-  solver->grow_history(10);  // growing keeps entries, new ones are zero
-  EXPECT_EQ(solver->history_capacity(), 10);
-  solver->copy_history(1, 7);
-  EXPECT_EQ(solver->pack_history(7, b.data()), QEqSolver::kHistoryPerAtom);
+  HostQEq solver(QEqSettings{});
+  solver.history.grow(3);
+  EXPECT_EQ(solver.history.capacity(), 3);
+  std::vector<double> a(ChargeHistory::kPerAtom), b(ChargeHistory::kPerAtom);
+  for (int k = 0; k < ChargeHistory::kPerAtom; ++k) a[k] = k + 1.5;
+  solver.history.unpack(1, a.data());
+  solver.history.grow(10);  // growing keeps entries, new ones are zero
+  EXPECT_EQ(solver.history.capacity(), 10);
+  solver.history.copy(1, 7);
+  EXPECT_EQ(solver.history.pack(7, b.data()), ChargeHistory::kPerAtom);
   EXPECT_EQ(a, b);
-  solver->pack_history(9, b.data());
+  solver.history.pack(9, b.data());
   for (double v : b) EXPECT_EQ(v, 0.0);
-  solver->unpack_history(12, a.data());  // unpack past the end grows
-  EXPECT_GE(solver->history_capacity(), 13);
-  EXPECT_EQ(solver->s_history(12, 0), 1.5);
-  EXPECT_EQ(solver->t_history(12, 0), 1.5 + QEqSolver::kHistoryDepth);
-  solver->clear_history();
-  EXPECT_EQ(solver->s_history(1, 0), 0.0);
+  solver.history.unpack(12, a.data());  // unpack past the end grows
+  EXPECT_GE(solver.history.capacity(), 13);
+  EXPECT_EQ(solver.history.s(12, 0), 1.5);
+  EXPECT_EQ(solver.history.t(12, 0), 1.5 + ChargeHistory::kDepth);
+  solver.history.clear();
+  EXPECT_EQ(solver.history.s(1, 0), 0.0);
 }
 
 TEST(QEqSolver, RejectsBadInput) {
   QEqSettings set;
   set.cut_lo = 5.0;
   set.cut_hi = 4.0;
-  EXPECT_THROW(make_host_qeq_solver(set), InputError);
+  EXPECT_THROW(check_qeq_settings(set), InputError);
   set.cut_lo = 0.0;
   set.tolerance = 0.0;
-  EXPECT_THROW(make_host_qeq_solver(set), InputError);
+  EXPECT_THROW(check_qeq_settings(set), InputError);
   set.tolerance = 1e-6;
   for (int tpr : {0, 4, 8, 16, 32}) {
     set.threads_per_row = tpr;
-    EXPECT_NO_THROW(make_host_qeq_solver(set)) << "threads per row " << tpr;
+    EXPECT_NO_THROW(check_qeq_settings(set)) << "threads per row " << tpr;
   }
   for (int tpr : {-4, 1, 3, 64}) {
     set.threads_per_row = tpr;
-    EXPECT_THROW(make_host_qeq_solver(set), InputError) << "threads per row " << tpr;
+    EXPECT_THROW(check_qeq_settings(set), InputError) << "threads per row " << tpr;
   }
 
   const System sys = make_periodic_system(8, 8.0, 5.0, 1u);
   set = QEqSettings{};
   set.cut_hi = 5.0;
-  auto solver = make_host_qeq_solver(set);
+  HostQEq solver(set);
   SingleRankComm comm = make_comm(sys);
   std::vector<double> q(sys.n_total());
   QEqInput in = make_input(sys);
@@ -341,8 +342,8 @@ TEST(QEqSolver, RejectsBadInput) {
   std::vector<int> types(sys.n_total(), 1);
   in.type = types.data();
   in.eta = bad_eta.data();
-  EXPECT_THROW(solver->solve(in, comm, q.data()), InputError);
+  EXPECT_THROW(solver.solve(in, comm, q.data()), InputError);
   in.eta = kEta.data();
   in.num_types = 1;
-  EXPECT_THROW(solver->solve(in, comm, q.data()), InputError);
+  EXPECT_THROW(solver.solve(in, comm, q.data()), InputError);
 }

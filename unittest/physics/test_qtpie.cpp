@@ -9,6 +9,7 @@
 #include <cmath>
 #include <vector>
 
+#include "host_qeq.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/physics/qtpie.h"
 #include "puremd_gpu/qeq.h"
@@ -87,7 +88,7 @@ TEST(Qtpie, ChiEffAsFixQtpieSumsIt) {
     set.cut_hi = 6.0;
     set.tolerance = 1e-14;
     set.max_iter = 1000;
-    auto qtpie = make_host_qeq_solver(set), qeq = make_host_qeq_solver(set);
+    HostQEq qtpie(set), qeq(set);
     SingleRankComm c1 = make_comm(sys), c2 = make_comm(sys);
     std::vector<double> q1(n, 0.0), q2(n, 0.0);
     QtpieInput qt;
@@ -96,7 +97,7 @@ TEST(Qtpie, ChiEffAsFixQtpieSumsIt) {
     qt.cutoff_bohr = cut_bohr;
     QEqInput in = make_input(sys);
     in.qtpie = &qt;
-    qtpie->solve(in, c1, q1.data());
+    qtpie.solve(in, c1, q1.data());
 
     // the same solve with chi_eff given per atom
     std::vector<double> eta, gamma;
@@ -110,7 +111,7 @@ TEST(Qtpie, ChiEffAsFixQtpieSumsIt) {
     ref.chi = chi_eff.data();
     ref.eta = eta.data();
     ref.gamma = gamma.data();
-    qeq->solve(ref, c2, q2.data());
+    qeq.solve(ref, c2, q2.data());
     double spread = 0.0;
     for (int i = 0; i < n; ++i) {
       EXPECT_NEAR(q1[i], q2[i], 1e-12) << "atom " << i;
@@ -122,15 +123,15 @@ TEST(Qtpie, ChiEffAsFixQtpieSumsIt) {
 
 TEST(Qtpie, RejectsMissingExponentsAndChiShift) {
   const System sys = make_periodic_system(10, 8.0, 8.0, 5u);
-  auto solver = make_host_qeq_solver(QEqSettings{});
+  HostQEq solver(QEqSettings{});
   SingleRankComm comm = make_comm(sys);
   std::vector<double> q(sys.n_total(), 0.0), shift(sys.n_local, 0.1);
   QtpieInput qt;
   QEqInput in = make_input(sys);
   in.qtpie = &qt;
-  EXPECT_THROW(solver->solve(in, comm, q.data()), InputError);
+  EXPECT_THROW(solver.solve(in, comm, q.data()), InputError);
   qt.exponent = kExponent;
   qt.cutoff_bohr = qtpie_cutoff_bohr(kExponent[0]);
   in.chi_shift = shift.data();
-  EXPECT_THROW(solver->solve(in, comm, q.data()), InputError);
+  EXPECT_THROW(solver.solve(in, comm, q.data()), InputError);
 }

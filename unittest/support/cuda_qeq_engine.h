@@ -1,5 +1,5 @@
 // The CUDA QEq solver as it runs in LAMMPS: the charge stage of a CUDA
-// engine (Engine::solve_charges with the solver the engine made), for the
+// engine (Engine::solve_charges, with a history of the caller's), for the
 // QEq tests' systems, which have QEq types but no force-field elements.
 // The engine gets a real force field (examples/CHO), every QEq type of the
 // input becomes its first element (or none, for a type QEqInput::type_map
@@ -19,9 +19,10 @@ namespace qeq_test {
 
 struct CudaQEq {
   std::unique_ptr<puremd::Engine> engine;
-  std::unique_ptr<puremd::QEqSolver> solver;  // its history API is the caller's
+  puremd::QEqSettings settings;
+  puremd::ChargeHistory history;
 
-  explicit CudaQEq(const puremd::QEqSettings &settings) {
+  explicit CudaQEq(const puremd::QEqSettings &s) : settings(s) {
     const std::string dir = std::string(REAXFF_CUDA_SOURCE_DIR) + "/examples/CHO/";
     const puremd::ForceField ff = puremd::read_force_field(dir + "ffield.reax.cho");
     puremd::Control control;
@@ -29,7 +30,6 @@ struct CudaQEq {
     control.nonb_cut = ff.nonb_cut();
     control.bo_cut = ff.bo_cut();
     engine = puremd::make_engine(puremd::Driver::Cuda, ff, control);
-    solver = engine->make_qeq_solver(settings);
   }
 
   puremd::QEqResult solve(const puremd::QEqInput &in, puremd::QEqComm &comm, double *q) {
@@ -48,7 +48,10 @@ struct CudaQEq {
     atoms.type_map = element_.data();
     atoms.num_mapped = kTypes;
     atoms.atoms_reordered = in.atoms_reordered;
-    return engine->solve_charges(atoms, in, *solver, comm, q);
+    puremd::QEqProblem problem = in;
+    problem.settings = settings;
+    problem.num_types = in.type ? in.num_types : 0;
+    return engine->solve_charges(atoms, problem, history, comm, q);
   }
 
  private:

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "puremd_gpu/atom_input.h"
+#include "puremd_gpu/charge_history.h"
 #include "puremd_gpu/control.h"
 #include "puremd_gpu/energies.h"
 #include "puremd_gpu/engine_settings.h"
@@ -88,12 +89,10 @@ struct BondRecord {
 
 class Engine {
  public:
-  Engine();
+  Engine() = default;
   virtual ~Engine() = default;
   Engine(const Engine &) = delete;
   Engine &operator=(const Engine &) = delete;
-  // Unique in the process: a QEq solver remembers the engine that made it.
-  long long id() const { return id_; }
   virtual Driver driver() const = 0;
   virtual std::string description() const = 0;  // e.g. "host reference driver"
   virtual void compute(const StepInput &in, const StepRequest &req, StepOutput &out) = 0;
@@ -119,31 +118,23 @@ class Engine {
   virtual void set_list_skin(double /*skin*/) {}
 
   // --- The charge stage: charge equilibration before the forces ---
-  // A QEq solver that runs on this engine (the CUDA driver's on its GPU and
-  // stream, with its atoms and neighbours; the host driver's is the
-  // reference solver). The caller keeps it: its settings and the per-atom
-  // history (QEqSolver's history API) are the caller's, as LAMMPS moves atoms.
-  virtual std::unique_ptr<QEqSolver> make_qeq_solver(const QEqSettings &settings) = 0;
   // Equilibrate the charges of `atoms` (as for the compute() that follows;
-  // atoms.q is not read) with `solver` (from make_qeq_solver of this
-  // engine). `qeq` gives the group, the parameters, the ghost information
-  // and the reordering flag; its counts, positions and ids are taken from
-  // `atoms` (and its per-type parameters index atoms.type). The new charges
-  // go to q (n_total entries; other atoms' entries are left alone). The CUDA
-  // driver uploads the atoms and builds the step's neighbours here; the
-  // compute() that follows reuses them (and the charges) only when its
-  // StepInput::follows_solve says so.
-  QEqResult solve_charges(const StepInput &atoms, QEqInput qeq, QEqSolver &solver, QEqComm &comm,
-                          double *q);
+  // atoms.q is not read) for `problem` (model, settings, group, parameters:
+  // per-type parameters index atoms.type), starting from and updating
+  // `history` (the caller's: LAMMPS moves it with the atoms). The new
+  // charges go to q (n_total entries; other atoms' entries are left alone).
+  // The engine's own solver runs it: the CUDA driver's on its GPU, with the
+  // step's atoms and far list, which the compute() that follows reuses (and
+  // the charges) only when its StepInput::follows_solve says so; the host
+  // driver's is the reference solver. Throws InputError for bad settings or
+  // parameters (QEqSettings, solve_qeq_reference).
+  virtual QEqResult solve_charges(const StepInput &atoms, const QEqProblem &problem,
+                                  ChargeHistory &history, QEqComm &comm, double *q) = 0;
 
  protected:
-  // The driver's charge stage: solve_charges() with `qeq`'s counts,
-  // positions, ids and types already those of `atoms`.
-  virtual QEqResult charge_stage(const StepInput &atoms, const QEqInput &qeq, QEqSolver &solver,
-                                 QEqComm &comm, double *q) = 0;
-
- private:
-  long long id_;
+  // The solvers' input: `problem` on `atoms`, reordered as the engine saw
+  // the atoms since its last solve.
+  static QEqInput charge_input(const StepInput &atoms, const QEqProblem &problem, bool reordered);
 };
 
 // True if a CUDA device is usable; `why` says what was found (or not).

@@ -9,13 +9,8 @@
 // plugin, a copy from owner to image in a single-rank test).
 #pragma once
 
-#include <cstddef>
-#include <memory>
-#include <vector>
-
 #include "puremd_gpu/atom_input.h"
-#include "puremd_gpu/memory_table.h"
-#include "puremd_gpu/physics/qeq_history.h"
+#include "puremd_gpu/charge_history.h"
 #include "puremd_gpu/physics/qeq_matrix.h"
 
 namespace puremd {
@@ -61,6 +56,9 @@ struct QEqSettings {
   int threads_per_row = 0;
   QEqMatrix matrix = QEqMatrix::Auto;  // CUDA solver only
 };
+// Throws InputError if cut_hi <= cut_lo, tolerance <= 0, max_iter < 1 or
+// threads_per_row is not 0, 4, 8, 16 or 32.
+void check_qeq_settings(const QEqSettings &settings);
 
 // QTPIE instead of QEq's electronegativities (physics/qtpie.h): the owned
 // atoms' chi become chi_eff from the Gaussian-orbital overlaps with every
@@ -92,28 +90,22 @@ struct Acks2Input {
   double *u = nullptr;
 };
 
-// One QEq problem on one sub-domain.
+// One charge problem on one sub-domain, without the atoms: which model
+// (QEq; QTPIE's electronegativities; ACKS2), the settings, the group, the
+// parameters and what the caller knows of its ghosts. Engine::solve_charges
+// takes the atoms from the step (StepInput).
 //
-// Parameters come either per type (type != nullptr: atom i uses chi[type[i]],
+// Parameters come either per type (num_types > 0: atom i uses chi[type[i]],
 // eta[type[i]], gamma[type[i]], with 0 <= type[i] < num_types) or per atom
-// (type == nullptr: chi[i], eta[i], gamma[i], n_total entries).
-struct QEqInput {
-  int n_local = 0;
-  int n_total = 0;
-  const double *x = nullptr;  // 3 * n_total positions (LAMMPS layout)
-  TagArray tag;               // n_total global ids: decide which rank keeps a pair
+// (num_types == 0: chi[i], eta[i], gamma[i], n_total entries).
+struct QEqProblem {
+  QEqSettings settings;
   // n_total group flags: atom i is in the QEq group when active[i] &
   // active_bits is nonzero (LAMMPS: atom->mask and the fix's groupbit, as
   // they are); null: every atom is.
   const int *active = nullptr;
   int active_bits = ~0;
-  const int *type = nullptr;
   int num_types = 0;
-  // Optional, with per-type parameters: the pair style's map from type to
-  // force-field element (num_mapped entries, LAMMPS's pair_coeff map). Atoms
-  // of a type it maps to -1 take no part in QEq (qeq_takes_part).
-  const int *type_map = nullptr;
-  int num_mapped = 0;
   const double *chi = nullptr;        // electronegativity (eV)
   const double *eta = nullptr;        // hardness (eV), the matrix diagonal; must be > 0
   const double *gamma = nullptr;      // shielding (1/A)
@@ -130,9 +122,25 @@ struct QEqInput {
   const int *ghost_owner = nullptr;
   // Instead of ghost_owner: this sub-domain holds every atom (one rank), so
   // each ghost is a periodic image of the owned atom with its id. The CUDA
-  // solver finds the owners on the GPU (again when atoms_reordered) and
-  // refreshes ghosts there; the host solver ignores it.
+  // solver finds the owners on the GPU (again when the atoms were reordered)
+  // and refreshes ghosts there; the host solver ignores it.
   bool ghosts_are_images = false;
+};
+
+// A problem with its atoms, as the solvers read it (the engines make it from
+// StepInput + QEqProblem; the reference solver's tests fill it directly).
+struct QEqInput : QEqProblem {
+  int n_local = 0;
+  int n_total = 0;
+  const double *x = nullptr;  // 3 * n_total positions (LAMMPS layout)
+  TagArray tag;               // n_total global ids: decide which rank keeps a pair
+  // n_total atom types when the parameters are per type (null: per atom)
+  const int *type = nullptr;
+  // Optional, with per-type parameters: the pair style's map from type to
+  // force-field element (num_mapped entries, LAMMPS's pair_coeff map). Atoms
+  // of a type it maps to -1 take no part in QEq (qeq_takes_part).
+  const int *type_map = nullptr;
+  int num_mapped = 0;
   // Indices or ghosts changed since the last solve (LAMMPS re-neighboured
   // or sorted); false lets the CUDA solver keep the ghost owners it found.
   bool atoms_reordered = true;
@@ -150,83 +158,13 @@ struct QEqResult {
   bool converged() const { return converged_s && converged_t; }
 };
 
-// Solver plus the per-atom history of past solutions (the last kHistoryDepth
-// s and t of every owned atom), from which each solve extrapolates its
-// initial guess. The history is indexed like the caller's per-atom arrays and
-// must follow atoms when they move or change rank: the caller forwards its own
-// grow / copy / exchange of per-atom data to grow_history, copy_history,
-// pack_history and unpack_history.
-class QEqSolver {
- public:
-  static constexpr int kHistoryDepth = kQEqHistoryDepth;
-  static constexpr int kHistoryPerAtom = kQEqHistoryPerAtom;  // s history, then t history
-
-  // engine_id: the Engine that runs this solver (Engine::make_qeq_solver), 0 for none.
-  explicit QEqSolver(const QEqSettings &settings, long long engine_id = 0);
-  virtual ~QEqSolver() = default;
-  long long engine_id() const { return engine_id_; }
-
-  // Throws InputError if cut_hi <= cut_lo, tolerance <= 0, max_iter < 1 or
-  // threads_per_row is not 0, 4, 8, 16 or 32.
-  void set_settings(const QEqSettings &settings);
-  const QEqSettings &settings() const { return settings_; }
-  const Taper &taper() const { return taper_; }
-
-  // Solve, write q[i] for every owned active atom and forward q to the ghosts
-  // (q has n_total entries; other entries are left alone; the CUDA solver
-  // sets the ghosts itself when it refreshes them on the device, else
-  // through QEqComm::forward). Shifts the history.
-  // Throws InputError for an active atom with eta <= 0 or a type out of range.
-  // The CUDA solver runs only through its engine (Engine::solve_charges) and
-  // throws RuntimeError here.
-  virtual QEqResult solve(const QEqInput &in, QEqComm &comm, double *q) = 0;
-
-  // --- history of past solutions, one block of kHistoryPerAtom doubles per atom
-  void grow_history(int n);  // keeps existing entries, new ones are zero
-  int history_capacity() const { return static_cast<int>(hist_.size() / kHistoryPerAtom); }
-  void clear_history();
-  void copy_history(int from, int to);
-  int pack_history(int i, double *buf) const;    // returns kHistoryPerAtom
-  int unpack_history(int i, const double *buf);  // returns kHistoryPerAtom
-  double s_history(int i, int k) const;
-  double t_history(int i, int k) const;
-
-  virtual std::size_t memory_bytes() const;
-  // Device memory by array at this solver's peak (empty for the host solver).
-  virtual MemoryTable device_memory_table() const { return {}; }
-
- protected:
-  static bool is_active(const QEqInput &in, int i) {
-    return qeq_takes_part(in.active, in.active_bits, in.type, in.type_map, in.num_mapped, i);
-  }
-  // Whether some atom may not take part, so that per-atom flags are needed.
-  static bool has_exclusions(const QEqInput &in) { return in.active || (in.type && in.type_map); }
-  static int param_index(const QEqInput &in, int i) { return in.type ? in.type[i] : i; }
-  // The owned atoms of the group, in index order: the rows of H. Throws
-  // InputError for an atom without QEq parameters or with eta <= 0.
-  static void select_rows(const QEqInput &in, std::vector<int> &rows);
-  // The InputError for atom i of the group, which qeq_row_parameters_ok rejects.
-  [[noreturn]] static void reject_row(const QEqInput &in, int i);
-
-  double *history_block(int i) {
-    return hist_.data() + static_cast<std::size_t>(i) * kHistoryPerAtom;
-  }
-  // Called before the history API reads or changes hist_: a solver that
-  // keeps the history elsewhere between solves (the CUDA solver, on the
-  // GPU) brings it home here. Growing needs no fetch (entries keep their
-  // index).
-  virtual void fetch_history() const {}
-
-  QEqSettings settings_;
-  Taper taper_;
-  long long engine_id_ = 0;
-  mutable std::vector<double> hist_;  // see fetch_history()
-};
-
-// The host reference solver (serial within a sub-domain). The CUDA solver
-// comes only from the CUDA driver's Engine::make_qeq_solver: it works on the
-// engine's atoms and neighbours.
-std::unique_ptr<QEqSolver> make_host_qeq_solver(const QEqSettings &settings,
-                                                long long engine_id = 0);
+// The host reference solver (serial within a sub-domain): solve `in`,
+// write q[i] for every owned atom of the group and forward q to the ghosts
+// (q has n_total entries; other entries are left alone), extrapolating the
+// initial guess from `history` and shifting it. The engines run their own
+// solver (Engine::solve_charges); this one is what tests compare them with.
+// Throws InputError for bad settings, an atom of the group with eta <= 0 or
+// a type out of range.
+QEqResult solve_qeq_reference(const QEqInput &in, ChargeHistory &history, QEqComm &comm, double *q);
 
 }  // namespace puremd

@@ -1,24 +1,21 @@
-// What every driver shares of an Engine: its id, and the charge stage's
-// input taken from the step's atoms (the drivers implement charge_stage).
+// What every driver shares of an Engine: the charge stage's input, a problem
+// on the step's atoms.
 #include "puremd_gpu/engine.h"
-
-#include <atomic>
 
 namespace puremd {
 
-Engine::Engine() {
-  static std::atomic<long long> made{0};
-  id_ = ++made;
-}
-
-QEqResult Engine::solve_charges(const StepInput &atoms, QEqInput qeq, QEqSolver &solver,
-                                QEqComm &comm, double *q) {
-  qeq.n_local = atoms.n_local;
-  qeq.n_total = atoms.n_total;
-  qeq.x = atoms.x;
-  qeq.tag = atoms.tag;
-  if (qeq.type) qeq.type = atoms.type;  // per-type parameters index the atoms' types
-  return charge_stage(atoms, qeq, solver, comm, q);
+QEqInput Engine::charge_input(const StepInput &atoms, const QEqProblem &problem, bool reordered) {
+  QEqInput in;
+  static_cast<QEqProblem &>(in) = problem;
+  in.n_local = atoms.n_local;
+  in.n_total = atoms.n_total;
+  in.x = atoms.x;
+  in.tag = atoms.tag;
+  in.type = problem.num_types > 0 ? atoms.type : nullptr;
+  in.type_map = atoms.type_map;
+  in.num_mapped = atoms.num_mapped;
+  in.atoms_reordered = reordered;
+  return in;
 }
 
 }  // namespace puremd

@@ -130,7 +130,7 @@ CudaEngine::CudaEngine(const ForceField &ff, const Control &control,
                          std::to_string(prop.major) + std::to_string(prop.minor));
     }
   }
-  stream_ = std::make_shared<CudaStream>();
+  stream_ = std::make_unique<CudaStream>();
   c_.stream = stream_->get();
   c_.mem.stream = c_.stream;
   timer_.init(settings.timing);
@@ -193,8 +193,7 @@ void CudaEngine::set_list_skin(double skin) {
   c_.skin = skin;
 }
 
-// The stream goes with its last owner (stream_, shared with QEq solvers);
-// the arrays are freed after the work that may use them.
+// The arrays are freed after the work that may use them.
 CudaEngine::~CudaEngine() {
   if (c_.stream) cudaStreamSynchronize(c_.stream);  // errors ignored: may follow a device fault
 }
@@ -217,6 +216,7 @@ void CudaEngine::prepare_atoms(const StepInput &in) {
   solved_ = false;
   charges_on_gpu_ = false;
   last_step_complete_ = false;  // the bond tables of the last step are gone from here on
+  reordered_since_solve_ = reordered_since_solve_ || in.atoms_reordered;
   timer_.begin_step();
   timer_.mark(kPhaseTransfer, c.stream);
   upload_atoms(in);
@@ -226,27 +226,20 @@ void CudaEngine::prepare_atoms(const StepInput &in) {
   }
 }
 
-std::unique_ptr<QEqSolver> CudaEngine::make_qeq_solver(const QEqSettings &settings) {
-  PMD_CUDA_CHECK(cudaSetDevice(device_));
-  return std::make_unique<CudaQEqSolver>(settings, id(), stream_);
-}
-
 // The charge stage, before compute() on the same atoms: the solver builds
 // its matrix from this step's far list and leaves the charges on the GPU
 // (c.q) when it has every one of them there (one rank), besides writing q.
-QEqResult CudaEngine::charge_stage(const StepInput &in, const QEqInput &qeq, QEqSolver &solver,
-                                   QEqComm &comm, double *q) {
-  auto *cuda_solver = dynamic_cast<CudaQEqSolver *>(&solver);
-  if (!cuda_solver || solver.engine_id() != id())
-    throw RuntimeError(
-        "CUDA driver: solve_charges() needs a QEq solver made by this engine (make_qeq_solver)");
+QEqResult CudaEngine::solve_charges(const StepInput &in, const QEqProblem &problem,
+                                    ChargeHistory &history, QEqComm &comm, double *q) {
+  check_qeq_settings(problem.settings);
   check_counts(in);
   PMD_CUDA_CHECK(cudaSetDevice(device_));
   CudaContext &c = c_;
+  if (!qeq_) qeq_ = std::make_unique<CudaQEqSolver>(device_, c.stream, c.mem, c.cub_temp);
   // The far list reaches the QEq cut-off and QTPIE's overlap cut-off (for
   // good, once asked; the nonbonded stage keeps to its own cut-off).
-  const double reach = std::max(solver.settings().cut_hi,
-                                qeq.qtpie ? qeq.qtpie->cutoff_bohr / kBohrPerAngstrom : 0.0);
+  const double reach = std::max(
+      problem.settings.cut_hi, problem.qtpie ? problem.qtpie->cutoff_bohr / kBohrPerAngstrom : 0.0);
   if (reach > c.far_cut) {
     c.far_cut = reach;
     c.skin_valid = false;
@@ -254,11 +247,15 @@ QEqResult CudaEngine::charge_stage(const StepInput &in, const QEqInput &qeq, QEq
   prepare_atoms(in);
   if (c.n_total > 0) update_reverse_far_index(c);
   timer_.mark(kPhaseCharges, c.stream);
-  const QEqResult res = cuda_solver->solve_on(lend_atoms(), qeq, comm, q);
-  charges_on_gpu_ = cuda_solver->copy_charges(c.q.data());
+  const QEqInput qeq = charge_input(in, problem, reordered_since_solve_);
+  const QEqResult res = qeq_->solve_on(lend_atoms(), qeq, history, comm, q);
+  reordered_since_solve_ = false;
+  charges_on_gpu_ = qeq_->copy_charges(c.q.data());
   solved_ = true;
   solved_n_total_ = in.n_total;
   timer_.pause(c.stream);  // LAMMPS's work until compute() counts in no phase
+  // idle before the history's host API may read its mirror (another stream)
+  PMD_CUDA_CHECK(cudaStreamSynchronize(c.stream));
   return res;
 }
 

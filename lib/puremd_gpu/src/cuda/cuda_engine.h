@@ -19,6 +19,7 @@
 #include "cuda/device_buffer.h"
 #include "cuda/engine_atoms.h"
 #include "cuda/host_pins.h"
+#include "cuda/qeq_cuda_solver.h"
 #include "puremd_gpu/engine.h"
 
 namespace puremd::cuda {
@@ -82,11 +83,8 @@ class CudaEngine : public Engine {
   size_t device_bytes() const override { return c_.mem.peak; }
   MemoryTable device_memory_table() const override { return c_.mem.peak_table(); }
   void set_list_skin(double skin) override;
-  std::unique_ptr<QEqSolver> make_qeq_solver(const QEqSettings &settings) override;
-
- protected:
-  QEqResult charge_stage(const StepInput &atoms, const QEqInput &qeq, QEqSolver &solver,
-                         QEqComm &comm, double *q) override;
+  QEqResult solve_charges(const StepInput &atoms, const QEqProblem &problem, ChargeHistory &history,
+                          QEqComm &comm, double *q) override;
 
  private:
   // Positions, types and ids up, this step's far list (reaching far_cut):
@@ -109,11 +107,11 @@ class CudaEngine : public Engine {
 
   int device_ = 0;
   std::string description_;
+  std::unique_ptr<CudaStream> stream_;  // c_.stream, the whole step's
   CudaContext c_;
   StepTimer timer_;
-  size_t atom_capacity_ = 0;            // rows of the per-atom device arrays
-  bool last_step_complete_ = true;      // false while (or after a failed) compute()
-  std::shared_ptr<CudaStream> stream_;  // c_.stream; shared with the QEq solvers made here
+  size_t atom_capacity_ = 0;        // rows of the per-atom device arrays
+  bool last_step_complete_ = true;  // false while (or after a failed) compute()
   // What the last solve_charges() left for the compute() that follows it
   // (until a compute() takes it or prepares atoms of its own): its atoms
   // and far list, with solved_n_total_ atoms, and (charges_on_gpu_) every
@@ -121,12 +119,18 @@ class CudaEngine : public Engine {
   bool solved_ = false;
   int solved_n_total_ = -1;
   bool charges_on_gpu_ = false;
+  // Some prepare_atoms() since the last solve had atoms_reordered (the
+  // solver's ghost owners are then found again).
+  bool reordered_since_solve_ = true;
 
   // the type map of the last upload (copied to the device when it changes)
   std::vector<int> type_map_;
   bool have_type_map_ = false;
   PinnedArray<StepScalars> h_scalars_{"step scalars (pinned)"};
   HostPins pins_;  // the caller's x, q and f, page-locked in place (host_pins.h)
+  // The charge stage (made at the first solve), on c_'s stream, tracker and
+  // CUB scratch; declared last, so it goes first.
+  std::unique_ptr<CudaQEqSolver> qeq_;
 };
 
 }  // namespace puremd::cuda

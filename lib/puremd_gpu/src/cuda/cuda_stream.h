@@ -1,6 +1,5 @@
-// The CUDA driver's one stream, shared by the engine and the QEq solvers it
-// made (a solver may outlive its engine: LAMMPS keeps the fix while the pair
-// style makes a new engine); the last owner destroys it.
+// The CUDA driver's one stream, owned by the engine (its charge stage runs
+// on it too).
 #pragma once
 
 #include <cuda_runtime.h>

@@ -107,8 +107,8 @@ __global__ void k_acks2_init(int n_rows, const int *rows, ParamArgs pa, const do
   b[i] = make_double2(bq, 0.0);
   diag[i] = pa.eta[p];
   diag_inv[i] = 1.0 / pa.eta[p];
-  const double *h = hist + static_cast<long long>(i) * QEqSolver::kHistoryPerAtom;
-  x[i] = make_double2(qeq_guess_s(h), qeq_guess_s(h + QEqSolver::kHistoryDepth));
+  const double *h = hist + static_cast<long long>(i) * kQEqHistoryPerAtom;
+  x[i] = make_double2(qeq_guess_s(h), qeq_guess_s(h + kQEqHistoryDepth));
 }
 
 // X's diagonal from its folded off-diagonal row sums (in w.y), and 1/X_ii
@@ -283,7 +283,7 @@ __global__ void k_acks2_results(int n_rows, const int *rows, const double2 *x, d
   const double2 xi = x[i];
   q[i] = xi.x;
   u[i] = xi.y;
-  qeq_push_history(hist + static_cast<long long>(i) * QEqSolver::kHistoryPerAtom, xi.x, xi.y);
+  qeq_push_history(hist + static_cast<long long>(i) * kQEqHistoryPerAtom, xi.x, xi.y);
 }
 
 // Every entry (owned and ghost) of v set to (0, 1).
@@ -525,13 +525,13 @@ QEqResult CudaQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *
   if (nl > 0) PMD_CUDA_CHECK(cudaMemsetAsync(diag_.data(), 0, nl * sizeof(double), stream_));
   if (nr > 0) {
     k_acks2_init<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(
-        nr, rows, params_, hist_dev_.data(), b_.data(), x_.data(), diag_.data(), diag_inv_.data());
+        nr, rows, params_, hist_dev_, b_.data(), x_.data(), diag_.data(), diag_inv_.data());
     PMD_CUDA_CHECK_LAUNCH("k_acks2_init", stream_);
   }
   Acks2State start;
   start.tol = settings_.tolerance;
   start.max_iter = settings_.max_iter;
-  start.x = Acks2Mult{qeq_guess_s(acks2_hist_), qeq_guess_s(acks2_hist_ + kQEqHistoryDepth)};
+  start.x = Acks2Mult{qeq_guess_s(global_hist_), qeq_guess_s(global_hist_ + kQEqHistoryDepth)};
   const Acks2State end = bicgstab(start, comm);
 
   QEqResult res;
@@ -540,7 +540,7 @@ QEqResult CudaQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *
   res.converged_s = end.it < settings_.max_iter;
   res.breakdown = end.breakdown != 0;
   res.matrix_free = matrix_free_;
-  qeq_push_history(acks2_hist_, end.x.u, end.x.q);
+  qeq_push_history(global_hist_, end.x.u, end.x.q);
 
   // q and u straight into the caller's arrays: owned atoms outside the rows
   // keep theirs (uploaded first), ghosts get their owners' on the device
@@ -553,7 +553,7 @@ QEqResult CudaQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *
           cudaMemcpyAsync(u_dev_.data(), u, nl * sizeof(double), cudaMemcpyHostToDevice, stream_));
     }
     k_acks2_results<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(
-        nr, rows, x_.data(), q_dev_.data(), u_dev_.data(), hist_dev_.data());
+        nr, rows, x_.data(), q_dev_.data(), u_dev_.data(), hist_dev_);
     PMD_CUDA_CHECK_LAUNCH("k_acks2_results", stream_);
     const int n_down = device_comm_ ? n : nl;
     if (device_comm_ && n > nl) {

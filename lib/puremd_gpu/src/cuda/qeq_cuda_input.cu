@@ -10,9 +10,11 @@
 #include <cmath>
 #include <cstring>
 #include <cub/device/device_select.cuh>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "common/qeq_rows.h"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/qeq_cuda_solver.h"
 #include "puremd_gpu/errors.h"
@@ -59,11 +61,10 @@ __global__ void k_prepare_atoms(PrepArgs a) {
 // Checks the input as the host solver does (on the GPU; the verdict comes
 // home with the matrix size), uploads the caller's arrays as they are,
 // selects the rows, finds the ghost owners, sizes the work vectors.
-void CudaQEqSolver::setup(const QEqInput &in) {
+void CudaQEqSolver::setup(const QEqInput &in, ChargeHistory &history) {
   if (in.n_local < 0 || in.n_total < in.n_local) throw RuntimeError("QEq: invalid atom counts");
   if (in.n_total > 0 && (!in.chi || !in.eta || !in.gamma))
     throw RuntimeError("QEq: missing parameters");
-  grow_history(in.n_local);
   n_local_ = in.n_local;
   n_total_ = in.n_total;
   mem_.n_atoms = in.n_total;
@@ -72,7 +73,7 @@ void CudaQEqSolver::setup(const QEqInput &in) {
   const int n = in.n_total, nl = in.n_local;
   if (atoms_.n_local != nl || atoms_.n_total != n)
     throw RuntimeError("QEq (CUDA): the engine's atoms are not those of the solve");
-  flags_ = has_exclusions(in);
+  flags_ = qeq_has_exclusions(in);
   if (in.active) upload(active_in_, in.active, n);
   if (flags_) active_dev_.reserve(n, kGrowHeadroom);
   if (in.type && in.type_map) upload(type_map_dev_, in.type_map, std::max(in.num_mapped, 0));
@@ -143,7 +144,8 @@ void CudaQEqSolver::setup(const QEqInput &in) {
                                               checks_.data() + kCheckRows, nl, stream_));
   }
   find_ghost_owners(in);
-  history_to_device(nl);
+  hist_dev_ = history_on_device(history, nl);
+  global_hist_ = history.global_block();
 
   x_.reserve(n, kGrowHeadroom);
   d_.reserve(n, kGrowHeadroom);
@@ -168,32 +170,47 @@ void CudaQEqSolver::read_checks(int *out) {
   std::copy_n(checks_host_.data(), kNumChecks, out);
 }
 
-// The history of the owned atoms on the GPU: uploaded when the host copy
-// is the current one (first solve, or the history API was used since),
-// else kept; atoms new since the last solve start with none (zeros).
-void CudaQEqSolver::history_to_device(int nl) {
-  const std::size_t block = kHistoryPerAtom;
-  if (hist_on_device_ && hist_dev_.capacity() < nl * block) fetch_history();
-  if (!hist_on_device_) {
-    upload(hist_dev_, hist_.data(), static_cast<std::size_t>(nl) * block);
-    hist_dev_rows_ = nl;
-    hist_on_device_ = true;
-  } else if (nl > hist_dev_rows_) {
-    PMD_CUDA_CHECK(cudaMemsetAsync(hist_dev_.data() + hist_dev_rows_ * block, 0,
-                                   (nl - hist_dev_rows_) * block * sizeof(double), stream_));
-    hist_dev_rows_ = nl;
+// The history of the owned atoms on the GPU, in the mirror attached to the
+// caller's ChargeHistory (one of this GPU's, else a new one): uploaded when
+// the host copy is the newest (first solve, or the history's host API was
+// used since), else kept; atoms new since the last solve start with none
+// (zeros). From here on the mirror holds the newest values (the kernels
+// write the history only once the solve has its result).
+double *CudaQEqSolver::history_on_device(ChargeHistory &history, int nl) {
+  auto *mirror = dynamic_cast<CudaHistoryMirror *>(history.mirror());
+  if (!mirror || mirror->device() != device_) {
+    auto made = std::make_unique<CudaHistoryMirror>(device_);
+    mirror = made.get();
+    history.attach(std::move(made));
   }
+  const std::size_t block = kHistoryPerAtom;
+  DeviceArray<double> &dev = mirror->values;
+  int rows = history.mirror_rows();
+  if (rows >= 0 && dev.capacity() < static_cast<std::size_t>(nl) * block) {
+    history.host_blocks(rows);  // home first: growing drops the contents
+    rows = -1;
+  }
+  if (rows < 0) {
+    const double *host = history.host_blocks(nl);
+    dev.reserve(static_cast<std::size_t>(nl) * block, kGrowHeadroom);
+    if (nl > 0)
+      PMD_CUDA_CHECK(cudaMemcpyAsync(dev.data(), host, nl * block * sizeof(double),
+                                     cudaMemcpyHostToDevice, stream_));
+    rows = nl;
+  } else if (nl > rows) {
+    PMD_CUDA_CHECK(cudaMemsetAsync(dev.data() + rows * block, 0,
+                                   (nl - rows) * block * sizeof(double), stream_));
+    rows = nl;
+  }
+  history.mirror_is_newest(rows);
+  return dev.data();
 }
 
-void CudaQEqSolver::fetch_history() const {
-  if (!hist_on_device_) return;
-  const std::size_t count = static_cast<std::size_t>(hist_dev_rows_) * kHistoryPerAtom;
-  if (count > 0) {
-    PMD_CUDA_CHECK(cudaMemcpyAsync(hist_.data(), hist_dev_.data(), count * sizeof(double),
-                                   cudaMemcpyDeviceToHost, stream_));
-    PMD_CUDA_CHECK(cudaStreamSynchronize(stream_));
-  }
-  hist_on_device_ = false;
+// Called by the history's host API, after the solve that wrote the values
+// (CudaEngine::solve_charges ends with its stream idle).
+void CudaHistoryMirror::fetch(double *host, std::size_t count) {
+  PMD_CUDA_CHECK(cudaSetDevice(device_));
+  PMD_CUDA_CHECK(cudaMemcpy(host, values.data(), count * sizeof(double), cudaMemcpyDeviceToHost));
 }
 
 }  // namespace puremd::cuda

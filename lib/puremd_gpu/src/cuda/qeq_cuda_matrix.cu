@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <string>
 
+#include "common/qeq_rows.h"
 #include "cuda/cub_calls.cuh"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/lane_group.cuh"
@@ -265,7 +266,7 @@ void CudaQEqSolver::read_matrix_size(const QEqInput &in, const long long *nnz_de
   const long long *nnz = rb->nnz;
   const int *counters = rb->counters;
   // the first bad owned atom, as the host solver's row selection reports it
-  if (checks[kCheckBadRow] != kNoAtom) reject_row(in, checks[kCheckBadRow]);
+  if (checks[kCheckBadRow] != kNoAtom) qeq_reject_row(in, checks[kCheckBadRow]);
   if (counters[2])
     throw InputError("QEq: atom type " + std::to_string(counters[3]) + " has no QEq parameters");
   nnz_ = nnz[0];

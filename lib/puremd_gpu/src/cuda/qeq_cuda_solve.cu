@@ -97,8 +97,8 @@ __global__ void k_init(int n_rows, const int *rows, ParamArgs pa, const double *
   b[i] = make_double2(bs, -1.0);
   diag[i] = pa.eta[p];
   diag_inv[i] = 1.0 / pa.eta[p];
-  const double *hs = hist + static_cast<long long>(i) * QEqSolver::kHistoryPerAtom;
-  const double *ht = hs + QEqSolver::kHistoryDepth;
+  const double *hs = hist + static_cast<long long>(i) * kQEqHistoryPerAtom;
+  const double *ht = hs + kQEqHistoryDepth;
   // cubic extrapolation of s, quadratic of t, rounded as the host does
   const double s0 =
       __dsub_rn(__dmul_rn(4.0, __dadd_rn(hs[0], hs[2])), __dadd_rn(__dmul_rn(6.0, hs[1]), hs[3]));
@@ -133,9 +133,9 @@ __global__ void k_charges(int n_rows, const int *rows, double mu_given, const do
   const int i = rows[k];
   const double2 xi = x[i];
   q[i] = __dsub_rn(xi.x, __dmul_rn(mu, xi.y));
-  double *hs = hist + static_cast<long long>(i) * QEqSolver::kHistoryPerAtom;
-  double *ht = hs + QEqSolver::kHistoryDepth;
-  for (int m = QEqSolver::kHistoryDepth - 1; m > 0; --m) {
+  double *hs = hist + static_cast<long long>(i) * kQEqHistoryPerAtom;
+  double *ht = hs + kQEqHistoryDepth;
+  for (int m = kQEqHistoryDepth - 1; m > 0; --m) {
     hs[m] = hs[m - 1];
     ht[m] = ht[m - 1];
   }
@@ -145,11 +145,9 @@ __global__ void k_charges(int n_rows, const int *rows, double mu_given, const do
 
 }  // namespace
 
-CudaQEqSolver::CudaQEqSolver(const QEqSettings &settings, long long engine_id,
-                             std::shared_ptr<CudaStream> stream)
-    : QEqSolver(settings, engine_id), stream_owner_(std::move(stream)) {
-  stream_ = stream_owner_->get();
-  mem_.stream = stream_;  // growing an array waits for the work that may use it
+CudaQEqSolver::CudaQEqSolver(int device, cudaStream_t stream, MemoryTracker &mem,
+                             DeviceArray<unsigned char> &cub_scratch)
+    : device_(device), stream_(stream), mem_(mem), cub_tmp_(cub_scratch) {
   sums_dev_.reserve(8);
   partial_.reserve(static_cast<std::size_t>(6) * kQEqMaxReduceBlocks);
   sums_host_.reserve(8);
@@ -160,10 +158,6 @@ CudaQEqSolver::CudaQEqSolver(const QEqSettings &settings, long long engine_id,
 // Arrays are freed after the work that may still use them.
 CudaQEqSolver::~CudaQEqSolver() { cudaStreamSynchronize(stream_); }
 
-QEqResult CudaQEqSolver::solve(const QEqInput &, QEqComm &, double *) {
-  throw RuntimeError("QEq (CUDA): the CUDA solver runs through its engine (Engine::solve_charges)");
-}
-
 // Charges of owned atoms outside the rows were uploaded with the solve's q
 // (or are not part of it: no rows), ghosts refreshed on the device path only.
 bool CudaQEqSolver::copy_charges(double *dst) {
@@ -173,10 +167,13 @@ bool CudaQEqSolver::copy_charges(double *dst) {
   return true;
 }
 
-QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in, QEqComm &comm,
-                                  double *q) {
+QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in,
+                                  ChargeHistory &history, QEqComm &comm, double *q) {
+  check_qeq_settings(in.settings);
+  settings_ = in.settings;
+  taper_ = make_taper(settings_.cut_lo, settings_.cut_hi);
   atoms_ = atoms;
-  setup(in);
+  setup(in, history);
   build_matrix(in);
   ++solves_;
   if (acks2_) return solve_acks2(in, comm, q);  // qeq_cuda_acks2.cu
@@ -190,9 +187,8 @@ QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in, 
   }
   if (nl > 0) PMD_CUDA_CHECK(cudaMemsetAsync(diag_.data(), 0, nl * sizeof(double), stream_));
   if (nr > 0) {
-    k_init<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(nr, rows_dev_.data(), params_,
-                                                                 hist_dev_.data(), b_.data(), x,
-                                                                 diag_.data(), diag_inv_.data());
+    k_init<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(
+        nr, rows_dev_.data(), params_, hist_dev_, b_.data(), x, diag_.data(), diag_inv_.data());
     PMD_CUDA_CHECK_LAUNCH("k_init", stream_);
   }
 
@@ -228,7 +224,7 @@ QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in, 
           cudaMemcpyAsync(q_dev_.data(), q, nl * sizeof(double), cudaMemcpyHostToDevice, stream_));
     k_charges<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(
         nr, rows_dev_.data(), mu, on_device ? sums_dev_.data() : nullptr, x, q_dev_.data(),
-        hist_dev_.data());
+        hist_dev_);
     PMD_CUDA_CHECK_LAUNCH("k_charges", stream_);
     const int n_down = device_comm_ ? n : nl;
     if (device_comm_ && n > nl) {
@@ -240,15 +236,6 @@ QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in, 
   }
   if (nr == 0 || !device_comm_) comm.forward(q);
   return res;
-}
-
-// Device arrays (all on mem_), pinned staging and host vectors.
-std::size_t CudaQEqSolver::memory_bytes() const {
-  std::size_t b = QEqSolver::memory_bytes() + mem_.current;
-  b += stage_.capacity() * sizeof(double2) + sums_host_.capacity() * sizeof(double) +
-       matrix_readback_.capacity() * sizeof(MatrixReadback) + checks_host_.capacity() * sizeof(int);
-  b += (shield_.capacity() + comm_s_.capacity() + comm_t_.capacity()) * sizeof(double);
-  return b;
 }
 
 template <int TPR>

@@ -1,12 +1,13 @@
 // The CUDA QEq solver: the same problem as the host reference solver
 // (src/host/qeq_host.cpp), same pairs, same ownership rule, same CG and
 // iteration counting, with the matrix built and both systems solved on the
-// GPU. It is the charge stage of the CUDA driver: made by
-// CudaEngine::make_qeq_solver, run by CudaEngine::solve_charges on the
-// engine's stream, with the engine's atoms and far list (EngineAtoms). One
-// class, its work split by concern:
+// GPU. It is the charge stage of the CUDA driver, part of the CudaEngine
+// (CudaEngine::solve_charges): the engine's stream, memory tracker and CUB
+// scratch, the engine's atoms and far list (EngineAtoms). One class, its
+// work split by concern:
 //   qeq_cuda_input.cu   the caller's group and parameters up, checked and
-//                       prepared on the GPU (group flags, rows of H); history
+//                       prepared on the GPU (group flags, rows of H); the
+//                       history's mirror on the GPU
 //   qeq_cuda_ghosts.cu  which owned atom each ghost is an image of, and the
 //                       ghost refresh (device gather, or QEqComm on the host)
 //   qeq_cuda_matrix.cu  the rows of H, from the engine's far list
@@ -38,9 +39,10 @@
 // scalars are one state (acks2_scalars.cuh), on the GPU with one sub-domain, else on the host
 // (qeq_cuda_acks2.cu).
 //
-// History: extrapolated and shifted on the GPU (physics/qeq_history.h), where
-// it stays between solves. The base class's host array is brought up to date
-// (fetch_history) only when its API is used: LAMMPS sorting or exchanging atoms.
+// History: the caller's ChargeHistory, extrapolated and shifted on the GPU
+// (physics/qeq_history.h) in a mirror attached to it (CudaHistoryMirror),
+// where it stays between solves; the history brings it home only when its
+// host API is used (LAMMPS sorting or exchanging atoms).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -49,7 +51,6 @@
 #include <vector>
 
 #include "cuda/acks2_scalars.cuh"
-#include "cuda/cuda_stream.h"
 #include "cuda/device_buffer.h"
 #include "cuda/engine_atoms.h"
 #include "puremd_gpu/qeq.h"
@@ -120,33 +121,49 @@ enum CheckSlot : int {
 };
 constexpr int kNoAtom = 0x7f7f7f7f;  // what a byte-wise memset of 0x7f writes: "none"
 
-class CudaQEqSolver final : public QEqSolver {
+// A ChargeHistory's blocks on the GPU (ChargeHistory::Mirror): owned by the
+// history, so not on an engine's tracker (the fix reports it to LAMMPS).
+class CudaHistoryMirror final : public ChargeHistory::Mirror {
  public:
-  CudaQEqSolver(const QEqSettings &settings, long long engine_id,
-                std::shared_ptr<CudaStream> stream);
-  ~CudaQEqSolver() override;
-  // Only through the engine (solve_on): throws RuntimeError.
-  QEqResult solve(const QEqInput &in, QEqComm &comm, double *q) override;
+  explicit CudaHistoryMirror(int device) : device_(device) {}
+  void fetch(double *host, std::size_t count) override;
+  std::size_t bytes() const override { return values.capacity() * sizeof(double); }
+  int device() const { return device_; }
+  DeviceArray<double> values{"QEq: charge history (the caller's)", nullptr};
+
+ private:
+  int device_;
+};
+
+class CudaQEqSolver {
+ public:
+  static constexpr int kHistoryDepth = ChargeHistory::kDepth;
+  static constexpr int kHistoryPerAtom = ChargeHistory::kPerAtom;
+
+  // On the engine's device, stream, memory tracker and CUB scratch.
+  CudaQEqSolver(int device, cudaStream_t stream, MemoryTracker &mem,
+                DeviceArray<unsigned char> &cub_scratch);
+  ~CudaQEqSolver();
+  CudaQEqSolver(const CudaQEqSolver &) = delete;
+  CudaQEqSolver &operator=(const CudaQEqSolver &) = delete;
   // The solve on the engine's atoms and far list of this step; `in` gives
-  // the group, the parameters and the ghost information.
-  QEqResult solve_on(const EngineAtoms &atoms, const QEqInput &in, QEqComm &comm, double *q);
+  // the settings, the group, the parameters and the ghost information.
+  QEqResult solve_on(const EngineAtoms &atoms, const QEqInput &in, ChargeHistory &history,
+                     QEqComm &comm, double *q);
   // After solve_on: if the solve left every charge of the step on the GPU
   // (owned and ghosts: a group with rows, ghosts refreshed on the device),
   // copies them to dst (n_total, device) and returns true.
   bool copy_charges(double *dst);
-  std::size_t memory_bytes() const override;
-  MemoryTable device_memory_table() const override { return mem_.peak_table(); }
 
  private:
   // --- qeq_cuda_input.cu
   // Checks the input as the host solver does (on the GPU; the verdict comes
   // home with the matrix size), uploads the caller's arrays as they are,
   // selects the rows, finds the ghost owners, sizes the work vectors.
-  void setup(const QEqInput &in);
+  void setup(const QEqInput &in, ChargeHistory &history);
   void read_checks(int *out);
-  // The history of the owned atoms on the GPU (see the .cu).
-  void history_to_device(int nl);
-  void fetch_history() const override;
+  // The history of the owned atoms on the GPU, in its mirror (see the .cu).
+  double *history_on_device(ChargeHistory &history, int nl);
   // --- qeq_cuda_qtpie.cu: chi_eff of the owned atoms (QEqInput::qtpie) into params_
   void qtpie_electronegativities(const QEqInput &in);
   template <class T>
@@ -202,9 +219,16 @@ class CudaQEqSolver final : public QEqSolver {
   template <int TPR>
   void launch_free_product(const double2 *v, double2 *y, const int *running);
 
-  MemoryTracker mem_;                         // every device array below
-  std::shared_ptr<CudaStream> stream_owner_;  // the engine's; kept while this solver lives
-  cudaStream_t stream_ = nullptr;
+  int device_;
+  cudaStream_t stream_;                  // the engine's
+  MemoryTracker &mem_;                   // the engine's: every device array below
+  DeviceArray<unsigned char> &cub_tmp_;  // the engine's CUB scratch
+  QEqSettings settings_;                 // of the solve in progress
+  Taper taper_;
+  double *hist_dev_ = nullptr;  // the history's mirror, during a solve
+  // the multipliers' past solutions (ACKS2: the history's global block, laid
+  // out as one atom's block: the u multiplier where s goes, the q one where t goes)
+  double *global_hist_ = nullptr;
   EngineAtoms atoms_;      // of the solve in progress
   QEqRowArgs row_args_{};  // the row rules' inputs of the solve in progress
   bool device_comm_ = false;
@@ -212,9 +236,6 @@ class CudaQEqSolver final : public QEqSolver {
   // reordered: for n_total owners_of_ (-1: none kept) and n_local owners_nl_
   int owners_of_ = -1, owners_nl_ = 0;
   bool owners_known_ = false;  // every ghost's owner was found
-  // the history lives on the GPU between solves (see fetch_history)
-  mutable bool hist_on_device_ = false;
-  int hist_dev_rows_ = 0;
   int n_local_ = 0, n_total_ = 0, n_rows_ = 0;
   long long nnz_ = 0, nonempty_rows_ = 0;
   long long x_nnz_ = 0;  // ACKS2: X's stored entries
@@ -224,9 +245,6 @@ class CudaQEqSolver final : public QEqSolver {
   bool matrix_free_ = false;  // this solve's products evaluate H (QEqMatrix)
   long long solves_ = 0;      // solves begun (QEqMatrix::Auto's first solve)
   bool acks2_ = false;        // this solve is ACKS2's (QEqInput::acks2)
-  // the multipliers' past solutions, laid out as one atom's history block
-  // (the u multiplier where s goes, the q multiplier where t goes)
-  double acks2_hist_[kQEqHistoryPerAtom] = {};
   int acks2_last_iters_ = 0;  // BiCGStab iterations of the last solve (the first batch)
 
   std::vector<double> shield_, comm_s_, comm_t_;
@@ -234,8 +252,7 @@ class CudaQEqSolver final : public QEqSolver {
   // input (the group flags as given, then as the kernels read them)
   DeviceArray<double> chi_dev_{"QEq: chi", &mem_}, eta_dev_{"QEq: eta", &mem_},
       gamma_dev_{"QEq: gamma", &mem_}, shield_dev_{"QEq: shielding table", &mem_},
-      shift_dev_{"QEq: chi shifts", &mem_}, hist_dev_{"QEq: history", &mem_},
-      qtpie_exp_dev_{"QTPIE: orbital exponents", &mem_},
+      shift_dev_{"QEq: chi shifts", &mem_}, qtpie_exp_dev_{"QTPIE: orbital exponents", &mem_},
       qtpie_phi_dev_{"QTPIE: external potential", &mem_},
       chi_eff_dev_{"QTPIE: effective electronegativities", &mem_}, bcut_dev_{"ACKS2: bcut", &mem_},
       u_dev_{"ACKS2: effective potentials", &mem_};
@@ -249,7 +266,6 @@ class CudaQEqSolver final : public QEqSolver {
   DeviceArray<int> key_{"QEq: sort keys", &mem_}, key_sorted_{"QEq: sorted keys", &mem_},
       idx_{"QEq: sort values", &mem_}, idx_sorted_{"QEq: sorted values", &mem_},
       counters_{"QEq: matrix counters", &mem_};
-  DeviceArray<unsigned char> cub_tmp_{"QEq: CUB temporary storage", &mem_};
   DeviceArray<long long> row_count_{"QEq: matrix row counts", &mem_},
       row_start_{"QEq: matrix row starts", &mem_}, row_end_{"QEq: matrix row ends", &mem_},
       nnz_total_{"QEq: matrix size", &mem_};

@@ -41,8 +41,8 @@ QEqResult HostQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *
     x[i] = qeq_guess_s(h);
     x[n + i] = qeq_guess_s(h + kHistoryDepth);  // u: the cubic guess too
   }
-  x[2 * n] = qeq_guess_s(last_hist_);
-  x[2 * n + 1] = qeq_guess_s(last_hist_ + kHistoryDepth);
+  x[2 * n] = qeq_guess_s(global_hist_);
+  x[2 * n + 1] = qeq_guess_s(global_hist_ + kHistoryDepth);
   acks2_forward(x.data(), comm);
 
   QEqResult res;
@@ -55,7 +55,7 @@ QEqResult HostQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *
     ak.u[i] = x[n + i];
     qeq_push_history(history_block(i), x[i], x[n + i]);
   }
-  qeq_push_history(last_hist_, x[2 * n], x[2 * n + 1]);
+  qeq_push_history(global_hist_, x[2 * n], x[2 * n + 1]);
   comm.forward(q);
   comm.forward(ak.u);
   return res;
@@ -73,7 +73,8 @@ void HostQEqSolver::clear_x_matrix(const QEqInput &in) {
 // One kept pair (i owned, j owned or ghost) at distance r; types checked by H's.
 void HostQEqSolver::add_x_pair(const QEqInput &in, int i, int j, double r) {
   const Acks2Input &ak = *in.acks2;
-  const double bcut = acks2_pair_cutoff(ak.bcut[param_index(in, i)], ak.bcut[param_index(in, j)]);
+  const double bcut =
+      acks2_pair_cutoff(ak.bcut[qeq_param_index(in, i)], ak.bcut[qeq_param_index(in, j)]);
   if (r > bcut) return;
   const double v = acks2_bond_softness(r, bcut, ak.softness).x;
   x_col_.push_back(j);

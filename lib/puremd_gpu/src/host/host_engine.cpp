@@ -110,13 +110,9 @@ void build_far_neighbors(HostContext &c) {
 
 // The charge stage: the reference solver on the caller's arrays (it finds
 // its own pairs; the force step that follows builds its lists anew).
-std::unique_ptr<QEqSolver> HostEngine::make_qeq_solver(const QEqSettings &settings) {
-  return make_host_qeq_solver(settings, id());
-}
-
-QEqResult HostEngine::charge_stage(const StepInput &, const QEqInput &qeq, QEqSolver &solver,
-                                   QEqComm &comm, double *q) {
-  return solver.solve(qeq, comm, q);
+QEqResult HostEngine::solve_charges(const StepInput &atoms, const QEqProblem &problem,
+                                    ChargeHistory &history, QEqComm &comm, double *q) {
+  return qeq_.solve(charge_input(atoms, problem, atoms.atoms_reordered), history, comm, q);
 }
 
 }  // namespace puremd::host

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "host/host_context.h"
+#include "host/host_qeq_solver.h"
 #include "puremd_gpu/engine.h"
 
 namespace puremd::host {
@@ -13,17 +14,15 @@ class HostEngine : public Engine {
   void compute(const StepInput &in, const StepRequest &req, StepOutput &out) override;
   void bond_table(std::vector<int> &row_start, std::vector<BondRecord> &bonds) override;
   void atom_table(std::vector<double> &total_bo, std::vector<double> &nlp) override;
-  std::unique_ptr<QEqSolver> make_qeq_solver(const QEqSettings &settings) override;
+  QEqResult solve_charges(const StepInput &atoms, const QEqProblem &problem, ChargeHistory &history,
+                          QEqComm &comm, double *q) override;
 
   HostContext &context() { return c_; }  // for tests
-
- protected:
-  QEqResult charge_stage(const StepInput &atoms, const QEqInput &qeq, QEqSolver &solver,
-                         QEqComm &comm, double *q) override;
 
  private:
   ForceField ff_;
   HostContext c_;
+  HostQEqSolver qeq_;  // the charge stage's scratch
 };
 
 }  // namespace puremd::host

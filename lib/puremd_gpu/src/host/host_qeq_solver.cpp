@@ -1,10 +1,13 @@
-// The host reference solver's factory (the solver: host_qeq_solver.h).
+// The host reference solve for tests and callers without an engine (the
+// solver: host_qeq_solver.h).
 #include "host/host_qeq_solver.h"
 
 namespace puremd {
 
-std::unique_ptr<QEqSolver> make_host_qeq_solver(const QEqSettings &settings, long long engine_id) {
-  return std::make_unique<host::HostQEqSolver>(settings, engine_id);
+QEqResult solve_qeq_reference(const QEqInput &in, ChargeHistory &history, QEqComm &comm,
+                              double *q) {
+  host::HostQEqSolver solver;
+  return solver.solve(in, history, comm, q);
 }
 
 }  // namespace puremd

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/qeq_rows.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/neighbor_list.h"
 #include "puremd_gpu/physics/qeq_cg.h"
@@ -17,12 +18,19 @@
 
 namespace puremd::host {
 
-class HostQEqSolver final : public QEqSolver {
+// Scratch kept between solves (the host engine's owns one); the history is the caller's.
+class HostQEqSolver {
  public:
-  using QEqSolver::QEqSolver;
+  static constexpr int kHistoryDepth = ChargeHistory::kDepth;
+  static constexpr int kHistoryPerAtom = ChargeHistory::kPerAtom;
 
-  QEqResult solve(const QEqInput &in, QEqComm &comm, double *q) override {
+  QEqResult solve(const QEqInput &in, ChargeHistory &history, QEqComm &comm, double *q) {
+    check_qeq_settings(in.settings);
+    settings_ = in.settings;
+    taper_ = make_taper(settings_.cut_lo, settings_.cut_hi);
     setup(in);
+    hist_ = history.host_blocks(in.n_local);
+    global_hist_ = history.global_block();
     if (in.acks2) check_acks2_input(in);  // host_acks2.cpp
     build_matrix(in);
     if (in.acks2) return solve_acks2(in, comm, q);
@@ -66,8 +74,8 @@ class HostQEqSolver final : public QEqSolver {
     return res;
   }
 
-  std::size_t memory_bytes() const override {
-    std::size_t b = QEqSolver::memory_bytes();
+  std::size_t memory_bytes() const {
+    std::size_t b = 0;
     b += (row_start_.capacity() + col_.capacity() + rows_.capacity() + skip_.capacity()) *
          sizeof(int);
     b += val_.capacity() * sizeof(double);
@@ -82,23 +90,22 @@ class HostQEqSolver final : public QEqSolver {
   }
 
  private:
-  static double chi_of(const QEqInput &in, int i) { return in.chi[param_index(in, i)]; }
+  static double chi_of(const QEqInput &in, int i) { return in.chi[qeq_param_index(in, i)]; }
+  double *history_block(int i) { return hist_ + static_cast<std::size_t>(i) * kHistoryPerAtom; }
 
   // Checks the input, lists the owned active atoms, sizes the work vectors.
   void setup(const QEqInput &in) {
     if (in.n_local < 0 || in.n_total < in.n_local) throw RuntimeError("QEq: invalid atom counts");
     if (in.n_total > 0 && (!in.x || !in.tag || !in.chi || !in.eta || !in.gamma))
       throw RuntimeError("QEq: missing positions, tags or parameters");
-    grow_history(in.n_local);
-
-    select_rows(in, rows_);
+    qeq_select_rows(in, rows_);
     // Ghost types are checked where they are used (as pair partners).
 
     const int n = in.n_total;
     diag_.assign(n, 0.0);
     diag_inv_.assign(n, 0.0);
     for (int i : rows_) {
-      diag_[i] = in.eta[param_index(in, i)];
+      diag_[i] = in.eta[qeq_param_index(in, i)];
       diag_inv_[i] = 1.0 / diag_[i];
     }
     r_.assign(n, 0.0);
@@ -137,7 +144,7 @@ class HostQEqSolver final : public QEqSolver {
     build_half_neighbor_list(xv_.data(), nl, n, qt.cutoff_bohr / kBohrPerAngstrom, 0.0, nullptr,
                              qtpie_nl_);
     auto chi = [&](int i) { return chi_of(in, i) + (qt.phi ? qt.phi[i] : 0.0); };
-    auto expo = [&](int i) { return qt.exponent[param_index(in, i)]; };
+    auto expo = [&](int i) { return qt.exponent[qeq_param_index(in, i)]; };
     std::vector<QtpieSums> sums(nl);
     for (int i = 0; i < nl; ++i) {
       const double ai = expo(i), ci = chi(i);
@@ -160,9 +167,9 @@ class HostQEqSolver final : public QEqSolver {
     xv_.resize(n);
     for (int i = 0; i < n; ++i) xv_[i] = vec3{in.x[3 * i], in.x[3 * i + 1], in.x[3 * i + 2]};
     const int *skip = nullptr;
-    if (has_exclusions(in)) {
+    if (qeq_has_exclusions(in)) {
       skip_.resize(n);
-      for (int i = 0; i < n; ++i) skip_[i] = is_active(in, i) ? 0 : 1;
+      for (int i = 0; i < n; ++i) skip_[i] = qeq_is_active(in, i) ? 0 : 1;
       skip = skip_.data();
     }
     build_half_neighbor_list(xv_.data(), in.n_local, n, settings_.cut_hi, 0.0, skip, nl_);
@@ -262,9 +269,13 @@ class HostQEqSolver final : public QEqSolver {
   std::vector<double> x_val_, x_diag_, x_diag_inv_;
   // BiCGStab's vectors (9 of them, 2 n_total + 2 each) in one block
   std::vector<double> v_;
-  // the multipliers' past solutions, laid out as one atom's history block
-  // (the u multiplier where s goes, the q multiplier where t goes)
-  double last_hist_[kHistoryPerAtom] = {};
+  QEqSettings settings_;
+  Taper taper_;
+  // The solve's history (ChargeHistory::host_blocks) and, for ACKS2, the
+  // multipliers' past solutions in its global block (laid out as one atom's
+  // block: the u multiplier where s goes, the q multiplier where t goes).
+  double *hist_ = nullptr;
+  double *global_hist_ = nullptr;
 
   std::vector<int> rows_, skip_;
   std::vector<vec3> xv_;

@@ -1,0 +1,78 @@
+// The per-atom history of past charge solutions, from which each solve
+// extrapolates its initial guess (physics/qeq_history.h): one block of
+// kPerAtom doubles per atom (QEq: the s history, then the t history; ACKS2:
+// q, then u), plus the same block for the problem's global unknowns (ACKS2's
+// two multipliers).
+//
+// It belongs to the caller, not to an engine: LAMMPS moves it with the atoms
+// (the fix's grow / copy / pack / unpack callbacks call grow, copy, pack and
+// unpack), and it outlives the engine that solved with it (a new pair
+// setting makes a new engine; the history carries over).
+//
+// A driver may keep the newest values where it solves (the CUDA driver, on
+// its GPU) in a mirror it attaches here; the mirror belongs to the history.
+// Every host access below first brings those values home, so the caller never
+// sees a stale entry (the role of Kokkos's DualView sync).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "puremd_gpu/physics/qeq_history.h"
+
+namespace puremd {
+
+class ChargeHistory {
+ public:
+  static constexpr int kDepth = kQEqHistoryDepth;
+  static constexpr int kPerAtom = kQEqHistoryPerAtom;
+
+  // A driver's copy of the first rows() atoms' blocks.
+  class Mirror {
+   public:
+    virtual ~Mirror() = default;
+    // Copy the first `count` doubles into host (the blocks, in order).
+    virtual void fetch(double *host, std::size_t count) = 0;
+    virtual std::size_t bytes() const = 0;
+  };
+
+  ChargeHistory() = default;
+  ChargeHistory(ChargeHistory &&) = default;
+  ChargeHistory &operator=(ChargeHistory &&) = default;
+
+  // --- the caller's side (LAMMPS's per-atom callbacks) ---
+  void grow(int n);  // room for n atoms; existing entries kept, new ones zero
+  int capacity() const { return static_cast<int>(values_.size() / kPerAtom); }
+  void clear();  // every entry zero, the global block too
+  void copy(int from, int to);
+  int pack(int i, double *buf);          // returns kPerAtom
+  int unpack(int i, const double *buf);  // grows past the end; returns kPerAtom
+  double s(int i, int k);                // k-th newest s (ACKS2: q) of atom i
+  double t(int i, int k);                // k-th newest t (ACKS2: u)
+  std::size_t bytes() const;             // host and mirror
+
+  // --- a driver's side ---
+  // The blocks on the host, brought up to date (n atoms, grown if needed).
+  double *host_blocks(int n);
+  // The global unknowns' block (kept on the host by every driver).
+  double *global_block() { return global_; }
+  Mirror *mirror() const { return mirror_.get(); }
+  void attach(std::unique_ptr<Mirror> mirror);  // the values go home first
+  // After a solve: the mirror holds the newest values of its first `rows`
+  // atoms (rows past those that the host has are zero).
+  void mirror_is_newest(int rows) { mirror_rows_ = rows; }
+  // -1: the host has the newest values; else the mirror's rows (above).
+  int mirror_rows() const { return mirror_rows_; }
+
+ private:
+  void bring_home();
+  double *block(int i) { return values_.data() + static_cast<std::size_t>(i) * kPerAtom; }
+
+  std::vector<double> values_;
+  double global_[kPerAtom] = {};
+  std::unique_ptr<Mirror> mirror_;
+  int mirror_rows_ = -1;
+};
+
+}  // namespace puremd

@@ -1,0 +1,75 @@
+// ChargeHistory: the host blocks, brought home from a driver's mirror before
+// every host access.
+#include "puremd_gpu/charge_history.h"
+
+#include <algorithm>
+
+namespace puremd {
+
+void ChargeHistory::bring_home() {
+  if (mirror_rows_ < 0) return;
+  const int rows = mirror_rows_;
+  mirror_rows_ = -1;  // a failed fetch leaves the host's values (a worse guess, never a wrong one)
+  grow(rows);
+  if (rows > 0) mirror_->fetch(values_.data(), static_cast<std::size_t>(rows) * kPerAtom);
+}
+
+// Growing keeps entries by index: the mirror's rows stay the newest.
+void ChargeHistory::grow(int n) {
+  const std::size_t want = static_cast<std::size_t>(std::max(n, 0)) * kPerAtom;
+  if (values_.size() < want) values_.resize(want, 0.0);
+}
+
+// The mirror's rows become zero too (no fetch needed).
+void ChargeHistory::clear() {
+  grow(mirror_rows_);
+  mirror_rows_ = -1;
+  std::fill(values_.begin(), values_.end(), 0.0);
+  std::fill(global_, global_ + kPerAtom, 0.0);
+}
+
+void ChargeHistory::copy(int from, int to) {
+  if (from == to) return;
+  bring_home();
+  std::copy_n(block(from), kPerAtom, block(to));
+}
+
+int ChargeHistory::pack(int i, double *buf) {
+  bring_home();
+  std::copy_n(block(i), kPerAtom, buf);
+  return kPerAtom;
+}
+
+int ChargeHistory::unpack(int i, const double *buf) {
+  bring_home();
+  grow(i + 1);
+  std::copy_n(buf, kPerAtom, block(i));
+  return kPerAtom;
+}
+
+double ChargeHistory::s(int i, int k) {
+  bring_home();
+  return block(i)[k];
+}
+
+double ChargeHistory::t(int i, int k) {
+  bring_home();
+  return block(i)[kDepth + k];
+}
+
+std::size_t ChargeHistory::bytes() const {
+  return values_.capacity() * sizeof(double) + (mirror_ ? mirror_->bytes() : 0);
+}
+
+double *ChargeHistory::host_blocks(int n) {
+  bring_home();
+  grow(n);
+  return values_.data();
+}
+
+void ChargeHistory::attach(std::unique_ptr<Mirror> mirror) {
+  bring_home();
+  mirror_ = std::move(mirror);
+}
+
+}  // namespace puremd

@@ -1,0 +1,42 @@
+// The settings' checks and the row rules' errors, shared by both charge solvers.
+#include "common/qeq_rows.h"
+
+#include <string>
+
+#include "puremd_gpu/errors.h"
+
+namespace puremd {
+
+void check_qeq_settings(const QEqSettings &settings) {
+  if (!(settings.cut_hi > settings.cut_lo))
+    throw InputError("QEq: the taper outer radius (" + std::to_string(settings.cut_hi) +
+                     ") must be larger than the inner radius (" + std::to_string(settings.cut_lo) +
+                     ")");
+  if (!(settings.tolerance > 0.0)) throw InputError("QEq: the CG tolerance must be positive");
+  if (settings.max_iter < 1) throw InputError("QEq: the CG iteration limit must be at least 1");
+  const int tpr = settings.threads_per_row;
+  if (tpr != 0 && tpr != 4 && tpr != 8 && tpr != 16 && tpr != 32)
+    throw InputError(
+        "QEq: threads_per_row must be 4, 8, 16 or 32 (or 0: chosen from the matrix), "
+        "got " +
+        std::to_string(tpr));
+}
+
+void qeq_select_rows(const QEqInput &in, std::vector<int> &rows) {
+  rows.clear();
+  for (int i = 0; i < in.n_local; ++i) {
+    if (!qeq_is_active(in, i)) continue;
+    if (!qeq_row_parameters_ok(in.type, in.num_types, in.eta, i)) qeq_reject_row(in, i);
+    rows.push_back(i);
+  }
+}
+
+void qeq_reject_row(const QEqInput &in, int i) {
+  const int p = qeq_param_index(in, i);
+  if (in.type && (p < 0 || p >= in.num_types))
+    throw InputError("QEq: atom type " + std::to_string(p) + " has no QEq parameters");
+  throw InputError("QEq: " + std::string(in.type ? "atom type " : "atom ") + std::to_string(p) +
+                   " has eta = " + std::to_string(in.eta[p]) + "; QEq needs eta > 0");
+}
+
+}  // namespace puremd

@@ -1,0 +1,22 @@
+// The host reference solver with a history of its own, as the QEq tests use
+// it: settings checked when made (as the fix checks them), every solve
+// through puremd::solve_qeq_reference with those settings.
+#pragma once
+
+#include "puremd_gpu/qeq.h"
+
+namespace qeq_test {
+
+struct HostQEq {
+  puremd::QEqSettings settings;
+  puremd::ChargeHistory history;
+
+  explicit HostQEq(const puremd::QEqSettings &s) : settings(s) { puremd::check_qeq_settings(s); }
+
+  puremd::QEqResult solve(puremd::QEqInput in, puremd::QEqComm &comm, double *q) {
+    in.settings = settings;
+    return puremd::solve_qeq_reference(in, history, comm, q);
+  }
+};
+
+}  // namespace qeq_test
