@@ -17,7 +17,7 @@ void sort_pairs(DeviceArray<unsigned char> &temp, const K *keys_in, K *keys_out,
   size_t bytes = 0;
   PMD_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_in, keys_out, vals_in,
                                                  vals_out, n, 0, end_bit, stream));
-  temp.reserve(bytes, kGrowHeadroom);
+  temp.reserve_discarding(bytes, kGrowHeadroom);
   PMD_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.data(), bytes, keys_in, keys_out, vals_in,
                                                  vals_out, n, 0, end_bit, stream));
 }
@@ -28,7 +28,7 @@ void exclusive_sum(DeviceArray<unsigned char> &temp, const T *in, T *out, int n,
                    cudaStream_t stream) {
   size_t bytes = 0;
   PMD_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, n, stream));
-  temp.reserve(bytes, kGrowHeadroom);
+  temp.reserve_discarding(bytes, kGrowHeadroom);
   PMD_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp.data(), bytes, in, out, n, stream));
 }
 

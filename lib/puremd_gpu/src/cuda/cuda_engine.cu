@@ -47,7 +47,7 @@ void copy_to_device(DeviceArray<T> &dst, const std::vector<T> &src, size_t expec
   if (src.size() < expected)
     throw RuntimeError(std::string("CUDA driver: force field has ") + std::to_string(src.size()) +
                        " " + what + " entries, expected " + std::to_string(expected));
-  dst.reserve(std::max<size_t>(expected, 1));
+  dst.reserve_discarding(std::max<size_t>(expected, 1));
   if (expected)
     PMD_CUDA_CHECK(
         cudaMemcpy(dst.data(), src.data(), expected * sizeof(T), cudaMemcpyHostToDevice));
@@ -143,12 +143,12 @@ CudaEngine::CudaEngine(const ForceField &ff, const Control &control,
       static_cast<long long>(prop.multiProcessorCount) * prop.maxThreadsPerMultiProcessor;
   copy_force_field(ff);
 
-  c_.totals.reserve(kNumTotals);
-  c_.h_totals.reserve(kNumTotals);
-  c_.h_probe.reserve(1);
-  c_.energy_slots.reserve(static_cast<size_t>(kEnergySlots) * kEnergySlotStride);
-  c_.scalars.reserve(1);
-  h_scalars_.reserve(1);
+  c_.totals.reserve_discarding(kNumTotals);
+  c_.h_totals.reserve_discarding(kNumTotals);
+  c_.h_probe.reserve_discarding(1);
+  c_.energy_slots.reserve_discarding(static_cast<size_t>(kEnergySlots) * kEnergySlotStride);
+  c_.scalars.reserve_discarding(1);
+  h_scalars_.reserve_discarding(1);
 }
 
 void CudaEngine::copy_force_field(const ForceField &ff) {
@@ -344,24 +344,24 @@ void CudaEngine::reserve_atoms(int n_total) {
   if (n > atom_capacity_ || c.x.data() == nullptr) {
     const size_t cap = std::max<size_t>(static_cast<size_t>(n * kGrowHeadroom), n) + 1;
     atom_capacity_ = 0;  // until every array below has its rows (an allocation may fail)
-    c.x.reserve(cap);
-    c.type.reserve(cap);
-    c.tag.reserve(cap);
-    c.q.reserve(cap);
-    c.cell_key.reserve(cap);
-    c.cell_key_sorted.reserve(cap);
-    c.atom_index.reserve(cap);
-    c.cell_atoms.reserve(cap);
-    c.cell_x.reserve(cap);
-    c.cell_type.reserve(cap);
+    c.x.reserve_discarding(cap);
+    c.type.reserve_discarding(cap);
+    c.tag.reserve_discarding(cap);
+    c.q.reserve_discarding(cap);
+    c.cell_key.reserve_discarding(cap);
+    c.cell_key_sorted.reserve_discarding(cap);
+    c.atom_index.reserve_discarding(cap);
+    c.cell_atoms.reserve_discarding(cap);
+    c.cell_x.reserve_discarding(cap);
+    c.cell_type.reserve_discarding(cap);
     for (DeviceArray<int> *a : {&c.far_count, &c.far_start, &c.far_end, &c.bond_count,
                                 &c.bond_start, &c.bond_end, &c.hb_count, &c.hb_start, &c.hb_end})
-      a->reserve(cap + 1);
-    c.grad.reserve(cap);
-    c.ws_block.reserve(kWorkspaceBlockDoubles * cap);
+      a->reserve_discarding(cap + 1);
+    c.grad.reserve_discarding(cap);
+    c.ws_block.reserve_discarding(kWorkspaceBlockDoubles * cap);
     c.ws_stride = cap;
-    c.type_in.reserve(cap);
-    c.tag_in.reserve(cap);
+    c.type_in.reserve_discarding(cap);
+    c.tag_in.reserve_discarding(cap);
     atom_capacity_ = cap;
     // eatom / vatom follow in clear_step_arrays, on request
     c.eatom.release();
@@ -417,7 +417,7 @@ void CudaEngine::upload_potentials(const StepInput &in) {
   c.have_u = in.u != nullptr;
   const size_t n = static_cast<size_t>(c.n_total);
   if (!c.have_u || n == 0) return;
-  c.u.reserve(atom_capacity_);
+  c.u.reserve_discarding(atom_capacity_);
   PMD_CUDA_CHECK(
       cudaMemcpyAsync(c.u.data(), in.u, n * sizeof(double), cudaMemcpyHostToDevice, c.stream));
 }
@@ -429,8 +429,8 @@ void CudaEngine::clear_step_arrays(const StepRequest &req) {
   c.want_eatom = req.eatom;
   c.want_vatom = req.vatom;
   c.bond_total = c.hb_total = c.thb_total = 0;
-  if (req.eatom) c.eatom.reserve(atom_capacity_);
-  if (req.vatom) c.vatom.reserve(6 * atom_capacity_);
+  if (req.eatom) c.eatom.reserve_discarding(atom_capacity_);
+  if (req.vatom) c.vatom.reserve_discarding(6 * atom_capacity_);
   const size_t n = static_cast<size_t>(c.n_total);
   if (n) {
     PMD_CUDA_CHECK(cudaMemsetAsync(c.grad.data(), 0, n * sizeof(vec3), st));
@@ -453,7 +453,7 @@ void CudaEngine::upload_type_map(const StepInput &in) {
   have_type_map_ = true;
   c.num_mapped = nm;
   if (nm == 0) return;
-  c.type_map.reserve(static_cast<size_t>(nm));
+  c.type_map.reserve_discarding(static_cast<size_t>(nm));
   PMD_CUDA_CHECK(cudaMemcpyAsync(c.type_map.data(), type_map_.data(), nm * sizeof(int),
                                  cudaMemcpyHostToDevice, c.stream));
 }
@@ -470,7 +470,7 @@ void CudaEngine::enqueue_download(const StepRequest &req, const StepOutput &out)
     if (count == 0) return;
     const double *old = nullptr;
     if (!out.overwrite) {
-      c.out_in.reserve(6 * atom_capacity_);
+      c.out_in.reserve_discarding(6 * atom_capacity_);
       PMD_CUDA_CHECK(cudaMemcpyAsync(c.out_in.data(), caller, count * sizeof(double),
                                      cudaMemcpyHostToDevice, st));
       old = c.out_in.data();

@@ -282,18 +282,18 @@ void build_bond_and_hbond_lists(CudaContext &c) {
   c.bond_total = checked_list_total(c.h_totals[kTotalBond], "bond-list", n);
   c.hb_total = checked_list_total(c.h_totals[kTotalHbond], "hydrogen-bond-list", n);
   const size_t nb = c.bond_total, nh = c.hb_total;
-  c.bond_nbr.reserve(nb, kGrowHeadroom);
-  c.bond_sym.reserve(nb, kGrowHeadroom);
-  c.bond_d.reserve(nb, kGrowHeadroom);
-  c.bond_dvec.reserve(nb, kGrowHeadroom);
-  c.bond_bo.reserve(nb, kGrowHeadroom);
-  c.hb_nbr.reserve(nh, kGrowHeadroom);
-  c.hb_d.reserve(nh, kGrowHeadroom);
-  c.hb_dvec.reserve(nh, kGrowHeadroom);
+  c.bond_nbr.reserve_discarding(nb, kGrowHeadroom);
+  c.bond_sym.reserve_discarding(nb, kGrowHeadroom);
+  c.bond_d.reserve_discarding(nb, kGrowHeadroom);
+  c.bond_dvec.reserve_discarding(nb, kGrowHeadroom);
+  c.bond_bo.reserve_discarding(nb, kGrowHeadroom);
+  c.hb_nbr.reserve_discarding(nh, kGrowHeadroom);
+  c.hb_d.reserve_discarding(nh, kGrowHeadroom);
+  c.hb_dvec.reserve_discarding(nh, kGrowHeadroom);
   // the three-body rows are bond entries
-  c.thb_count.reserve(nb + 1, kGrowHeadroom);
-  c.thb_start.reserve(nb + 1, kGrowHeadroom);
-  c.thb_end.reserve(nb + 1, kGrowHeadroom);
+  c.thb_count.reserve_discarding(nb + 1, kGrowHeadroom);
+  c.thb_start.reserve_discarding(nb + 1, kGrowHeadroom);
+  c.thb_end.reserve_discarding(nb + 1, kGrowHeadroom);
 
   // fill (cursors start at the row starts), sort rows, finish entries
   PMD_CUDA_CHECK(cudaMemcpyAsync(c.bond_end.data(), c.bond_start.data(), n * sizeof(int),
@@ -334,13 +334,13 @@ void build_three_body_list(CudaContext &c) {
         "list inconsistent); rerun with REAXFF_GPU_DEBUG=1 and report it");
   c.thb_total = checked_list_total(c.h_totals[kTotalThb], "three-body-list", n);
   const size_t nt = c.thb_total;
-  c.thb_k.reserve(nt, kGrowHeadroom);
-  c.thb_pthb.reserve(nt, kGrowHeadroom);
-  c.thb_theta.reserve(nt, kGrowHeadroom);
-  c.thb_cos.reserve(nt, kGrowHeadroom);
-  c.thb_dcos_di.reserve(nt, kGrowHeadroom);
-  c.thb_dcos_dj.reserve(nt, kGrowHeadroom);
-  c.thb_dcos_dk.reserve(nt, kGrowHeadroom);
+  c.thb_k.reserve_discarding(nt, kGrowHeadroom);
+  c.thb_pthb.reserve_discarding(nt, kGrowHeadroom);
+  c.thb_theta.reserve_discarding(nt, kGrowHeadroom);
+  c.thb_cos.reserve_discarding(nt, kGrowHeadroom);
+  c.thb_dcos_di.reserve_discarding(nt, kGrowHeadroom);
+  c.thb_dcos_dj.reserve_discarding(nt, kGrowHeadroom);
+  c.thb_dcos_dk.reserve_discarding(nt, kGrowHeadroom);
 
   three_body_fill_kernel<kBondRowLanes>
       <<<blocks_for(static_cast<long long>(n) * kBondRowLanes, kAtomBlock), kAtomBlock, 0, st>>>(

@@ -229,8 +229,8 @@ size_t build_cell_pairs(CudaContext &c, double skin, DeviceArray<int> &start, De
 
   // 1. validation + bounding box
   const int n_box = static_cast<int>(std::min<long long>(kBoxBlocks, blocks_for(n, kReduceBlock)));
-  c.box_partials.reserve(kBoxBlocks);
-  c.probe.reserve(1);
+  c.box_partials.reserve_discarding(kBoxBlocks);
+  c.probe.reserve_discarding(1);
   {
     AtomProbe init{};
     init.bad_atom = INT_MAX;
@@ -263,8 +263,8 @@ size_t build_cell_pairs(CudaContext &c, double skin, DeviceArray<int> &start, De
   const double cut_local = c.far_cut, cut_ghost = c.control.bond_cut;
   const CellGrid g = make_cell_grid(probe.box, std::max(cut_local, cut_ghost) + skin, n);
   const long long n_cells = static_cast<long long>(g.nx) * g.ny * g.nz;
-  c.cell_start.reserve(n_cells, kGrowHeadroom);
-  c.cell_end.reserve(n_cells, kGrowHeadroom);
+  c.cell_start.reserve_discarding(n_cells, kGrowHeadroom);
+  c.cell_end.reserve_discarding(n_cells, kGrowHeadroom);
   PMD_CUDA_CHECK(cudaMemsetAsync(c.cell_start.data(), 0, n_cells * sizeof(int), st));
   PMD_CUDA_CHECK(cudaMemsetAsync(c.cell_end.data(), 0, n_cells * sizeof(int), st));
 
@@ -294,12 +294,12 @@ size_t build_cell_pairs(CudaContext &c, double skin, DeviceArray<int> &start, De
             n, search, c.far_count.data(), c.totals.data() + kTotalFar);
   });
   PMD_CUDA_CHECK_LAUNCH("cell_rows_count_kernel(far)", st);
-  start.reserve(static_cast<size_t>(n) + 1, kGrowHeadroom);
-  end.reserve(static_cast<size_t>(n) + 1, kGrowHeadroom);
+  start.reserve_discarding(static_cast<size_t>(n) + 1, kGrowHeadroom);
+  end.reserve_discarding(static_cast<size_t>(n) + 1, kGrowHeadroom);
   c.exclusive_scan(c.far_count.data(), start.data(), static_cast<size_t>(n) + 1);
   c.read_totals(kTotalFar, 1);
   const size_t total = checked_list_total(c.h_totals[kTotalFar], what, n);
-  nbr.reserve(total, kGrowHeadroom);
+  nbr.reserve_discarding(total, kGrowHeadroom);
 
   dispatch_lanes(lanes, [&](auto l) {
     constexpr int L = decltype(l)::value;
@@ -354,7 +354,7 @@ bool skin_list_stale(CudaContext &c) {
 
 void build_far_neighbors(CudaContext &c) {
   c.far_total = build_cell_pairs(c, 0.0, c.far_start, c.far_end, c.far_nbr, "far list");
-  c.far_flags.reserve(c.far_total, kGrowHeadroom);
+  c.far_flags.reserve_discarding(c.far_total, kGrowHeadroom);
   ++c.list_builds;
 }
 
@@ -371,14 +371,14 @@ void update_far_neighbors(CudaContext &c, bool atoms_reordered) {
   if (rebuild) {
     c.skin_valid = false;  // until the build below succeeds
     c.skin_total = build_cell_pairs(c, c.skin, c.skin_start, c.skin_end, c.skin_nbr, "skin list");
-    c.skin_x.reserve(static_cast<size_t>(n), kGrowHeadroom);
-    c.skin_type.reserve(static_cast<size_t>(n), kGrowHeadroom);
+    c.skin_x.reserve_discarding(static_cast<size_t>(n), kGrowHeadroom);
+    c.skin_type.reserve_discarding(static_cast<size_t>(n), kGrowHeadroom);
     copy_build_atoms_kernel<<<blocks_for(n, kReduceBlock), kReduceBlock, 0, c.stream>>>(
         c.x.data(), c.type.data(), n, c.skin_x.data(), c.skin_type.data());
     PMD_CUDA_CHECK_LAUNCH("copy_build_atoms_kernel", c.stream);
     // the far list lives in the skin list's rows (entries up to skin_total)
-    c.far_nbr.reserve(c.skin_total, kGrowHeadroom);
-    c.far_flags.reserve(c.skin_total, kGrowHeadroom);
+    c.far_nbr.reserve_discarding(c.skin_total, kGrowHeadroom);
+    c.far_flags.reserve_discarding(c.skin_total, kGrowHeadroom);
     c.skin_n_local = c.n_local;
     c.skin_n_total = n;
     c.skin_valid = true;

@@ -28,8 +28,8 @@ void update_reverse_far_index(CudaContext &c) {
                                       c.cell_type.data(), c.cell_x.data()},
                            c.skin_valid ? c.skin_x.data() : c.x.data(), c.type.data()};
 
-  c.rev_count.reserve(static_cast<size_t>(n) + 1, kGrowHeadroom);
-  c.rev_start.reserve(static_cast<size_t>(n) + 1, kGrowHeadroom);
+  c.rev_count.reserve_discarding(static_cast<size_t>(n) + 1, kGrowHeadroom);
+  c.rev_start.reserve_discarding(static_cast<size_t>(n) + 1, kGrowHeadroom);
   PMD_CUDA_CHECK(cudaMemsetAsync(c.rev_count.data() + n, 0, sizeof(int), st));
   c.clear_totals(kTotalReverse, 1);
   const int lanes = c.lanes.neighbors;  // the same search as the list's
@@ -44,7 +44,7 @@ void update_reverse_far_index(CudaContext &c) {
   c.read_totals(kTotalReverse, 1);
   const size_t total = checked_list_total(c.h_totals[kTotalReverse], "reverse far-index", n);
   c.rev_total = total;
-  c.rev_row.reserve(total, kGrowHeadroom);
+  c.rev_row.reserve_discarding(total, kGrowHeadroom);
   if (total > 0) {
     dispatch_lanes(lanes, [&](auto l) {
       constexpr int L = decltype(l)::value;

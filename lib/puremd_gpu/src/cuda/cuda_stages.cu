@@ -212,9 +212,9 @@ void launch_angle_items(CudaContext &c, const char *name) {
   const size_t nb = c.bond_total, most = c.thb_total;
   if (nl == 0 || nb == 0) return;
   cudaStream_t st = c.stream;
-  c.item_count.reserve(nb + 1, kGrowHeadroom);
-  c.item_start.reserve(nb + 1, kGrowHeadroom);
-  c.items.reserve(most, kGrowHeadroom);
+  c.item_count.reserve_discarding(nb + 1, kGrowHeadroom);
+  c.item_start.reserve_discarding(nb + 1, kGrowHeadroom);
+  c.items.reserve_discarding(most, kGrowHeadroom);
   PMD_CUDA_CHECK(cudaMemsetAsync(c.item_count.data(), 0, (nb + 1) * sizeof(int), st));
   const unsigned grid = blocks_for(nl, kAtomBlock);
   angle_items_count_kernel<Items><<<grid, kAtomBlock, 0, st>>>(c.view(), c.item_count.data());
@@ -343,8 +343,8 @@ void reduce_outputs(CudaContext &c) {
   const int n = c.n_total;
   const int blocks = static_cast<int>(
       std::min<long long>(kMaxReduceBlocks, std::max(1u, blocks_for(n, kReduceBlock))));
-  c.virial_partials.reserve(kMaxReduceBlocks * sizeof(Virial) / sizeof(double));
-  c.scalars.reserve(1);
+  c.virial_partials.reserve_discarding(kMaxReduceBlocks * sizeof(Virial) / sizeof(double));
+  c.scalars.reserve_discarding(1);
   Virial *partials = reinterpret_cast<Virial *>(c.virial_partials.data());
   virial_partials_kernel<<<blocks, kReduceBlock, 0, c.stream>>>(c.x.data(), c.grad.data(), n,
                                                                 partials);
@@ -356,7 +356,7 @@ void reduce_outputs(CudaContext &c) {
 
 void extract_bond_table(CudaContext &c) {
   const size_t nb = c.bond_total;
-  c.extract_d.reserve(nb, kGrowHeadroom);
+  c.extract_d.reserve_discarding(nb, kGrowHeadroom);
   if (nb == 0) return;
   extract_bond_orders_kernel<<<blocks_for(static_cast<long long>(nb), kReduceBlock), kReduceBlock,
                                0, c.stream>>>(c.bond_bo.data(), static_cast<int>(nb),

@@ -112,8 +112,9 @@ struct MemoryTracker {
 // kMatrixHeadroom in qeq_cuda_matrix.cu.)
 constexpr double kGrowHeadroom = 1.2;
 
-// A device array that only grows. reserve() does not keep the contents: the
-// driver rebuilds every list each step, after counting how much it needs.
+// A device array that only grows. Growing does not keep the contents (the
+// name says so: reserve_discarding): the driver rebuilds every list each
+// step, after counting how much it needs.
 template <class T>
 class DeviceArray {
  public:
@@ -136,8 +137,11 @@ class DeviceArray {
   const char *name() const { return name_; }
 
   // Make room for at least n elements (n * headroom when it has to grow).
-  // Returns true if it reallocated. Old contents are discarded.
-  bool reserve(size_t n, double headroom = 1.0) {
+  // Returns true if it reallocated: the old contents are then gone, and when
+  // the tracker names a stream, the host first waited for that stream's
+  // queued work (which may still read the old array), so a growth mid-step is
+  // a synchronisation point (REAXFF_GPU_DEBUG=1 logs each allocation).
+  bool reserve_discarding(size_t n, double headroom = 1.0) {
     if (n <= cap_ && ptr_) return false;
     size_t want = static_cast<size_t>(static_cast<double>(n) * headroom);
     if (want < n) want = n;
@@ -201,7 +205,8 @@ class PinnedArray {
   size_t capacity() const { return cap_; }
   T &operator[](size_t i) const { return ptr_[i]; }
 
-  void reserve(size_t n, double headroom = 1.0) {
+  // As DeviceArray::reserve_discarding (no stream to wait for: host memory).
+  void reserve_discarding(size_t n, double headroom = 1.0) {
     if (n <= cap_ && ptr_) return;
     size_t want = static_cast<size_t>(static_cast<double>(n) * headroom);
     if (want < n) want = n;

@@ -372,7 +372,7 @@ Acks2State CudaQEqSolver::bicgstab(Acks2State state, QEqComm &comm) {
   Acks2State *st = nullptr;
   const int *phase = nullptr;
   if (on_device) {
-    acks2_state_.reserve(1);
+    acks2_state_.reserve_discarding(1);
     st = acks2_state_.data();
     phase = &st->phase;
     PMD_CUDA_CHECK(cudaMemcpyAsync(st, &h, sizeof h, cudaMemcpyHostToDevice, stream_));
@@ -446,7 +446,7 @@ Acks2State CudaQEqSolver::bicgstab(Acks2State state, QEqComm &comm) {
         step_end();
         step(End{});
       }
-      acks2_probe_.reserve(1);
+      acks2_probe_.reserve_discarding(1);
       PMD_CUDA_CHECK(cudaMemcpyAsync(acks2_probe_.data(), st, sizeof(Acks2State),
                                      cudaMemcpyDeviceToHost, stream_));
       PMD_CUDA_CHECK(cudaStreamSynchronize(stream_));
@@ -512,11 +512,11 @@ QEqResult CudaQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *
   double *u = in.acks2->u;
   const int *rows = rows_dev_.data();
   // b, r, p, r_hat and s are read at rows only; products read and write every atom
-  for (DeviceArray<double2> *a : {&r_hat_, &s_}) a->reserve(nl, kGrowHeadroom);
-  for (DeviceArray<double2> *a : {&z_, &s_hat_, &y_}) a->reserve(n, kGrowHeadroom);
-  xdiag_.reserve(nl, kGrowHeadroom);
-  xdiag_inv_.reserve(nl, kGrowHeadroom);
-  u_dev_.reserve(n, kGrowHeadroom);
+  for (DeviceArray<double2> *a : {&r_hat_, &s_}) a->reserve_discarding(nl, kGrowHeadroom);
+  for (DeviceArray<double2> *a : {&z_, &s_hat_, &y_}) a->reserve_discarding(n, kGrowHeadroom);
+  xdiag_.reserve_discarding(nl, kGrowHeadroom);
+  xdiag_inv_.reserve_discarding(nl, kGrowHeadroom);
+  u_dev_.reserve_discarding(n, kGrowHeadroom);
   acks2_x_diagonal(comm);  // (uses d and w)
   // entries off the rows stay zero in every vector a product reads
   if (n > 0)

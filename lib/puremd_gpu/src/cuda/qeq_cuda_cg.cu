@@ -217,7 +217,7 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
   const int nb = static_cast<int>(g);
   CgState *st = nullptr;
   if (on_device) {
-    cg_state_.reserve(1);
+    cg_state_.reserve_discarding(1);
     st = cg_state_.data();
     CgState init{};
     init.tol = settings_.tolerance;
@@ -282,7 +282,7 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
         PMD_CUDA_CHECK_LAUNCH("k_cg_rho", stream_);
         direction(none, par);
       }
-      cg_probe_.reserve(1);
+      cg_probe_.reserve_discarding(1);
       PMD_CUDA_CHECK(
           cudaMemcpyAsync(cg_probe_.data(), st, sizeof(CgState), cudaMemcpyDeviceToHost, stream_));
       PMD_CUDA_CHECK(cudaStreamSynchronize(stream_));

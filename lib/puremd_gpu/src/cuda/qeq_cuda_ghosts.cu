@@ -87,9 +87,9 @@ void CudaQEqSolver::find_ghost_owners(const QEqInput &in) {
       return;
     }
     owners_of_ = -1;
-    owner_dev_.reserve(n_ghost, kGrowHeadroom);
-    tag_sorted_.reserve(nl, kGrowHeadroom);
-    idx_sorted_.reserve(nl, kGrowHeadroom);
+    owner_dev_.reserve_discarding(n_ghost, kGrowHeadroom);
+    tag_sorted_.reserve_discarding(nl, kGrowHeadroom);
+    idx_sorted_.reserve_discarding(nl, kGrowHeadroom);
     if (nl > 0) {  // owned ids sorted with their indices (iota_, from k_prepare_atoms)
       sort_pairs(cub_tmp_, atoms_.tag, tag_sorted_.data(), iota_.data(), idx_sorted_.data(), nl, 64,
                  stream_);

@@ -75,7 +75,7 @@ void CudaQEqSolver::setup(const QEqInput &in, ChargeHistory &history) {
     throw RuntimeError("QEq (CUDA): the engine's atoms are not those of the solve");
   flags_ = qeq_has_exclusions(in);
   if (in.active) upload(active_in_, in.active, n);
-  if (flags_) active_dev_.reserve(n, kGrowHeadroom);
+  if (flags_) active_dev_.reserve_discarding(n, kGrowHeadroom);
   if (in.type && in.type_map) upload(type_map_dev_, in.type_map, std::max(in.num_mapped, 0));
   if (in.type) {
     const int nt = std::max(in.num_types, 0);
@@ -108,13 +108,13 @@ void CudaQEqSolver::setup(const QEqInput &in, ChargeHistory &history) {
   if (in.qtpie) qtpie_electronegativities(in);  // qeq_cuda_qtpie.cu
 
   // ids widened, group flags, rows flagged and listed in index order
-  checks_.reserve(kNumChecks);
+  checks_.reserve_discarding(kNumChecks);
   PMD_CUDA_CHECK(cudaMemsetAsync(checks_.data(), 0, kNumChecks * sizeof(int), stream_));
   PMD_CUDA_CHECK(cudaMemsetAsync(checks_.data() + kCheckBadRow, 0x7f,
                                  (kCheckNoOwner - kCheckBadRow) * sizeof(int), stream_));
-  row_flag_.reserve(nl, kGrowHeadroom);
-  iota_.reserve(nl, kGrowHeadroom);
-  rows_dev_.reserve(nl, kGrowHeadroom);
+  row_flag_.reserve_discarding(nl, kGrowHeadroom);
+  iota_.reserve_discarding(nl, kGrowHeadroom);
+  rows_dev_.reserve_discarding(nl, kGrowHeadroom);
   if (n > 0) {
     PrepArgs a{};
     a.n_local = nl;
@@ -138,7 +138,7 @@ void CudaQEqSolver::setup(const QEqInput &in, ChargeHistory &history) {
     PMD_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, bytes, iota_.data(), row_flag_.data(),
                                               rows_dev_.data(), checks_.data() + kCheckRows, nl,
                                               stream_));
-    cub_tmp_.reserve(bytes, kGrowHeadroom);
+    cub_tmp_.reserve_discarding(bytes, kGrowHeadroom);
     PMD_CUDA_CHECK(cub::DeviceSelect::Flagged(cub_tmp_.data(), bytes, iota_.data(),
                                               row_flag_.data(), rows_dev_.data(),
                                               checks_.data() + kCheckRows, nl, stream_));
@@ -147,17 +147,17 @@ void CudaQEqSolver::setup(const QEqInput &in, ChargeHistory &history) {
   hist_dev_ = history_on_device(history, nl);
   global_hist_ = history.global_block();
 
-  x_.reserve(n, kGrowHeadroom);
-  d_.reserve(n, kGrowHeadroom);
-  w_.reserve(n, kGrowHeadroom);
-  b_.reserve(nl, kGrowHeadroom);
-  r_.reserve(nl, kGrowHeadroom);
-  p_.reserve(nl, kGrowHeadroom);
-  diag_.reserve(nl, kGrowHeadroom);
-  diag_inv_.reserve(nl, kGrowHeadroom);
-  q_dev_.reserve(n, kGrowHeadroom);
+  x_.reserve_discarding(n, kGrowHeadroom);
+  d_.reserve_discarding(n, kGrowHeadroom);
+  w_.reserve_discarding(n, kGrowHeadroom);
+  b_.reserve_discarding(nl, kGrowHeadroom);
+  r_.reserve_discarding(nl, kGrowHeadroom);
+  p_.reserve_discarding(nl, kGrowHeadroom);
+  diag_.reserve_discarding(nl, kGrowHeadroom);
+  diag_inv_.reserve_discarding(nl, kGrowHeadroom);
+  q_dev_.reserve_discarding(n, kGrowHeadroom);
   if (!device_comm_) {
-    stage_.reserve(n, kGrowHeadroom);
+    stage_.reserve_discarding(n, kGrowHeadroom);
     comm_s_.resize(n);
     comm_t_.resize(n);
   }
@@ -192,7 +192,7 @@ double *CudaQEqSolver::history_on_device(ChargeHistory &history, int nl) {
   }
   if (rows < 0) {
     const double *host = history.host_blocks(nl);
-    dev.reserve(static_cast<std::size_t>(nl) * block, kGrowHeadroom);
+    dev.reserve_discarding(static_cast<std::size_t>(nl) * block, kGrowHeadroom);
     if (nl > 0)
       PMD_CUDA_CHECK(cudaMemcpyAsync(dev.data(), host, nl * block * sizeof(double),
                                      cudaMemcpyHostToDevice, stream_));

@@ -157,29 +157,29 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   const long long room = f.row_room + f.rev_total;
   const bool store = store_matrix(room);
   matrix_free_ = !store;
-  row_count_.reserve(static_cast<std::size_t>(n) + 1, kGrowHeadroom);
-  row_start_.reserve(static_cast<std::size_t>(n) + 1, kGrowHeadroom);
-  counters_.reserve(4);
+  row_count_.reserve_discarding(static_cast<std::size_t>(n) + 1, kGrowHeadroom);
+  row_start_.reserve_discarding(static_cast<std::size_t>(n) + 1, kGrowHeadroom);
+  counters_.reserve_discarding(4);
   PMD_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, 4 * sizeof(int), stream_));
-  row_end_.reserve(static_cast<std::size_t>(n) + 1, kGrowHeadroom);
+  row_end_.reserve_discarding(static_cast<std::size_t>(n) + 1, kGrowHeadroom);
   if (store) {
-    col_.reserve(room, kMatrixHeadroom);
-    val_.reserve(room, kMatrixHeadroom);
+    col_.reserve_discarding(room, kMatrixHeadroom);
+    val_.reserve_discarding(room, kMatrixHeadroom);
   } else {
     col_.release();
     val_.release();
   }
   const bool store_x = store && acks2_;
   if (store_x) {
-    x_count_.reserve(static_cast<std::size_t>(n), kGrowHeadroom);
-    x_start_.reserve(static_cast<std::size_t>(n), kGrowHeadroom);
+    x_count_.reserve_discarding(static_cast<std::size_t>(n), kGrowHeadroom);
+    x_start_.reserve_discarding(static_cast<std::size_t>(n), kGrowHeadroom);
   } else {
     x_count_.release();
     x_start_.release();
     x_col_.release();
     x_val_.release();
   }
-  nnz_total_.reserve(2);
+  nnz_total_.reserve_discarding(2);
   PMD_CUDA_CHECK(cudaMemsetAsync(nnz_total_.data(), 0, 2 * sizeof(long long), stream_));
   QEqRowArgs &a = row_args_;
   a = QEqRowArgs{};
@@ -224,8 +224,10 @@ void CudaQEqSolver::build_x_rows(int n) {
     throw RuntimeError("ACKS2 (CUDA): " + std::to_string(x_nnz_) +
                        " bond-softness entries exceed the 32-bit index; use more GPUs / MPI ranks");
   exclusive_sum(cub_tmp_, x_count_.data(), x_start_.data(), n, stream_);
-  x_col_.reserve(static_cast<std::size_t>(std::max<long long>(x_nnz_, 1)), kMatrixHeadroom);
-  x_val_.reserve(static_cast<std::size_t>(std::max<long long>(x_nnz_, 1)), kMatrixHeadroom);
+  x_col_.reserve_discarding(static_cast<std::size_t>(std::max<long long>(x_nnz_, 1)),
+                            kMatrixHeadroom);
+  x_val_.reserve_discarding(static_cast<std::size_t>(std::max<long long>(x_nnz_, 1)),
+                            kMatrixHeadroom);
   k_acks2_x_rows<<<blocks_for(static_cast<long long>(n) * 32, kQEqBlock), kQEqBlock, 0, stream_>>>(
       row_args_, x_start_.data(), x_col_.data(), x_val_.data());
   PMD_CUDA_CHECK_LAUNCH("k_acks2_x_rows", stream_);
@@ -280,12 +282,12 @@ void CudaQEqSolver::read_matrix_size(const QEqInput &in, const long long *nnz_de
 void CudaQEqSolver::build_image_map(int n, int nl) {
   if (device_comm_) {
     const int n_ghost = n - nl;
-    img_start_.reserve(nl, kGrowHeadroom);
-    img_end_.reserve(nl, kGrowHeadroom);
-    img_idx_.reserve(n_ghost, kGrowHeadroom);
-    key_.reserve(n_ghost, kGrowHeadroom);
-    key_sorted_.reserve(n_ghost, kGrowHeadroom);
-    idx_.reserve(n_ghost, kGrowHeadroom);
+    img_start_.reserve_discarding(nl, kGrowHeadroom);
+    img_end_.reserve_discarding(nl, kGrowHeadroom);
+    img_idx_.reserve_discarding(n_ghost, kGrowHeadroom);
+    key_.reserve_discarding(n_ghost, kGrowHeadroom);
+    key_sorted_.reserve_discarding(n_ghost, kGrowHeadroom);
+    idx_.reserve_discarding(n_ghost, kGrowHeadroom);
     if (nl > 0) {
       PMD_CUDA_CHECK(cudaMemsetAsync(img_start_.data(), 0, nl * sizeof(int), stream_));
       PMD_CUDA_CHECK(cudaMemsetAsync(img_end_.data(), 0, nl * sizeof(int), stream_));

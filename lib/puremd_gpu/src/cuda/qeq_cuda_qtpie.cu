@@ -70,7 +70,7 @@ void CudaQEqSolver::qtpie_electronegativities(const QEqInput &in) {
   const int n = in.n_total, nl = in.n_local;
   upload(qtpie_exp_dev_, qt.exponent, in.type ? std::max(in.num_types, 0) : n);
   if (qt.phi) upload(qtpie_phi_dev_, qt.phi, n);
-  chi_eff_dev_.reserve(nl, kGrowHeadroom);
+  chi_eff_dev_.reserve_discarding(nl, kGrowHeadroom);
   params_.chi_eff = chi_eff_dev_.data();
   if (nl == 0) return;
   QtpieArgs a{};

@@ -148,11 +148,11 @@ __global__ void k_charges(int n_rows, const int *rows, double mu_given, const do
 CudaQEqSolver::CudaQEqSolver(int device, cudaStream_t stream, MemoryTracker &mem,
                              DeviceArray<unsigned char> &cub_scratch)
     : device_(device), stream_(stream), mem_(mem), cub_tmp_(cub_scratch) {
-  sums_dev_.reserve(8);
-  partial_.reserve(static_cast<std::size_t>(6) * kQEqMaxReduceBlocks);
-  sums_host_.reserve(8);
-  matrix_readback_.reserve(1);
-  checks_host_.reserve(kNumChecks);
+  sums_dev_.reserve_discarding(8);
+  partial_.reserve_discarding(static_cast<std::size_t>(6) * kQEqMaxReduceBlocks);
+  sums_host_.reserve_discarding(8);
+  matrix_readback_.reserve_discarding(1);
+  checks_host_.reserve_discarding(kNumChecks);
 }
 
 // Arrays are freed after the work that may still use them.

@@ -168,7 +168,7 @@ class CudaQEqSolver {
   void qtpie_electronegativities(const QEqInput &in);
   template <class T>
   void upload(DeviceArray<T> &dst, const T *src, std::size_t n) {
-    dst.reserve(n, kGrowHeadroom);
+    dst.reserve_discarding(n, kGrowHeadroom);
     if (n > 0)
       PMD_CUDA_CHECK(
           cudaMemcpyAsync(dst.data(), src, n * sizeof(T), cudaMemcpyHostToDevice, stream_));
