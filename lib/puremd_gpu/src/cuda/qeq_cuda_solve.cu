@@ -16,6 +16,7 @@
 #include "cuda/qeq_cuda_solver.h"
 #include "cuda/qeq_cuda_sums.cuh"
 #include "puremd_gpu/errors.h"
+#include "puremd_gpu/physics/qeq_history.h"
 
 namespace puremd::cuda {
 namespace {
@@ -97,13 +98,9 @@ __global__ void k_init(int n_rows, const int *rows, ParamArgs pa, const double *
   b[i] = make_double2(bs, -1.0);
   diag[i] = pa.eta[p];
   diag_inv[i] = 1.0 / pa.eta[p];
-  const double *hs = hist + static_cast<long long>(i) * kQEqHistoryPerAtom;
-  const double *ht = hs + kQEqHistoryDepth;
   // cubic extrapolation of s, quadratic of t, rounded as the host does
-  const double s0 =
-      __dsub_rn(__dmul_rn(4.0, __dadd_rn(hs[0], hs[2])), __dadd_rn(__dmul_rn(6.0, hs[1]), hs[3]));
-  const double t0 = __dadd_rn(ht[2], __dmul_rn(3.0, __dsub_rn(ht[0], ht[1])));
-  x[i] = make_double2(s0, t0);
+  const double *h = hist + static_cast<long long>(i) * kQEqHistoryPerAtom;
+  x[i] = make_double2(qeq_guess_s(h), qeq_guess_t(h));
 }
 
 __global__ void k_sum_solution(int n_rows, const int *rows, const double2 *x, double *partial) {
@@ -132,15 +129,8 @@ __global__ void k_charges(int n_rows, const int *rows, double mu_given, const do
   const double mu = mu_dev ? *mu_dev : mu_given;
   const int i = rows[k];
   const double2 xi = x[i];
-  q[i] = __dsub_rn(xi.x, __dmul_rn(mu, xi.y));
-  double *hs = hist + static_cast<long long>(i) * kQEqHistoryPerAtom;
-  double *ht = hs + kQEqHistoryDepth;
-  for (int m = kQEqHistoryDepth - 1; m > 0; --m) {
-    hs[m] = hs[m - 1];
-    ht[m] = ht[m - 1];
-  }
-  hs[0] = xi.x;
-  ht[0] = xi.y;
+  q[i] = qeq_charge(xi.x, xi.y, mu);
+  qeq_push_history(hist + static_cast<long long>(i) * kQEqHistoryPerAtom, xi.x, xi.y);
 }
 
 }  // namespace
@@ -169,8 +159,7 @@ bool CudaQEqSolver::copy_charges(double *dst) {
 
 QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in,
                                   ChargeHistory &history, QEqComm &comm, double *q) {
-  check_qeq_settings(in.settings);
-  settings_ = in.settings;
+  settings_ = in.settings;  // checked by the engine (CudaEngine::solve_charges)
   taper_ = make_taper(settings_.cut_lo, settings_.cut_hi);
   atoms_ = atoms;
   setup(in, history);
