@@ -186,12 +186,10 @@ double *CudaQEqSolver::history_on_device(ChargeHistory &history, int nl) {
   const std::size_t block = kHistoryPerAtom;
   DeviceArray<double> &dev = mirror->values;
   int rows = history.mirror_rows();
-  if (rows >= 0 && dev.capacity() < static_cast<std::size_t>(nl) * block) {
-    history.host_blocks(rows);  // home first: growing drops the contents
-    rows = -1;
-  }
+  // growing drops the contents: then the values go home (host_blocks) and up again
+  if (rows >= 0 && dev.capacity() < static_cast<std::size_t>(nl) * block) rows = -1;
   if (rows < 0) {
-    const double *host = history.host_blocks(nl);
+    const double *host = history.host_blocks(nl);  // brings the mirror's values home first
     dev.reserve_discarding(static_cast<std::size_t>(nl) * block, kGrowHeadroom);
     if (nl > 0)
       PMD_CUDA_CHECK(cudaMemcpyAsync(dev.data(), host, nl * block * sizeof(double),
