@@ -11,7 +11,7 @@
 # Usage: bench/device_check.sh [unit|quick|tests|bench|sanitize|drift|lanes|qeqtol|qeqmatrix|qtpie|acks2|gpupkg|yaml|all]
 #        (default all; lanes: the threads-per-row sweep behind thread_mapping.h's defaults;
 #        qeqtol: GPU vs host after 100 steps at two CG tolerances; qeqmatrix: the QEq
-#        matrix stored vs matrix-free; gpupkg: the examples/reaxff suite and the -sf gpu
+#        matrix in full, each pair once, or matrix-free (MODES); gpupkg: the examples/reaxff suite and the -sf gpu
 #        tests against a LAMMPS with its own GPU package (BUNDLE made with one); none of
 #        these four in all; qtpie: fix qtpie/reaxff/gpu against our QEq on LAMMPS's water
 #        example replicated, and the NVE drift of QTPIE against the CPU fix qtpie/reaxff;
@@ -360,7 +360,8 @@ if [ "$what" = qeqtol ]; then
 fi
 
 if [ "$what" = qeqmatrix ]; then
-  # The CUDA QEq solver with a stored matrix or matrix-free (fix keyword `matrix`):
+  # The CUDA QEq solver with the matrix stored in full, each pair once, or matrix-free
+  # (fix keyword `matrix`; MODES, default "full half free"):
   # ours only, one run each with the phase table, peak GPU memory from nvidia-smi.
   # SYSTEMS as for bench (default "8 16 water").
   qm_run() {  # label, fix keywords, lmp arguments (the input first)...
@@ -370,12 +371,15 @@ if [ "$what" = qeqmatrix ]; then
     kill $m; wait $m 2>/dev/null
     row "$(printf '%-24s %7s ms/step  GPU MiB %s  %s' "$label" "$(ms_per_step "$out/qm.log")" \
       "$(sort -n "$out/mem.txt" | tail -1)" "$(grep -h 'ReaxFF/GPU phase ms' "$out/qm.log" | sed 's/.*steps: //')")"
+    grep -h 'ReaxFF/GPU phase QEq' "$out/qm.log"
   }
   for sys in ${SYSTEMS:-8 16 water}; do
-    for mode in stored free; do
+    for mode in ${MODES:-full half free}; do
       case $sys in
         water) cd "$root/examples/water6540"
           qm_run "Water-6540 matrix $mode" "matrix $mode" in.water6540.reaxff -v steps 100 ;;
+        water3) cd "$root/examples/water6540"
+          qm_run "Water 3^3 matrix $mode" "matrix $mode" in.water6540.reaxff -v steps 20 -v rep 3 ;;
         *) cd "$root/examples/HNS"; t=100; [ "$sys" -ge 16 ] && t=20; [ "$sys" -ge 24 ] && t=10
           qm_run "HNS $sys^3 matrix $mode" "matrix $mode" in.reaxff.hns -v x $sys -v y $sys -v z $sys -v t $t ;;
       esac

@@ -85,7 +85,7 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, int first_ke
   // fix qtpie/reaxff/gpu's gauss file comes before the keywords
   const std::string usage = fmt::format(
       "fix ID group {} Nevery cutlo cuthi tol params{} [nowarn] [maxiter N] "
-      "[threads_per_row N] [matrix auto|stored|free]",
+      "[threads_per_row N] [matrix auto|full|half|free]",
       style, first_keyword > 8 ? " gauss_file" : "");
   if (narg < first_keyword)
     error->all(FLERR, "Illegal fix {} command: expected '{}'", style, usage);
@@ -127,13 +127,14 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, int first_ke
       ++iarg;
     } else if (strcmp(arg[iarg], "matrix") == 0) {
       if (iarg + 1 >= narg) error->all(FLERR, "Fix {}: keyword 'matrix' needs a value", style);
-      const char *modes[] = {"auto", "stored", "free"};
+      // (`stored` is the earlier spelling of `full`)
+      const char *modes[] = {"auto", "full", "half", "free", "stored"};
       matrix_mode = -1;
-      for (int m = 0; m < 3; ++m)
-        if (strcmp(arg[iarg + 1], modes[m]) == 0) matrix_mode = m;
+      for (int m = 0; m < 5; ++m)
+        if (strcmp(arg[iarg + 1], modes[m]) == 0) matrix_mode = m == 4 ? 1 : m;
       if (matrix_mode < 0)
-        error->all(FLERR, "Fix {}: matrix must be 'auto', 'stored' or 'free', got '{}'", style,
-                   arg[iarg + 1]);
+        error->all(FLERR, "Fix {}: matrix must be 'auto', 'full', 'half' or 'free', got '{}'",
+                   style, arg[iarg + 1]);
       ++iarg;
     } else {
       error->all(FLERR, "Unknown fix {} keyword: {} (expected '{}')", style, arg[iarg], usage);
@@ -197,8 +198,8 @@ puremd::QEqSettings FixQEqReaxFFGPU::qeq_settings() const {
   set.tolerance = tolerance;
   set.max_iter = imax;
   set.threads_per_row = threads_per_row;
-  const puremd::QEqMatrix modes[] = {puremd::QEqMatrix::Auto, puremd::QEqMatrix::Stored,
-                                     puremd::QEqMatrix::Free};
+  const puremd::QEqMatrix modes[] = {puremd::QEqMatrix::Auto, puremd::QEqMatrix::Full,
+                                     puremd::QEqMatrix::Half, puremd::QEqMatrix::Free};
   set.matrix = modes[matrix_mode];
   return set;
 }
@@ -411,7 +412,7 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   if (res.matrix_free && matrix_mode == 0 && !told_matrix_free && comm->me == 0)
     utils::logmesg(lmp,
                    "Fix {}: the QEq matrix would leave too little GPU memory for the step: "
-                   "its products are matrix-free (slower, no matrix memory; 'matrix stored' "
+                   "its products are matrix-free (slower, no matrix memory; 'matrix half' "
                    "stores it anyway)\n",
                    style);
   told_matrix_free = told_matrix_free || res.matrix_free;

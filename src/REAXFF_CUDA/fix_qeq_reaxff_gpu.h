@@ -19,8 +19,9 @@
 
    Extra keywords: threads_per_row N (4, 8, 16, 32; default 0 = chosen from
    the matrix), threads per row of the CUDA solver's matrix product;
-   matrix auto|stored|free, whether the CUDA solver stores H or evaluates its
-   elements in every product (QEqMatrix; auto: stored while it fits). */
+   matrix auto|full|half|free, whether the CUDA solver stores H (both triangles
+   or each pair once) or evaluates its elements in every product (QEqMatrix;
+   auto: half while it fits). */
 #ifndef LMP_FIX_QEQ_REAXFF_GPU_H
 #define LMP_FIX_QEQ_REAXFF_GPU_H
 
@@ -91,7 +92,7 @@ class FixQEqReaxFFGPU : public Fix {
   int nlevels_respa;
   int iter_s, iter_t;
   int threads_per_row = 0;        // QEqSettings::threads_per_row
-  int matrix_mode = 0;            // QEqSettings::matrix: 0 auto, 1 stored, 2 free
+  int matrix_mode = 0;            // QEqSettings::matrix: 0 auto, 1 full, 2 half, 3 free
   bool told_matrix_free = false;  // the log says once that auto went matrix-free
   const char *method = "CG";      // the solver, as the warnings name it
   // Per-run QEq timing, reported by post_run() with the pair's `timing yes`.

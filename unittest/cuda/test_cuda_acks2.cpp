@@ -76,7 +76,7 @@ enum class Ghosts { Given, ById, Comm };
 
 void compare_solves(qeq_test::System sys, const std::string &what, int solves,
                     int threads_per_row = 0) {
-  for (QEqMatrix matrix : {QEqMatrix::Stored, QEqMatrix::Free})
+  for (QEqMatrix matrix : {QEqMatrix::Full, QEqMatrix::Free})
     for (Ghosts ghosts : {Ghosts::Given, Ghosts::ById, Ghosts::Comm}) {
       QEqSettings set;
       set.cut_hi = 6.0;

@@ -258,7 +258,7 @@ QEqSettings qeq_settings() {
   s.cut_hi = 10.0;
   s.tolerance = 1e-10;
   s.max_iter = 500;
-  s.matrix = QEqMatrix::Stored;  // the failure must land on the matrix
+  s.matrix = QEqMatrix::Full;  // the failure must land on the matrix
   return s;
 }
 

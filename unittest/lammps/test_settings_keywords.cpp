@@ -70,8 +70,8 @@ HnsRun run_hns(const std::string &pair_keywords, const std::string &fix_keywords
 }
 
 // The settings that change how the work is done (list skin 0: a fresh list
-// every step; one lane per row everywhere; the QEq matrix stored or
-// evaluated in every product, with 4 threads per row) leave energy, charges
+// every step; one lane per row everywhere; the QEq matrix stored in full,
+// each pair once, or evaluated in every product, with 4 threads per row) leave energy, charges
 // and forces as with the defaults. They change only the CUDA driver's work:
 // the host driver ignores them, so there both sides would run the same code
 // and the comparison could not fail. Runs with `driver cuda`; skipped where
@@ -86,7 +86,9 @@ TEST(SettingsKeywords, SettingsChangeNoResultOnTheCudaDriver) {
   for (double v : ref.f) fmax = std::max(fmax, std::fabs(v));
   const std::pair<std::string, std::string> tunings[] = {
       {"skin 0 lanes neighbors=1,compaction=1,hbonds=1,nonbonded=1,lists=1", "threads_per_row 4"},
-      {"", "matrix stored"},
+      {"", "matrix full"},
+      {"", "matrix stored"},  // the earlier spelling of full
+      {"", "matrix half"},
       {"", "matrix free"},
       {"", "matrix free threads_per_row 4"}};
   for (const auto &[pair_keywords, fix_keywords] : tunings) {

@@ -34,12 +34,16 @@ struct QEqComm {
 
 // How the CUDA solver multiplies by H (the host solver always stores it).
 enum class QEqMatrix {
-  Auto,    // Stored while it leaves room on the GPU (kQEqStoredShare*), else Free
-  Stored,  // built once per solve (8 + 4 bytes per entry), then read by every product
-  Free,    // no matrix: every product evaluates its elements from the far list
-           // (about 2.5x the product's time on an H100, no matrix memory)
+  Auto,  // the first of Full, Half, Free that leaves room on the GPU (kQEqStoredShare*)
+  Full,  // every pair stored twice, as (i, j) and (j, i) (8 + 4 bytes an entry): the
+         // product gathers only, and its sums are the same on every run
+  Half,  // every pair stored once, in its owned atom's row: half the bytes of Full; the
+         // product gathers the row and scatters its transpose with atomic adds (sums
+         // in a run-dependent order: the same to round-off, not to the bit)
+  Free,  // no matrix: every product evaluates each pair once from the far list and
+         // scatters as Half does (no matrix memory; see bench/README for its time)
 };
-// Auto stores the matrix when the device memory in use plus the matrix stays
+// Auto stores a matrix when the device memory in use plus the matrix stays
 // within this share of the GPU's memory: at a solver's first solve, before
 // the force stages of the step have allocated their lists (about half of the
 // engine's memory), and at later solves, when they have (headroom included).

@@ -245,7 +245,14 @@ QEqResult CudaEngine::solve_charges(const StepInput &in, const QEqProblem &probl
     c.skin_valid = false;
   }
   prepare_atoms(in);
-  if (c.n_total > 0) update_reverse_far_index(c);
+  // The reverse far index gives a row its partners of lower index: only a
+  // matrix with both triangles (QEqMatrix::Full, which Auto tries first;
+  // ACKS2's) and QTPIE's sums read it; a matrix with each pair once does not
+  // (nor its memory).
+  const QEqMatrix m = problem.settings.matrix;
+  const bool reverse =
+      m == QEqMatrix::Full || m == QEqMatrix::Auto || problem.acks2 || problem.qtpie;
+  if (c.n_total > 0 && reverse) update_reverse_far_index(c);
   timer_.mark(kPhaseCharges, c.stream);
   const QEqInput qeq = charge_input(in, problem, reordered_since_solve_);
   const QEqResult res = qeq_->solve_on(lend_atoms(), qeq, history, comm, q);
@@ -331,9 +338,11 @@ EngineAtoms CudaEngine::lend_atoms() const {
   a.end = c.far_end.data();
   a.nbr = c.far_nbr.data();
   a.row_room = static_cast<long long>(c.far_total);
-  a.rev_start = c.rev_start.data();
-  a.rev_row = c.rev_row.data();
-  a.rev_total = static_cast<long long>(c.rev_total);
+  if (c.rev_built_for == c.list_builds) {  // else none: the solver says if it needs one
+    a.rev_start = c.rev_start.data();
+    a.rev_row = c.rev_row.data();
+    a.rev_total = static_cast<long long>(c.rev_total);
+  }
   return a;
 }
 

@@ -336,8 +336,7 @@ void CudaQEqSolver::acks2_product(const double2 *v, double2 *y, QEqComm &comm, c
 // X_ii = -(sum of row i's X, its images' rows included): X times (0, 1).
 void CudaQEqSolver::acks2_x_diagonal(QEqComm &comm) {
   const int n = n_total_, nr = n_rows_;
-  const ImageMap im =
-      device_comm_ ? ImageMap{img_start_.data(), img_end_.data(), img_idx_.data()} : ImageMap{};
+  const ImageMap im = image_map();
   if (n > 0) {
     k_acks2_ones<<<blocks_for(n, kQEqBlock), kQEqBlock, 0, stream_>>>(n, d_.data());
     PMD_CUDA_CHECK_LAUNCH("k_acks2_ones", stream_);
@@ -355,8 +354,7 @@ void CudaQEqSolver::acks2_x_diagonal(QEqComm &comm) {
 Acks2State CudaQEqSolver::bicgstab(Acks2State state, QEqComm &comm) {
   const int nr = n_rows_;
   const int *rows = rows_dev_.data();
-  const ImageMap im =
-      device_comm_ ? ImageMap{img_start_.data(), img_end_.data(), img_idx_.data()} : ImageMap{};
+  const ImageMap im = image_map();
   double2 *x = x_.data(), *b = b_.data(), *r = r_.data(), *p = p_.data(), *d = d_.data(),
           *w = w_.data(), *r_hat = r_hat_.data(), *z = z_.data(), *s = s_.data(),
           *s_hat = s_hat_.data(), *y = y_.data();

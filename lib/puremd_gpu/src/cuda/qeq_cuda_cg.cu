@@ -210,8 +210,7 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
   const int *rows = rows_dev_.data();
   double2 *x = x_.data(), *b = b_.data(), *r = r_.data(), *d = d_.data(), *p = p_.data(),
           *w = w_.data();
-  const ImageMap im =
-      device_comm_ ? ImageMap{img_start_.data(), img_end_.data(), img_idx_.data()} : ImageMap{};
+  const ImageMap im = image_map();
   const bool on_device = scalars_on_device(comm);
   const unsigned g = reduce_blocks();
   const int nb = static_cast<int>(g);

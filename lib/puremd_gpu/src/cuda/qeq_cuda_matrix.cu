@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 
 #include "common/qeq_rows.h"
 #include "cuda/cub_calls.cuh"
@@ -39,9 +40,10 @@ __device__ __forceinline__ double acks2_x_entry(const QEqRowArgs &a, const QEqCa
 
 // The rows (qeq_cuda_rows.cuh): one warp per row writes, when kStore, the
 // kept entries straight into room reserved by the two lists (row i at
-// far.start[i] + far.rev_start[i]): no count pass, no sort, and the same
-// order on every run. Without kStore (matrix-free product) it only counts,
-// for the image map, and checks the types.
+// far.start[i] + far.rev_start[i]; at far.start[i] when kOnce, each pair in
+// one row only): no count pass, no sort, and the same order on every run.
+// Without kStore (matrix-free product) it only counts, for the image map and
+// the product's lanes, and checks the types.
 struct RowCounts {
   long long *row_start, *row_end, *row_count;
   int *col;
@@ -51,15 +53,15 @@ struct RowCounts {
   int *nonempty_rows;
 };
 
-template <bool kStore>
+template <bool kStore, bool kOnce>
 __global__ void __launch_bounds__(kQEqBlock) k_list_rows(QEqRowArgs a, RowCounts out) {
   const LaneGroup<32> g;  // one warp per row
   const long long warp = g.row();
   if (warp >= a.n_total) return;  // whole warp
   const int i = static_cast<int>(warp);
-  const long long base = static_cast<long long>(a.far.start[i]) + a.far.rev_start[i];
+  const long long base = static_cast<long long>(a.far.start[i]) + (kOnce ? 0 : a.far.rev_start[i]);
   int count = 0, x_count = 0;
-  qeq_row_chunks(g, a, i, [&](const QEqCandidate &c) {
+  qeq_row_chunks<kOnce>(g, a, i, [&](const QEqCandidate &c) {
     int kept = 0;
     const int before = g.rank(c.take, kept);
     if (c.take) {
@@ -154,9 +156,15 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
     throw RuntimeError("QEq (CUDA): the engine's far list (" + std::to_string(f.cut_local) +
                        " A) does not reach the QEq cut-off (" + std::to_string(settings_.cut_hi) +
                        " A)");
-  const long long room = f.row_room + f.rev_total;
-  const bool store = store_matrix(room);
-  matrix_free_ = !store;
+  const QEqMatrix format = matrix_format(f);
+  // A matrix-free QEq product evaluates each pair once too; ACKS2's, which
+  // reads H's rows beside X's, both triangles.
+  once_ = !acks2_ && format != QEqMatrix::Full;
+  matrix_free_ = format == QEqMatrix::Free;
+  const bool store = !matrix_free_;
+  if (!once_ && !f.rev_start)
+    throw RuntimeError("QEq (CUDA): the engine lent no reverse far index for a full matrix");
+  const long long room = once_ ? f.row_room : f.row_room + f.rev_total;
   row_count_.reserve_discarding(static_cast<std::size_t>(n) + 1, kGrowHeadroom);
   row_start_.reserve_discarding(static_cast<std::size_t>(n) + 1, kGrowHeadroom);
   counters_.reserve_discarding(4);
@@ -208,10 +216,16 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   out.nnz = reinterpret_cast<unsigned long long *>(nnz_total_.data());
   out.nonempty_rows = counters_.data();
   const unsigned blocks = blocks_for(static_cast<long long>(n) * 32, kQEqBlock);
+  auto launch = [&](auto store_c, auto once_c) {
+    k_list_rows<decltype(store_c)::value, decltype(once_c)::value>
+        <<<blocks, kQEqBlock, 0, stream_>>>(a, out);
+  };
+  using Yes = std::true_type;
+  using No = std::false_type;
   if (store)
-    k_list_rows<true><<<blocks, kQEqBlock, 0, stream_>>>(a, out);
+    once_ ? launch(Yes{}, Yes{}) : launch(Yes{}, No{});
   else
-    k_list_rows<false><<<blocks, kQEqBlock, 0, stream_>>>(a, out);
+    once_ ? launch(No{}, Yes{}) : launch(No{}, No{});
   PMD_CUDA_CHECK_LAUNCH("k_list_rows", stream_);
   read_matrix_size(in, nnz_total_.data());
   if (store_x) build_x_rows(n);
@@ -233,13 +247,29 @@ void CudaQEqSolver::build_x_rows(int n) {
   PMD_CUDA_CHECK_LAUNCH("k_acks2_x_rows", stream_);
 }
 
-// Whether this solve stores its matrix: as the settings say, or for Auto
-// when the memory in use plus what storing would add stays within
-// kQEqStoredShareFirst (first solve) or kQEqStoredShare of the GPU (room:
-// entries the store would reserve). The matrix is built anew at every
-// solve, so a later solve may store it where the first did not.
-bool CudaQEqSolver::store_matrix(long long room) const {
-  if (settings_.matrix != QEqMatrix::Auto) return settings_.matrix == QEqMatrix::Stored;
+// This solve's matrix: as the settings say (ACKS2 stores Half as Full), or
+// for Auto the fastest that fits: Full, else Half (QEq), else Free. The
+// matrix is built anew at every solve, so a later solve may store it where
+// the first did not. (A Half product scatters by atomics and took twice
+// Full's time on an H100: bench/README.)
+QEqMatrix CudaQEqSolver::matrix_format(const EngineAtoms &f) const {
+  switch (settings_.matrix) {
+    case QEqMatrix::Auto:
+      break;
+    case QEqMatrix::Half:
+      return acks2_ ? QEqMatrix::Full : QEqMatrix::Half;
+    default:
+      return settings_.matrix;
+  }
+  if (f.rev_start && store_fits(f.row_room + f.rev_total)) return QEqMatrix::Full;
+  if (!acks2_ && store_fits(f.row_room)) return QEqMatrix::Half;
+  return QEqMatrix::Free;
+}
+
+// Whether storing `room` entries keeps the memory in use plus what storing
+// would add within kQEqStoredShareFirst (first solve) or kQEqStoredShare of
+// the GPU.
+bool CudaQEqSolver::store_fits(long long room) const {
   const double want = kMatrixHeadroom * static_cast<double>(room);
   // what storing adds: H's values and columns beyond what is held (ACKS2's
   // X, a few per cent of H within its short cut-off, is left to the share's margin)
@@ -278,9 +308,10 @@ void CudaQEqSolver::read_matrix_size(const QEqInput &in, const long long *nnz_de
 }
 
 // Device reverse comm: for each owner, its images whose rows have entries,
-// by ascending ghost index (a deterministic sum).
+// by ascending ghost index (a deterministic sum). A matrix with each pair
+// once has no ghost rows: its product scatters to the owners' columns.
 void CudaQEqSolver::build_image_map(int n, int nl) {
-  if (device_comm_) {
+  if (device_comm_ && !once_) {
     const int n_ghost = n - nl;
     img_start_.reserve_discarding(nl, kGrowHeadroom);
     img_end_.reserve_discarding(nl, kGrowHeadroom);
@@ -303,6 +334,11 @@ void CudaQEqSolver::build_image_map(int n, int nl) {
       PMD_CUDA_CHECK_LAUNCH("k_segment_bounds(images)", stream_);
     }
   }
+}
+
+ImageMap CudaQEqSolver::image_map() const {
+  if (!device_comm_ || once_) return ImageMap{};
+  return ImageMap{img_start_.data(), img_end_.data(), img_idx_.data()};
 }
 
 }  // namespace puremd::cuda

@@ -14,6 +14,10 @@
 //   2. for an owned row, its far row: partners j > i, in the far list's order.
 // A ghost row takes only part 1 (its owned partners); its entries are folded
 // into its owner's row after the product.
+//
+// A matrix stored once (QEqMatrix::Half, and the matrix-free product) takes
+// part 2 alone: each pair once, in the row of its owned lower-index atom;
+// ghost rows are empty. Its product adds the transpose by scatter.
 #pragma once
 
 #include "cuda/engine_atoms.h"
@@ -71,17 +75,19 @@ __device__ __forceinline__ double acks2_row_value(const QEqRowArgs &a, const QEq
 // Visits the candidates of row i in chunks of L (one per lane, in row
 // order): visit(c) is called by every lane of the group for every chunk,
 // with c.take false on lanes past the end or for entries the rules drop.
-template <int L, class Visit>
+// kOnce: the row of a matrix that stores each pair once (part 2 only).
+template <bool kOnce = false, int L, class Visit>
 __device__ __forceinline__ void qeq_row_chunks(const LaneGroup<L> &g, const QEqRowArgs &a, int i,
                                                Visit &&visit) {
   if (a.active && !a.active[i]) return;
   const EngineAtoms &f = a.far;
   const bool ghost_row = i >= a.n_local;
+  if (kOnce && ghost_row) return;
   const vec3 xi = f.x[i];
   const long long tag_i = a.tag[i];
   // 1. partners k < i (owned rows that hold i)
-  const int r_end = f.rev_start[i + 1];
-  for (int q0 = f.rev_start[i]; q0 < r_end; q0 += L) {
+  const int r_end = kOnce ? 0 : f.rev_start[i + 1];
+  for (int q0 = kOnce ? 0 : f.rev_start[i]; q0 < r_end; q0 += L) {
     const int q = q0 + g.lane;
     QEqCandidate c;
     if (q < r_end) {

@@ -62,28 +62,79 @@ __global__ void __launch_bounds__(kQEqBlock)
     y[row] = qeq_row_product(static_cast<int>(row), n_local, diag, v, acc);
 }
 
-// The same product without a stored matrix (QEqMatrix::Free): the group of
-// TPR lanes walks the row's candidates (qeq_cuda_rows.cuh) and evaluates
-// each kept element where it is used.
+// y_j += h v_i for both systems: the transpose's share of an entry (i, j)
+// stored once (the order of the adds differs from run to run).
+__device__ __forceinline__ void qeq_scatter(double2 *y, int j, double h, double2 vi) {
+  atomicAdd(&y[j].x, h * vi.x);
+  atomicAdd(&y[j].y, h * vi.y);
+}
+
+// y += H v with each pair stored once (QEqMatrix::Half), y zeroed before:
+// owned row i gathers its entries (i, j) and its diagonal into y_i, and
+// scatters each entry's transpose H_ij v_i to y_j. Ghost rows are empty; on
+// the QEqComm path a ghost j's y_j goes home by QEqComm::reverse.
 template <int TPR>
+__global__ void __launch_bounds__(kQEqBlock)
+    k_spmv_once(int n_local, const long long *__restrict__ row_start,
+                const long long *__restrict__ row_end, const int *__restrict__ col,
+                const double *__restrict__ val, const double *__restrict__ diag,
+                const double2 *__restrict__ v, double2 *__restrict__ y, const int *running) {
+  if (running && !*running) return;
+  const LaneGroup<TPR> g;
+  const long long row = g.row();
+  if (row >= n_local) return;  // whole groups
+  const int i = static_cast<int>(row);
+  const double2 vi = v[i];
+  SpmvSums acc{0.0, 0.0};
+  const long long end = row_end[i];
+  for (long long p = row_start[i] + g.lane; p < end; p += TPR) {
+    const double h = val[p];
+    const int j = col[p];
+    const double2 vj = v[j];
+    acc.s += h * vj.x;
+    acc.t += h * vj.y;
+    qeq_scatter(y, j, h, vi);
+  }
+  g.sum_all(acc);
+  if (g.lane == 0) {
+    const double2 yi = qeq_row_product(i, n_local, diag, v, acc);
+    atomicAdd(&y[i].x, yi.x);
+    atomicAdd(&y[i].y, yi.y);
+  }
+}
+
+// The same products without a stored matrix (QEqMatrix::Free): the group of
+// TPR lanes walks the row's candidates (qeq_cuda_rows.cuh) and evaluates
+// each kept element where it is used; kOnce: each pair once, as
+// k_spmv_once (y zeroed before), else both triangles, as k_spmv.
+template <int TPR, bool kOnce>
 __global__ void __launch_bounds__(kQEqBlock)
     k_free_product(QEqRowArgs a, const double *__restrict__ diag, const double2 *__restrict__ v,
                    double2 *__restrict__ y, const int *running) {
   if (running && !*running) return;
   const LaneGroup<TPR> g;
   const long long row = g.row();
-  if (row >= a.n_total) return;  // whole groups
+  if (row >= (kOnce ? a.n_local : a.n_total)) return;  // whole groups
   const int i = static_cast<int>(row);
+  const double2 vi = v[i];
   SpmvSums acc{0.0, 0.0};
-  qeq_row_chunks(g, a, i, [&](const QEqCandidate &c) {
+  qeq_row_chunks<kOnce>(g, a, i, [&](const QEqCandidate &c) {
     if (!c.take) return;
     const double h = qeq_row_value(a, c);
     const double2 vj = v[c.col];
     acc.s += h * vj.x;
     acc.t += h * vj.y;
+    if (kOnce) qeq_scatter(y, c.col, h, vi);
   });
   g.sum_all(acc);
-  if (g.lane == 0) y[i] = qeq_row_product(i, a.n_local, diag, v, acc);
+  if (g.lane != 0) return;
+  const double2 yi = qeq_row_product(i, a.n_local, diag, v, acc);
+  if (kOnce) {
+    atomicAdd(&y[i].x, yi.x);
+    atomicAdd(&y[i].y, yi.y);
+  } else {
+    y[i] = yi;
+  }
 }
 
 // Right-hand sides, Jacobi diagonal and the extrapolated initial guesses.
@@ -229,24 +280,39 @@ QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in,
 
 template <int TPR>
 void CudaQEqSolver::launch_spmv(const double2 *v, double2 *y, const int *running) {
-  const int n = n_total_;
+  const int n = once_ ? n_local_ : n_total_;
   const unsigned blocks = blocks_for(static_cast<long long>(n) * TPR, kQEqBlock);
-  k_spmv<TPR><<<blocks, kQEqBlock, 0, stream_>>>(n, n_local_, row_start_.data(), row_end_.data(),
-                                                 col_.data(), val_.data(), diag_.data(), v, y,
-                                                 running);
+  if (once_)
+    k_spmv_once<TPR><<<blocks, kQEqBlock, 0, stream_>>>(n, row_start_.data(), row_end_.data(),
+                                                        col_.data(), val_.data(), diag_.data(), v,
+                                                        y, running);
+  else
+    k_spmv<TPR><<<blocks, kQEqBlock, 0, stream_>>>(n, n_local_, row_start_.data(), row_end_.data(),
+                                                   col_.data(), val_.data(), diag_.data(), v, y,
+                                                   running);
   PMD_CUDA_CHECK_LAUNCH("k_spmv", stream_);
 }
 
 template <int TPR>
 void CudaQEqSolver::launch_free_product(const double2 *v, double2 *y, const int *running) {
-  const unsigned blocks = blocks_for(static_cast<long long>(n_total_) * TPR, kQEqBlock);
-  k_free_product<TPR><<<blocks, kQEqBlock, 0, stream_>>>(row_args_, diag_.data(), v, y, running);
+  const int n = once_ ? n_local_ : n_total_;
+  const unsigned blocks = blocks_for(static_cast<long long>(n) * TPR, kQEqBlock);
+  if (once_)
+    k_free_product<TPR, true>
+        <<<blocks, kQEqBlock, 0, stream_>>>(row_args_, diag_.data(), v, y, running);
+  else
+    k_free_product<TPR, false>
+        <<<blocks, kQEqBlock, 0, stream_>>>(row_args_, diag_.data(), v, y, running);
   PMD_CUDA_CHECK_LAUNCH("k_free_product", stream_);
 }
 
 // y = H v over all rows (owned and ghost); ghost rows still to be folded.
+// With each pair once (once_) the products add into y, zeroed here: after
+// the last iteration an extra queued product may zero it for nothing, as
+// nothing reads y once CG has stopped.
 void CudaQEqSolver::multiply(const double2 *v, double2 *y, const int *running) {
   if (n_total_ == 0) return;
+  if (once_) PMD_CUDA_CHECK(cudaMemsetAsync(y, 0, n_total_ * sizeof(double2), stream_));
   auto launch = [&](auto tpr) {
     constexpr int L = decltype(tpr)::value;
     if (matrix_free_)

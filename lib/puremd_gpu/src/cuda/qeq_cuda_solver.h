@@ -189,10 +189,13 @@ class CudaQEqSolver {
 
   // --- qeq_cuda_matrix.cu
   void build_matrix(const QEqInput &in);
-  bool store_matrix(long long room) const;
+  QEqMatrix matrix_format(const EngineAtoms &f) const;
+  bool store_fits(long long room) const;
   void read_matrix_size(const QEqInput &in, const long long *nnz_dev);
   void build_x_rows(int n);
   void build_image_map(int n, int nl);
+  // the owner -> images map of ghost rows to fold (none: nothing to fold)
+  ImageMap image_map() const;
 
   // --- qeq_cuda_cg.cu
   QEqResult conjugate_gradients(QEqComm &comm);
@@ -243,6 +246,9 @@ class CudaQEqSolver {
   bool flags_ = false;        // active_dev_ holds which atoms take part (has_exclusions)
   int cg_last_iters_ = 0;     // CG iterations of the last solve (the longer system)
   bool matrix_free_ = false;  // this solve's products evaluate H (QEqMatrix)
+  // this solve holds (or evaluates) each pair once, in its owned atom's row
+  // (QEqMatrix::Half, Free): the product scatters the transpose, no ghost rows
+  bool once_ = false;
   long long solves_ = 0;      // solves begun (QEqMatrix::Auto's first solve)
   bool acks2_ = false;        // this solve is ACKS2's (QEqInput::acks2)
   int acks2_last_iters_ = 0;  // BiCGStab iterations of the last solve (the first batch)
