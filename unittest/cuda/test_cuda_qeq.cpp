@@ -300,6 +300,39 @@ TEST(CudaQEq, HistoryOverSeveralSolvesWithMovingAtoms) {
   }
 }
 
+// QEqMatrix::Half stores its pairs in tiles of 32 rows (qeq_cuda_tiles.cu)
+// where a tile's partners fit its table, as in a system of LAMMPS-sorted
+// atoms; the row format (column array) is then not held. Same charges as the
+// host (compare_once covers both paths; this pins down that tiles ran). The
+// small system first: the tiles' entry room it leaves is too small for the
+// larger one, whose solve must build again with more room.
+TEST(CudaQEq, HalfMatrixInTiles) {
+  REQUIRE_GPU();
+  const System small = make_periodic_system(27, 9.0, 6.0, 12345u);
+  const System sys = make_periodic_system(216, 13.0, 7.0, 99u);
+  QEqSettings set = settings(0.0, 7.0, 1e-12);
+  set.matrix = QEqMatrix::Half;
+  HostQEq host(set);
+  CudaQEq cuda(set);
+  expect_same_solve(host, cuda, make_input(small, true), small, "half, tiles, small", true);
+  // the same engine on the larger system, from an empty history as the host's
+  cuda.history.clear();
+  QEqInput larger = make_input(sys, true);
+  larger.atoms_reordered = true;
+  HostQEq host2(set);
+  expect_same_solve(host2, cuda, larger, sys, "half, tiles, after the small", true);
+  HostQEq host3(set);
+  CudaQEq cuda2(set);
+  expect_same_solve(host3, cuda2, make_input(sys, true), sys, "half, tiles", true);
+  std::size_t tiles = 0, columns = 0;
+  for (const MemoryEntry &e : cuda2.engine->device_memory_table()) {
+    if (e.what == "QEq: tile entries") tiles = e.bytes;
+    if (e.what == "QEq: matrix columns") columns = e.bytes;
+  }
+  EXPECT_GT(tiles, 0u) << "the half matrix in tiles";
+  EXPECT_EQ(columns, 0u) << "no row format beside the tiles";
+}
+
 TEST(CudaQEq, CommPattern) {
   REQUIRE_GPU();
   const System sys = make_periodic_system(27, 9.0, 6.0, 5u);

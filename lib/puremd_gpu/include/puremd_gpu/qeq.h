@@ -37,9 +37,11 @@ enum class QEqMatrix {
   Auto,  // the first of Full, Half, Free that leaves room on the GPU (kQEqStoredShare*)
   Full,  // every pair stored twice, as (i, j) and (j, i) (8 + 4 bytes an entry): the
          // product gathers only, and its sums are the same on every run
-  Half,  // every pair stored once, in its owned atom's row: half the bytes of Full; the
-         // product gathers the row and scatters its transpose with atomic adds (sums
-         // in a run-dependent order: the same to round-off, not to the bit)
+  Half,  // every pair stored once: in tiles of 32 rows, each partner of a tile once with
+         // the mask of its rows and their values (about 9 bytes a pair); the product
+         // adds the transpose by atomics, in a run-dependent order (the same to
+         // round-off, not to the bit). Rows (8 + 4 bytes an entry) where a tile's
+         // partners do not fit its table (atoms far from LAMMPS's spatial sort)
   Free,  // no matrix: every product evaluates each pair once from the far list and
          // scatters as Half does (no matrix memory; see bench/README for its time)
 };

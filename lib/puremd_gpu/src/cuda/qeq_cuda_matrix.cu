@@ -130,12 +130,6 @@ __global__ void k_image_keys(const int *owner, const long long *row_count, int n
   idx[k] = n_local + k;
 }
 
-// The matrix is written into room that both lists reserve (room = far-list
-// entries + reverse-index entries, skin pairs included), an upper bound of
-// its size already: a little headroom only keeps the room from being
-// reallocated at each list build (1.25 cost 1.5 GB at HNS 16^3).
-constexpr double kMatrixHeadroom = 1.05;
-
 int bits_for(int max_value) {
   int b = 1;
   while (b < 31 && (1ll << b) <= max_value) ++b;
@@ -164,29 +158,8 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   const bool store = !matrix_free_;
   if (!once_ && !f.rev_start)
     throw RuntimeError("QEq (CUDA): the engine lent no reverse far index for a full matrix");
-  const long long room = once_ ? f.row_room : f.row_room + f.rev_total;
-  row_count_.reserve_discarding(static_cast<std::size_t>(n) + 1, kGrowHeadroom);
-  row_start_.reserve_discarding(static_cast<std::size_t>(n) + 1, kGrowHeadroom);
   counters_.reserve_discarding(4);
   PMD_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, 4 * sizeof(int), stream_));
-  row_end_.reserve_discarding(static_cast<std::size_t>(n) + 1, kGrowHeadroom);
-  if (store) {
-    col_.reserve_discarding(room, kMatrixHeadroom);
-    val_.reserve_discarding(room, kMatrixHeadroom);
-  } else {
-    col_.release();
-    val_.release();
-  }
-  const bool store_x = store && acks2_;
-  if (store_x) {
-    x_count_.reserve_discarding(static_cast<std::size_t>(n), kGrowHeadroom);
-    x_start_.reserve_discarding(static_cast<std::size_t>(n), kGrowHeadroom);
-  } else {
-    x_count_.release();
-    x_start_.release();
-    x_col_.release();
-    x_val_.release();
-  }
   nnz_total_.reserve_discarding(2);
   PMD_CUDA_CHECK(cudaMemsetAsync(nnz_total_.data(), 0, 2 * sizeof(long long), stream_));
   QEqRowArgs &a = row_args_;
@@ -206,6 +179,31 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   a.bad_type = counters_.data() + 2;
   a.bcut = acks2_ ? bcut_dev_.data() : nullptr;
   a.softness = in.acks2 ? in.acks2->softness : 0.0;
+  // Each pair once and stored: in tiles of 32 rows (qeq_cuda_tiles.cu), or
+  // in rows (below) when a tile's partners overflow its table.
+  tiles_ = store && once_ && build_tiles(in);
+  if (tiles_) return;
+  const long long room = once_ ? f.row_room : f.row_room + f.rev_total;
+  row_count_.reserve_discarding(static_cast<std::size_t>(n) + 1, kGrowHeadroom);
+  row_start_.reserve_discarding(static_cast<std::size_t>(n) + 1, kGrowHeadroom);
+  row_end_.reserve_discarding(static_cast<std::size_t>(n) + 1, kGrowHeadroom);
+  if (store) {
+    col_.reserve_discarding(room, kMatrixHeadroom);
+    val_.reserve_discarding(room, kMatrixHeadroom);
+  } else {
+    col_.release();
+    val_.release();
+  }
+  const bool store_x = store && acks2_;
+  if (store_x) {
+    x_count_.reserve_discarding(static_cast<std::size_t>(n), kGrowHeadroom);
+    x_start_.reserve_discarding(static_cast<std::size_t>(n), kGrowHeadroom);
+  } else {
+    x_count_.release();
+    x_start_.release();
+    x_col_.release();
+    x_val_.release();
+  }
   RowCounts out{};
   out.row_start = row_start_.data();
   out.row_end = row_end_.data();

@@ -313,6 +313,10 @@ void CudaQEqSolver::launch_free_product(const double2 *v, double2 *y, const int 
 void CudaQEqSolver::multiply(const double2 *v, double2 *y, const int *running) {
   if (n_total_ == 0) return;
   if (once_) PMD_CUDA_CHECK(cudaMemsetAsync(y, 0, n_total_ * sizeof(double2), stream_));
+  if (tiles_) {
+    multiply_tiles(v, y, running);
+    return;
+  }
   auto launch = [&](auto tpr) {
     constexpr int L = decltype(tpr)::value;
     if (matrix_free_)

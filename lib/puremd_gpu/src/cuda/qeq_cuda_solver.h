@@ -10,7 +10,8 @@
 //                       history's mirror on the GPU
 //   qeq_cuda_ghosts.cu  which owned atom each ghost is an image of, and the
 //                       ghost refresh (device gather, or QEqComm on the host)
-//   qeq_cuda_matrix.cu  the rows of H, from the engine's far list
+//   qeq_cuda_matrix.cu  the rows of H, from the engine's far list; which format
+//   qeq_cuda_tiles.cu   H with each pair once, in tiles of 32 rows, and its product
 //   qeq_cuda_qtpie.cu   QTPIE's electronegativities (QEqInput::qtpie)
 //   qeq_cuda_cg.cu      CG on both systems, scalars on the host or the GPU
 //   qeq_cuda_acks2.cu   ACKS2 (QEqInput::acks2): BiCGStab on its system
@@ -24,6 +25,10 @@
 // y = H v then gives, on the ghost rows, exactly what the host solver scatters
 // to ghosts (y[j] += H_ij v[i]) before its reverse comm; the ghost rows are
 // folded into their owners the same way (device gather or QEqComm::reverse).
+// That is QEqMatrix::Full. Half stores each pair once, in tiles of 32 owned
+// rows (qeq_cuda_tiles.cu), and Free evaluates each pair once per product:
+// both add the transpose by atomics, to the owner's column on the device
+// path (no ghost rows) or to the ghost's for QEqComm::reverse.
 //
 // CG. s and t are solved together: one vector of double2 (s, t) per CG
 // quantity, one SpMV for both right-hand sides (a group of lanes per row,
@@ -59,6 +64,11 @@ namespace puremd::cuda {
 
 constexpr int kQEqBlock = 256;             // threads per block of every QEq kernel
 constexpr int kQEqMaxReduceBlocks = 1024;  // blocks of the row kernels with partial sums
+// The matrix is written into room that both lists reserve (room = far-list
+// entries + reverse-index entries, skin pairs included), an upper bound of
+// its size already: a little headroom only keeps the room from being
+// reallocated at each list build (1.25 cost 1.5 GB at HNS 16^3).
+constexpr double kMatrixHeadroom = 1.05;
 
 // Threads per matrix row in the SpMV: `forced` (QEqSettings::threads_per_row)
 // or, for 0, chosen from the mean length of the non-empty rows.
@@ -197,6 +207,10 @@ class CudaQEqSolver {
   // the owner -> images map of ghost rows to fold (none: nothing to fold)
   ImageMap image_map() const;
 
+  // --- qeq_cuda_tiles.cu: each pair once, in tiles of 32 rows (QEqMatrix::Half)
+  bool build_tiles(const QEqInput &in);
+  void multiply_tiles(const double2 *v, double2 *y, const int *running);
+
   // --- qeq_cuda_cg.cu
   QEqResult conjugate_gradients(QEqComm &comm);
   bool scalars_on_device(const QEqComm &comm) const;
@@ -249,6 +263,9 @@ class CudaQEqSolver {
   // this solve holds (or evaluates) each pair once, in its owned atom's row
   // (QEqMatrix::Half, Free): the product scatters the transpose, no ghost rows
   bool once_ = false;
+  bool tiles_ = false;  // ... and stores it in tiles (qeq_cuda_tiles.cu)
+  int n_tiles_ = 0;
+  long long tile_entries_ = 0, tile_values_ = 0;
   long long solves_ = 0;      // solves begun (QEqMatrix::Auto's first solve)
   bool acks2_ = false;        // this solve is ACKS2's (QEqInput::acks2)
   int acks2_last_iters_ = 0;  // BiCGStab iterations of the last solve (the first batch)
@@ -276,6 +293,12 @@ class CudaQEqSolver {
       row_start_{"QEq: matrix row starts", &mem_}, row_end_{"QEq: matrix row ends", &mem_},
       nnz_total_{"QEq: matrix size", &mem_};
   DeviceArray<int> col_{"QEq: matrix columns", &mem_};
+  // the tiles (qeq_cuda_tiles.cu): per tile where its entries and values
+  // start and how many entries it has; the entries (values in val_)
+  DeviceArray<long long> tile_entry_start_{"QEq: tile entry starts", &mem_},
+      tile_value_start_{"QEq: tile value starts", &mem_};
+  DeviceArray<int> tile_entry_count_{"QEq: tile entry counts", &mem_};
+  DeviceArray<int4> tile_entry_{"QEq: tile entries", &mem_};
   DeviceArray<double> val_{"QEq: matrix values", &mem_};
   // ACKS2's X, its own rows (entries within bcut only): counts, starts, columns, values
   DeviceArray<int> x_count_{"ACKS2: bond softness row counts", &mem_},
