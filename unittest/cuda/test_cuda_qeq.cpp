@@ -333,6 +333,24 @@ TEST(CudaQEq, HalfMatrixInTiles) {
   EXPECT_EQ(columns, 0u) << "no row format beside the tiles";
 }
 
+// Atoms in no spatial order (random, as this system's) give a tile of 32
+// rows partners all over the box: more than its table holds, so the solve
+// stores the pairs in rows instead (the column array is held), with the same
+// charges as the host.
+TEST(CudaQEq, HalfMatrixInRowsWhenTilesOverflow) {
+  REQUIRE_GPU();
+  const System sys = make_periodic_system(1000, 21.5, 10.0, 31337u);
+  QEqSettings set = settings(0.0, 10.0, 1e-12);
+  set.matrix = QEqMatrix::Half;
+  HostQEq host(set);
+  CudaQEq cuda(set);
+  expect_same_solve(host, cuda, make_input(sys, true), sys, "half, rows", true);
+  std::size_t columns = 0;
+  for (const MemoryEntry &e : cuda.engine->device_memory_table())
+    if (e.what == "QEq: matrix columns") columns = e.bytes;
+  EXPECT_GT(columns, 0u) << "the half matrix in rows";
+}
+
 TEST(CudaQEq, CommPattern) {
   REQUIRE_GPU();
   const System sys = make_periodic_system(27, 9.0, 6.0, 5u);
