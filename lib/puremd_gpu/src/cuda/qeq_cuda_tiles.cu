@@ -44,20 +44,19 @@ constexpr int kTileEmpty = -1;    // an empty slot's key
 struct TileOut {
   long long *entry_start, *value_start;
   int *entry_count;
-  int4 *entry;  // (column, mask, value offset in the tile, 0)
-  double *val;
+  int4 *entry;  // (column, mask, first value's place in the tile, partner j)
   long long entry_room;
   unsigned long long *counters;
   int *overflow;  // a tile's partners did not fit its table
 };
 
-// Adds row `lane`'s partner j to the table; false when the table is full.
-__device__ __forceinline__ bool tile_insert(int *key, unsigned *mask, int j, int lane) {
+// Adds row r's partner j to the table; false when the table is full.
+__device__ __forceinline__ bool tile_insert(int *key, unsigned *mask, int j, int r) {
   unsigned h = (static_cast<unsigned>(j) * 2654435761u) & (kTileSlots - 1);
   for (int probe = 0; probe < kTileSlots; ++probe) {
     const int k = atomicCAS(&key[h], kTileEmpty, j);
     if (k == kTileEmpty || k == j) {
-      atomicOr(&mask[h], 1u << lane);
+      atomicOr(&mask[h], 1u << r);
       return true;
     }
     h = (h + 1) & (kTileSlots - 1);
@@ -80,16 +79,17 @@ __global__ void __launch_bounds__(32) k_tile_build(QEqRowArgs a, TileOut out) {
     mask[s] = 0u;
   }
   __syncwarp();
-  const int i = t * kTileRows + lane;
+  // the warp walks the tile's rows one after the other (coalesced, and the
+  // lanes insert distinct partners)
   bool fits = true;
-  if (i < a.n_local) {
-    const LaneGroup<1> own;  // each lane walks its own row
-    qeq_row_chunks<true>(own, a, i, [&](const QEqCandidate &c) {
+  const LaneGroup<32> g;
+  const int rows = min(kTileRows, a.n_local - t * kTileRows);
+  for (int r = 0; r < rows; ++r)
+    qeq_row_chunks<true>(g, a, t * kTileRows + r, [&](const QEqCandidate &c) {
       if (!c.take) return;
       qeq_row_shield(a, c);  // the type check
-      fits = tile_insert(key, mask, c.column, lane) && fits;
+      fits = tile_insert(key, mask, c.column, r) && fits;
     });
-  }
   __syncwarp();
   if (!__all_sync(0xffffffffu, fits)) {
     if (lane == 0) atomicOr(out.overflow, 1);
@@ -119,13 +119,9 @@ __global__ void __launch_bounds__(32) k_tile_build(QEqRowArgs a, TileOut out) {
     out.entry_count[t] = nu;
     out.value_start[t] = v0;
   }
-  // The table's entries in slot order, 32 slots at a time; then the values
-  // of each entry, by the lanes whose rows hold it. (Measured against a
-  // second walk of each lane's row writing its own values: 3.4 against 4.5
-  // ms at HNS 8^3 on an H100, that walk reading its row and positions again.)
+  // The table's entries in slot order, 32 slots at a time, each with its
+  // first value's place in the tile (the values of the entries before it).
   const unsigned below = (1u << lane) - 1u;
-  const vec3 xi = a.far.x[i < a.n_local ? i : 0];  // read only by rows in a mask
-  double *tv = out.val + v0;
   int written = 0, offset = 0;
   for (int s0 = 0; s0 < kTileSlots; s0 += 32) {
     const int j = key[s0 + lane];
@@ -133,7 +129,6 @@ __global__ void __launch_bounds__(32) k_tile_build(QEqRowArgs a, TileOut out) {
     const bool has = j != kTileEmpty;
     const unsigned present = __ballot_sync(0xffffffffu, has);
     if (!present) continue;
-    // this lane's entry's first value: the values of the entries before it
     const int own = has ? __popc(m) : 0;
     int pre = own;
     for (int o = 1; o < 32; o <<= 1) {
@@ -144,92 +139,127 @@ __global__ void __launch_bounds__(32) k_tile_build(QEqRowArgs a, TileOut out) {
     pre += offset - own;  // exclusive
     if (has)
       out.entry[e0 + written + __popc(present & below)] =
-          make_int4(tile_column(a, j), static_cast<int>(m), pre, 0);
-    for (unsigned left = present; left; left &= left - 1u) {
-      const int src = __ffs(left) - 1;
-      const int jj = __shfl_sync(0xffffffffu, j, src);
-      const unsigned mm = __shfl_sync(0xffffffffu, m, src);
-      const int first = __shfl_sync(0xffffffffu, pre, src);
-      if (mm >> lane & 1u) {
-        QEqCandidate c;  // as the row's part 2 makes it (qeq_row_chunks)
-        c.take = true;
-        c.row = i;
-        c.column = jj;
-        c.d2 = norm2_host_rounding(a.far.x[jj] - xi);
-        tv[first + __popc(mm & below)] = qeq_row_value(a, c);
-      }
-    }
+          make_int4(tile_column(a, j), static_cast<int>(m), pre, j);
     written += __popc(present);
     offset += total;
   }
 }
 
-// An entry of a tile as the product's lanes read it from shared memory.
-struct TileEntry {
-  int col;
-  unsigned mask;
-  int off, valid;
-  double vs, vt;  // v at the column
-};
-constexpr int kTileChunk = 16;        // entries a warp takes at once
+// The values of the tiles' entries (after k_tile_build; the entry's .w is
+// its partner j): a warp per tile takes 32 entries at a time and spreads
+// their values over its lanes, value q of the chunk to lane q % 32 (the
+// entry it belongs to, and the row, from the chunk's offsets and masks), so
+// that every lane computes values (a lane per row would leave the rows
+// outside an entry's mask idle: half of them).
+__global__ void __launch_bounds__(kQEqBlock)
+    k_tile_values(QEqRowArgs a, int n_tiles, const long long *__restrict__ entry_start,
+                  const int *__restrict__ entry_count, const long long *__restrict__ value_start,
+                  const int4 *__restrict__ entry, double *__restrict__ val) {
+  __shared__ int first[kQEqBlock / 32][33];  // the chunk's entries' first values, then its end
+  __shared__ int partner[kQEqBlock / 32][32];
+  __shared__ unsigned rows[kQEqBlock / 32][32];
+  const int w = threadIdx.x / 32, lane = threadIdx.x & 31;
+  const int t = blockIdx.x * (kQEqBlock / 32) + w;
+  if (t >= n_tiles) return;  // whole warp
+  const long long e0 = entry_start[t];
+  const int ne = entry_count[t];
+  double *tv = val + value_start[t];
+  for (int base = 0; base < ne; base += 32) {
+    const int k = base + lane;
+    int4 en = make_int4(0, 0, 0, -1);
+    if (k < ne) en = entry[e0 + k];
+    const int last = min(ne - base, 32) - 1;
+    // the chunk's values: [first of entry 0, end of the last)
+    const int end = __shfl_sync(0xffffffffu, en.z + __popc(static_cast<unsigned>(en.y)), last);
+    const int begin = __shfl_sync(0xffffffffu, en.z, 0);
+    first[w][lane] = k < ne ? en.z : end;
+    if (lane == 0) first[w][32] = end;
+    partner[w][lane] = en.w;
+    rows[w][lane] = static_cast<unsigned>(en.y);
+    __syncwarp();
+    int e = 0;  // the entry of value q: advances with q
+    for (int q = begin + lane; q < end; q += 32) {
+      while (first[w][e + 1] <= q) ++e;
+      const unsigned m = rows[w][e];
+      const int r = __fns(m, 0, q - first[w][e] + 1);  // the row: that set bit of the mask
+      const int i = t * kTileRows + r, j = partner[w][e];
+      QEqCandidate c;  // as the row's part 2 makes it (qeq_row_chunks)
+      c.take = true;
+      c.row = i;
+      c.column = j;
+      c.d2 = norm2_host_rounding(a.far.x[j] - a.far.x[i]);
+      tv[q] = qeq_row_value(a, c);
+    }
+    __syncwarp();
+  }
+}
+
 constexpr int kTileProductWarps = 4;  // warps sharing a tile's entries (one block a tile)
 
-// y += H v, y zeroed before. Block t takes tile t; lane l of each of its
-// warps row 32t + l, warp w the entries' chunks w, w + 4, ... (entry and v
-// at its column staged in shared memory). The rows in an entry's mask
-// gather H_ij v_j, and write the transpose's shares H_ij v_i (s and t: 2
-// kTileChunk numbers a lane) into a lane-by-share table in shared memory,
-// whose columns lane k then sums and adds to y with one atomic (share k:
-// entry k % kTileChunk, system k / kTileChunk). Each warp adds its rows'
-// sums with atomics too: the adds come in a run-dependent order.
+// y += H v, y zeroed before. Block t takes tile t; its warps take the tile's
+// entries 32 at a time (warp w chunks w, w + 4, ...), lane k entry k of the
+// chunk, and read each value twice (the second time from cache):
+//   rows:    lane l is row 32t + l and gathers H_ij v_j over the chunk's
+//            entries whose mask holds it (the entry broadcast from shared
+//            memory), adding its sum to y_i at the end;
+//   columns: lane k is entry k and sums the transpose's shares H_ij v_i over
+//            the rows of its mask (v of the tile's rows in shared memory),
+//            adding them to y_j with one atomic per system.
+// The adds come in a run-dependent order.
 __global__ void __launch_bounds__(kTileProductWarps * 32)
     k_spmv_tiles(int n_local, const long long *__restrict__ entry_start,
                  const int *__restrict__ entry_count, const long long *__restrict__ value_start,
                  const int4 *__restrict__ entry, const double *__restrict__ val,
                  const double *__restrict__ diag, const double2 *__restrict__ v,
                  double2 *__restrict__ y, const int *running) {
-  constexpr int kShares = 2 * kTileChunk;  // = 32, a share per lane
-  __shared__ TileEntry stage[kTileProductWarps][kTileChunk];
-  __shared__ double shares[kTileProductWarps][32][kShares + 1];  // +1: no bank conflicts
+  __shared__ double2 v_rows[kTileRows];
+  __shared__ int4 stage[kTileProductWarps][32];
+  __shared__ double2 v_cols[kTileProductWarps][32];
   if (running && !*running) return;
   const int t = blockIdx.x;
   const int lane = threadIdx.x & 31, w = threadIdx.x / 32;
-  TileEntry *st = stage[w];
-  double(*sh)[kShares + 1] = shares[w];
   const unsigned below = (1u << lane) - 1u;
   const int i = t * kTileRows + lane;
   const double2 vi = i < n_local ? v[i] : make_double2(0.0, 0.0);
+  if (w == 0) v_rows[lane] = vi;
+  __syncthreads();
   const double *tv = val + value_start[t];
   double as = 0.0, at = 0.0;
-  const long long e0 = entry_start[t], e1 = e0 + entry_count[t];
-  for (long long base = e0 + w * kTileChunk; base < e1; base += kTileProductWarps * kTileChunk) {
-    if (lane < kTileChunk) {
-      const long long e = base + lane;
-      TileEntry te{0, 0u, 0, 0, 0.0, 0.0};
-      if (e < e1) {
-        const int4 en = entry[e];
-        const double2 vj = v[en.x];
-        te = TileEntry{en.x, static_cast<unsigned>(en.y), en.z, 1, vj.x, vj.y};
+  const long long e0 = entry_start[t];
+  const int ne = entry_count[t];
+  for (int base = 32 * w; base < ne; base += 32 * kTileProductWarps) {
+    const int k = base + lane;
+    int4 en = make_int4(0, 0, 0, 0);
+    double2 vj = make_double2(0.0, 0.0);
+    if (k < ne) {
+      en = entry[e0 + k];
+      vj = v[en.x];
+    }
+    stage[w][lane] = en;
+    v_cols[w][lane] = vj;
+    __syncwarp();
+    // rows
+    const int n = min(ne - base, 32);
+    for (int q = 0; q < n; ++q) {
+      const unsigned m = static_cast<unsigned>(stage[w][q].y);
+      if (m >> lane & 1u) {
+        const double h = tv[stage[w][q].z + __popc(m & below)];
+        as += h * v_cols[w][q].x;
+        at += h * v_cols[w][q].y;
       }
-      st[lane] = te;
     }
-    __syncwarp();
-#pragma unroll
-    for (int k = 0; k < kTileChunk; ++k) {
-      const unsigned m = st[k].mask;
-      const double h = (m >> lane & 1u) ? tv[st[k].off + __popc(m & below)] : 0.0;
-      as += h * st[k].vs;
-      at += h * st[k].vt;
-      sh[lane][k] = h * vi.x;
-      sh[lane][k + kTileChunk] = h * vi.y;
-    }
-    __syncwarp();
-    const TileEntry &mine = st[lane & (kTileChunk - 1)];
-    if (mine.valid) {
-      double sum = 0.0;
-#pragma unroll 8
-      for (int r = 0; r < 32; ++r) sum += sh[r][lane];
-      atomicAdd(lane < kTileChunk ? &y[mine.col].x : &y[mine.col].y, sum);
+    // columns
+    if (k < ne) {
+      double ts = 0.0, tt = 0.0;
+      const double *hv = tv + en.z;
+      for (unsigned m = static_cast<unsigned>(en.y); m; m &= m - 1u) {
+        const double h = *hv++;
+        const double2 vr = v_rows[__ffs(m) - 1];
+        ts += h * vr.x;
+        tt += h * vr.y;
+      }
+      atomicAdd(&y[en.x].x, ts);
+      atomicAdd(&y[en.x].y, tt);
     }
     __syncwarp();
   }
@@ -268,7 +298,6 @@ bool CudaQEqSolver::build_tiles(const QEqInput &in) {
   out.entry_start = tile_entry_start_.data();
   out.value_start = tile_value_start_.data();
   out.entry_count = tile_entry_count_.data();
-  out.val = val_.data();
   out.counters = reinterpret_cast<unsigned long long *>(nnz_total_.data());
   out.overflow = counters_.data() + 1;
   for (;;) {
@@ -288,7 +317,15 @@ bool CudaQEqSolver::build_tiles(const QEqInput &in) {
     tile_values_ = rb.nnz[0];
     tile_entries_ = rb.nnz[1];
     x_nnz_ = 0;
-    if (tile_entries_ <= static_cast<long long>(tile_entry_.capacity())) return true;
+    if (tile_entries_ <= static_cast<long long>(tile_entry_.capacity())) {
+      if (n_tiles_ > 0) {
+        k_tile_values<<<blocks_for(n_tiles_, kQEqBlock / 32), kQEqBlock, 0, stream_>>>(
+            row_args_, n_tiles_, tile_entry_start_.data(), tile_entry_count_.data(),
+            tile_value_start_.data(), tile_entry_.data(), val_.data());
+        PMD_CUDA_CHECK_LAUNCH("k_tile_values", stream_);
+      }
+      return true;
+    }
     tile_entry_.reserve_discarding(static_cast<std::size_t>(tile_entries_), kGrowHeadroom);
     PMD_CUDA_CHECK(cudaMemsetAsync(nnz_total_.data(), 0, 2 * sizeof(long long), stream_));
   }
