@@ -8,7 +8,7 @@
 #      bench/plot_side_by_side.py.
 # On a machine with the full toolchain it builds first (scripts/configure.sh);
 # with BUNDLE=dir (made by bench/make_device_bundle.sh) it runs prebuilt binaries.
-# Usage: bench/device_check.sh [unit|quick|tests|bench|sanitize|drift|lanes|qeqtol|qeqmatrix|qtpie|acks2|gpupkg|yaml|all]
+# Usage: bench/device_check.sh [unit|quick|tests|bench|sanitize|drift|lanes|qeqtol|qeqmatrix|predictor|qtpie|acks2|gpupkg|yaml|all]
 #        (default all; lanes: the threads-per-row sweep behind thread_mapping.h's defaults;
 #        qeqtol: GPU vs host after 100 steps at two CG tolerances; qeqmatrix: the QEq
 #        matrix in full, each pair once, or matrix-free (MODES); gpupkg: the examples/reaxff suite and the -sf gpu
@@ -17,7 +17,9 @@
 #        example replicated, and the NVE drift of QTPIE against the CPU fix qtpie/reaxff;
 #        acks2: the CUDA ACKS2 tests and the ACKS2 water example replicated, side by
 #        side with acks2/reaxff/kk; yaml, not in all: LAMMPS's own pair-style harness
-#        on its ReaxFF reference YAML files, our styles with driver cuda)
+#        on its ReaxFF reference YAML files, our styles with driver cuda; predictor, not in
+#        all: CG iterations per step and ms/step for each QEq predictor, fix keyword
+#        `predictor`, on HNS 2^3, HNS 8^3 and Water-6540)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -382,6 +384,48 @@ if [ "$what" = qeqmatrix ]; then
           qm_run "Water 3^3 matrix $mode" "matrix $mode" in.water6540.reaxff -v steps 20 -v rep 3 ;;
         *) cd "$root/examples/HNS"; t=100; [ "$sys" -ge 16 ] && t=20; [ "$sys" -ge 24 ] && t=10
           qm_run "HNS $sys^3 matrix $mode" "matrix $mode" in.reaxff.hns -v x $sys -v y $sys -v z $sys -v t $t ;;
+      esac
+    done
+  done
+  cd "$root"
+fi
+
+if [ "$what" = predictor ]; then
+  # How the QEq fix's starting point (fix keyword `predictor`) changes the CG work: for
+  # each of PREDICTORS (default "lammps aspc quadratic linear") on each of PSYSTEMS
+  # (default "hns2 hns8 water": HNS 2^3 1000 steps, HNS 8^3 200, Water-6540 1000; STEPS
+  # overrides the step counts), one run with -sf gpu, `predictor NAME` on the QEq fix and
+  # thermo every step printing only the step and the fix's vector (f_ID[1], f_ID[2]: the
+  # s and t iterations of that step's solve; no energy, so no extra energy tally). One row
+  # per (system, predictor): the mean s and t iterations per step, the mean of max(s, t)
+  # (the products of a solver that iterates s and t together), and ms/step (the loop
+  # time; one thermo line a step included). Step 0 (a solve from an empty history) is
+  # left out of the means. DRIVER=host|cuda adds `driver DRIVER` to the pair style (e.g.
+  # a short sanity run on a machine without a GPU: DRIVER=host PSYSTEMS=hns2 STEPS=200).
+  pred_run() {  # label, predictor, lmp arguments (the input first)...
+    local label=$1 p=$2 in=$3 fix; shift 3
+    with_keywords "$in" "${DRIVER:+driver $DRIVER}" "predictor $p" >/dev/null
+    fix=$(awk '$1 == "fix" && $4 ~ /^qeq\/reax/ {print $2; exit}' "$out/in.keywords")
+    # (after the fix is defined: just before the run)
+    sed -E -e '/^thermo(_style)?[[:space:]]/d' \
+      -e "/^run[[:space:]]/i thermo_style custom step f_$fix[1] f_$fix[2]" \
+      -e '/^run[[:space:]]/i thermo 1' "$out/in.keywords" >"$out/in.predictor"
+    "$LMP" -sf gpu -in "$out/in.predictor" "$@" -log "$out/pred_$p.log" -screen none
+    row "$(printf '%-12s %-10s %s  %7s ms/step' "$label" "$p" "$(awk -v f="f_$fix[1]" '
+      $1 == "Step" && $2 == f {on = 1; next} /^Loop time/ {on = 0}
+      on && $1 ~ /^[0-9]+$/ && $1 > 0 {n++; s += $2; t += $3; m += ($2 > $3 ? $2 : $3)}
+      END {if (n) printf "mean iterations s %6.2f  t %6.2f  max(s,t) %6.2f  (%d steps)", s / n, t / n, m / n, n;
+           else printf "no iteration counts in the log"}' "$out/pred_$p.log")" \
+      "$(ms_per_step "$out/pred_$p.log")")"
+  }
+  for sys in ${PSYSTEMS:-hns2 hns8 water}; do
+    for p in ${PREDICTORS:-lammps aspc quadratic linear}; do
+      case $sys in
+        water) cd "$root/examples/water6540"
+          pred_run "Water-6540" "$p" in.water6540.reaxff -v steps "${STEPS:-1000}" ;;
+        hns*) n=${sys#hns}; t=1000; [ "$n" -ge 8 ] && t=200
+          cd "$root/examples/HNS"
+          pred_run "HNS $n^3" "$p" in.reaxff.hns -v x "$n" -v y "$n" -v z "$n" -v t "${STEPS:-$t}" ;;
       esac
     done
   done

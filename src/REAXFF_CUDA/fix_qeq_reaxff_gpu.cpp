@@ -85,7 +85,7 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, int first_ke
   // fix qtpie/reaxff/gpu's gauss file comes before the keywords
   const std::string usage = fmt::format(
       "fix ID group {} Nevery cutlo cuthi tol params{} [nowarn] [maxiter N] "
-      "[threads_per_row N] [matrix auto|full|half|free]",
+      "[threads_per_row N] [matrix auto|full|half|free] [predictor lammps|aspc|quadratic|linear]",
       style, first_keyword > 8 ? " gauss_file" : "");
   if (narg < first_keyword)
     error->all(FLERR, "Illegal fix {} command: expected '{}'", style, usage);
@@ -135,6 +135,19 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, int first_ke
       if (matrix_mode < 0)
         error->all(FLERR, "Fix {}: matrix must be 'auto', 'full', 'half' or 'free', got '{}'",
                    style, arg[iarg + 1]);
+      ++iarg;
+    } else if (strcmp(arg[iarg], "predictor") == 0) {
+      if (iarg + 1 >= narg) error->all(FLERR, "Fix {}: keyword 'predictor' needs a value", style);
+      // in the order of puremd::QEqPredictor
+      const char *names[] = {"lammps", "aspc", "quadratic", "linear"};
+      int p = -1;
+      for (int m = 0; m < puremd::kQEqPredictors; ++m)
+        if (strcmp(arg[iarg + 1], names[m]) == 0) p = m;
+      if (p < 0)
+        error->all(FLERR,
+                   "Fix {}: predictor must be 'lammps', 'aspc', 'quadratic' or 'linear', got '{}'",
+                   style, arg[iarg + 1]);
+      predictor = static_cast<puremd::QEqPredictor>(p);
       ++iarg;
     } else {
       error->all(FLERR, "Unknown fix {} keyword: {} (expected '{}')", style, arg[iarg], usage);
@@ -201,6 +214,7 @@ puremd::QEqSettings FixQEqReaxFFGPU::qeq_settings() const {
   const puremd::QEqMatrix modes[] = {puremd::QEqMatrix::Auto, puremd::QEqMatrix::Full,
                                      puremd::QEqMatrix::Half, puremd::QEqMatrix::Free};
   set.matrix = modes[matrix_mode];
+  set.predictor = predictor;
   return set;
 }
 

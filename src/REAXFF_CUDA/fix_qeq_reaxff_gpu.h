@@ -21,7 +21,9 @@
    the matrix), threads per row of the CUDA solver's matrix product;
    matrix auto|full|half|free, whether the CUDA solver stores H (both triangles
    or each pair once) or evaluates its elements in every product (QEqMatrix;
-   auto: half while it fits). */
+   auto: half while it fits); predictor lammps|aspc|quadratic|linear, how the
+   initial guesses are extrapolated from the history (QEqPredictor; default
+   lammps, fix qeq/reaxff's). */
 #ifndef LMP_FIX_QEQ_REAXFF_GPU_H
 #define LMP_FIX_QEQ_REAXFF_GPU_H
 
@@ -95,6 +97,8 @@ class FixQEqReaxFFGPU : public Fix {
   int matrix_mode = 0;            // QEqSettings::matrix: 0 auto, 1 full, 2 half, 3 free
   bool told_matrix_free = false;  // the log says once that auto went matrix-free
   const char *method = "CG";      // the solver, as the warnings name it
+  // QEqSettings::predictor
+  puremd::QEqPredictor predictor = puremd::QEqPredictor::Lammps;
   // Per-run QEq timing, reported by post_run() with the pair's `timing yes`.
   double solve_seconds = 0.0;
   long solves = 0, iter_s_sum = 0, iter_t_sum = 0;

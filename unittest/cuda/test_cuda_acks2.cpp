@@ -75,7 +75,7 @@ void expect_same(const Acks2Out &host, const Acks2Out &gpu, ChargeHistory &hs, C
 enum class Ghosts { Given, ById, Comm };
 
 void compare_solves(qeq_test::System sys, const std::string &what, int solves,
-                    int threads_per_row = 0) {
+                    int threads_per_row = 0, QEqPredictor predictor = QEqPredictor::Lammps) {
   for (QEqMatrix matrix : {QEqMatrix::Full, QEqMatrix::Free})
     for (Ghosts ghosts : {Ghosts::Given, Ghosts::ById, Ghosts::Comm}) {
       QEqSettings set;
@@ -84,6 +84,7 @@ void compare_solves(qeq_test::System sys, const std::string &what, int solves,
       set.max_iter = 1000;
       set.matrix = matrix;
       set.threads_per_row = threads_per_row;
+      set.predictor = predictor;
       HostQEq host(set);
       qeq_test::CudaQEq cuda(set);
       std::mt19937 rng(7);
@@ -128,6 +129,15 @@ TEST(CudaAcks2, EveryProductWidth) {
   for (int tpr : {4, 8, 16, 32})
     compare_solves(qeq_test::make_periodic_system(27, 6.0, 6.0, 555u),
                    "threads per row " + std::to_string(tpr), 1, tpr);
+}
+
+// Every predictor extrapolates q, u and the multipliers as the host's does:
+// five solves of moving atoms, the last from a full history.
+TEST(CudaAcks2, EveryPredictorSameAsHost) {
+  REQUIRE_GPU();
+  for (QEqPredictor p : {QEqPredictor::Aspc, QEqPredictor::Quadratic, QEqPredictor::Linear})
+    compare_solves(qeq_test::make_periodic_system(27, 6.0, 6.0, 2468u),
+                   "predictor " + std::to_string(static_cast<int>(p)), 5, 0, p);
 }
 
 // Repeated solves of the same atoms, the history (q, u and the multipliers')

@@ -1,8 +1,9 @@
 // What a user tunes is a keyword, checked once: pair_style reaxff/gpu's
-// skin, lanes and timing, fix qeq/reaxff/gpu's threads_per_row and matrix. Bad values
-// are errors that name the keyword; good ones leave the physics alone (seen
-// on the CUDA driver only: the host driver ignores them), and `timing yes`
-// prints the phase table at the end of a run.
+// skin, lanes and timing, fix qeq/reaxff/gpu's threads_per_row, matrix and
+// predictor. Bad values are errors that name the keyword; good ones leave the
+// physics alone (seen on the CUDA driver only for those the host driver
+// ignores; on either for the predictor), and `timing yes` prints the phase
+// table at the end of a run.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -50,6 +51,9 @@ TEST(SettingsKeywords, BadValuesAreErrorsNamingThem) {
   EXPECT_ERROR_CONTAINS(error_of("", "threads_per_row 3"), "threads_per_row");
   EXPECT_ERROR_CONTAINS(error_of("", "matrix sparse"), "matrix");
   EXPECT_ERROR_CONTAINS(error_of("", "matrix"), "matrix");
+  EXPECT_ERROR_CONTAINS(error_of("", "predictor cubic"), "predictor");
+  EXPECT_ERROR_CONTAINS(error_of("", "predictor cubic"), "cubic");
+  EXPECT_ERROR_CONTAINS(error_of("", "predictor"), "predictor");
   EXPECT_ERROR_CONTAINS(error_of("skin", ""), "skin");
 }
 
@@ -94,6 +98,28 @@ TEST(SettingsKeywords, SettingsChangeNoResultOnTheCudaDriver) {
   for (const auto &[pair_keywords, fix_keywords] : tunings) {
     SCOPED_TRACE("pair_style ... " + pair_keywords + ", fix ... " + fix_keywords);
     const HnsRun m = run_hns("driver cuda " + pair_keywords, fix_keywords);
+    ASSERT_EQ(m.error, "");
+    EXPECT_NEAR(m.pe, ref.pe, 1e-10 * std::fabs(ref.pe));
+    ASSERT_EQ(m.q.size(), ref.q.size());
+    for (size_t i = 0; i < ref.q.size(); ++i) ASSERT_NEAR(m.q[i], ref.q[i], 1e-9) << "q " << i;
+    for (size_t i = 0; i < ref.f.size(); ++i)
+      ASSERT_NEAR(m.f[i], ref.f[i], 1e-9 * fmax) << "f " << i;
+  }
+}
+
+// Each predictor (fix keyword `predictor`) only moves where CG starts: with
+// CG to 1e-12 the energy, charges and forces of 6 steps are those of the
+// default (`lammps`) within this file's tolerances. Unlike the settings
+// above it changes the work of both drivers, so it runs on whichever runs
+// (`driver auto`).
+TEST(SettingsKeywords, PredictorsChangeNoResult) {
+  const HnsRun ref = run_hns("", "predictor lammps");
+  ASSERT_EQ(ref.error, "");
+  double fmax = 0;
+  for (double v : ref.f) fmax = std::max(fmax, std::fabs(v));
+  for (const char *name : {"aspc", "quadratic", "linear"}) {
+    SCOPED_TRACE(std::string("predictor ") + name);
+    const HnsRun m = run_hns("", std::string("predictor ") + name);
     ASSERT_EQ(m.error, "");
     EXPECT_NEAR(m.pe, ref.pe, 1e-10 * std::fabs(ref.pe));
     ASSERT_EQ(m.q.size(), ref.q.size());

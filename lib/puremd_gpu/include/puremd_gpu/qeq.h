@@ -61,9 +61,13 @@ struct QEqSettings {
   // 0 chooses from the mean row length (the host solver ignores it)
   int threads_per_row = 0;
   QEqMatrix matrix = QEqMatrix::Auto;  // CUDA solver only
+  // How the initial guesses are extrapolated from the history (both solvers;
+  // QEqPredictor, physics/qeq_history.h): Lammps is fix qeq/reaxff's (and fix
+  // acks2/reaxff's); ACKS2 takes the chosen one for q, u and its multipliers.
+  QEqPredictor predictor = QEqPredictor::Lammps;
 };
-// Throws InputError if cut_hi <= cut_lo, tolerance <= 0, max_iter < 1 or
-// threads_per_row is not 0, 4, 8, 16 or 32.
+// Throws InputError if cut_hi <= cut_lo, tolerance <= 0, max_iter < 1,
+// threads_per_row is not 0, 4, 8, 16 or 32, or predictor is none of QEqPredictor's.
 void check_qeq_settings(const QEqSettings &settings);
 
 // QTPIE instead of QEq's electronegativities (physics/qtpie.h): the owned
@@ -85,7 +89,8 @@ struct QtpieInput {
 // preconditioner 1/eta, 1/X_ii (1 where X_ii = 0) as fix acks2/reaxff
 // solves it. X_ij is the bond softness of pairs within bcut_ij, X_ii minus
 // its row's sum. The history keeps q where QEq keeps s and u where it keeps
-// t (both with the cubic guess); the solver keeps the multipliers'.
+// t (both extrapolated cubically by default, as QEqSettings::predictor says);
+// the solver keeps the multipliers'.
 struct Acks2Input {
   // bcut_acks2 (A) per type (QEqInput::type given) or per atom; a pair's
   // cut-off is the mean of its atoms'.

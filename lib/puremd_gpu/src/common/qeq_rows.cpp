@@ -20,6 +20,11 @@ void check_qeq_settings(const QEqSettings &settings) {
         "QEq: threads_per_row must be 4, 8, 16 or 32 (or 0: chosen from the matrix), "
         "got " +
         std::to_string(tpr));
+  const int predictor = static_cast<int>(settings.predictor);
+  if (predictor < 0 || predictor >= kQEqPredictors)
+    throw InputError(
+        "QEq: predictor must be lammps, aspc, quadratic or linear (QEqPredictor), got " +
+        std::to_string(predictor));
 }
 
 void qeq_select_rows(const QEqInput &in, std::vector<int> &rows) {

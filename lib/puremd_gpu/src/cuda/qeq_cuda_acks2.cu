@@ -94,10 +94,12 @@ __global__ void __launch_bounds__(kQEqBlock)
   if (g.lane == 0) y[i] = make_double2(acc.h, acc.x);
 }
 
-// Right-hand side (-chi, 0), H's Jacobi diagonal and the cubic guesses of
-// q and u from the history, rounded as the host does.
+// Right-hand side (-chi, 0), H's Jacobi diagonal and the predictor's guesses
+// of q and u from the history (both cubic for QEqPredictor::Lammps), rounded
+// as the host does.
 __global__ void k_acks2_init(int n_rows, const int *rows, ParamArgs pa, const double *hist,
-                             double2 *b, double2 *x, double *diag, double *diag_inv) {
+                             QEqPredictor predictor, double2 *b, double2 *x, double *diag,
+                             double *diag_inv) {
   const int k = blockIdx.x * kQEqBlock + threadIdx.x;
   if (k >= n_rows) return;
   const int i = rows[k];
@@ -108,7 +110,7 @@ __global__ void k_acks2_init(int n_rows, const int *rows, ParamArgs pa, const do
   diag[i] = pa.eta[p];
   diag_inv[i] = 1.0 / pa.eta[p];
   const double *h = hist + static_cast<long long>(i) * kQEqHistoryPerAtom;
-  x[i] = make_double2(qeq_guess_s(h), qeq_guess_s(h + kQEqHistoryDepth));
+  x[i] = make_double2(qeq_guess_s(h, predictor), qeq_guess_s(h + kQEqHistoryDepth, predictor));
 }
 
 // X's diagonal from its folded off-diagonal row sums (in w.y), and 1/X_ii
@@ -523,13 +525,15 @@ QEqResult CudaQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *
   if (nl > 0) PMD_CUDA_CHECK(cudaMemsetAsync(diag_.data(), 0, nl * sizeof(double), stream_));
   if (nr > 0) {
     k_acks2_init<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(
-        nr, rows, params_, hist_dev_, b_.data(), x_.data(), diag_.data(), diag_inv_.data());
+        nr, rows, params_, hist_dev_, settings_.predictor, b_.data(), x_.data(), diag_.data(),
+        diag_inv_.data());
     PMD_CUDA_CHECK_LAUNCH("k_acks2_init", stream_);
   }
   Acks2State start;
   start.tol = settings_.tolerance;
   start.max_iter = settings_.max_iter;
-  start.x = Acks2Mult{qeq_guess_s(global_hist_), qeq_guess_s(global_hist_ + kQEqHistoryDepth)};
+  start.x = Acks2Mult{qeq_guess_s(global_hist_, settings_.predictor),
+                      qeq_guess_s(global_hist_ + kQEqHistoryDepth, settings_.predictor)};
   const Acks2State end = bicgstab(start, comm);
 
   QEqResult res;

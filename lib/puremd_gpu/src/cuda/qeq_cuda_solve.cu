@@ -138,8 +138,9 @@ __global__ void __launch_bounds__(kQEqBlock)
 }
 
 // Right-hand sides, Jacobi diagonal and the extrapolated initial guesses.
-__global__ void k_init(int n_rows, const int *rows, ParamArgs pa, const double *hist, double2 *b,
-                       double2 *x, double *diag, double *diag_inv) {
+__global__ void k_init(int n_rows, const int *rows, ParamArgs pa, const double *hist,
+                       QEqPredictor predictor, double2 *b, double2 *x, double *diag,
+                       double *diag_inv) {
   const int k = blockIdx.x * kQEqBlock + threadIdx.x;
   if (k >= n_rows) return;
   const int i = rows[k];
@@ -149,9 +150,9 @@ __global__ void k_init(int n_rows, const int *rows, ParamArgs pa, const double *
   b[i] = make_double2(bs, -1.0);
   diag[i] = pa.eta[p];
   diag_inv[i] = 1.0 / pa.eta[p];
-  // cubic extrapolation of s, quadratic of t, rounded as the host does
+  // the predictor's extrapolations of s and t, rounded as the host does
   const double *h = hist + static_cast<long long>(i) * kQEqHistoryPerAtom;
-  x[i] = make_double2(qeq_guess_s(h), qeq_guess_t(h));
+  x[i] = make_double2(qeq_guess_s(h, predictor), qeq_guess_t(h, predictor));
 }
 
 __global__ void k_sum_solution(int n_rows, const int *rows, const double2 *x, double *partial) {
@@ -228,7 +229,8 @@ QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in,
   if (nl > 0) PMD_CUDA_CHECK(cudaMemsetAsync(diag_.data(), 0, nl * sizeof(double), stream_));
   if (nr > 0) {
     k_init<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(
-        nr, rows_dev_.data(), params_, hist_dev_, b_.data(), x, diag_.data(), diag_inv_.data());
+        nr, rows_dev_.data(), params_, hist_dev_, settings_.predictor, b_.data(), x, diag_.data(),
+        diag_inv_.data());
     PMD_CUDA_CHECK_LAUNCH("k_init", stream_);
   }
 

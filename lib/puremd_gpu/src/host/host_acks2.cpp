@@ -38,11 +38,13 @@ QEqResult HostQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *
     b[i] = -chi_of(in, i);
     if (in.chi_shift) b[i] -= in.chi_shift[i];
     const double *h = history_block(i);
-    x[i] = qeq_guess_s(h);
-    x[n + i] = qeq_guess_s(h + kHistoryDepth);  // u: the cubic guess too
+    // u as q: fix acks2/reaxff's cubic guess for both (QEqPredictor::Lammps),
+    // or the predictor chosen
+    x[i] = qeq_guess_s(h, settings_.predictor);
+    x[n + i] = qeq_guess_s(h + kHistoryDepth, settings_.predictor);
   }
-  x[2 * n] = qeq_guess_s(global_hist_);
-  x[2 * n + 1] = qeq_guess_s(global_hist_ + kHistoryDepth);
+  x[2 * n] = qeq_guess_s(global_hist_, settings_.predictor);
+  x[2 * n + 1] = qeq_guess_s(global_hist_ + kHistoryDepth, settings_.predictor);
   acks2_forward(x.data(), comm);
 
   QEqResult res;

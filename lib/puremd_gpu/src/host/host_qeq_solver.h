@@ -45,8 +45,8 @@ class HostQEqSolver {
       b_s_[i] = in.qtpie ? -chi_eff_[i] : -chi_of(in, i);
       if (in.chi_shift) b_s_[i] -= in.chi_shift[i];
       b_t_[i] = -1.0;
-      s_[i] = qeq_guess_s(history_block(i));
-      t_[i] = qeq_guess_t(history_block(i));
+      s_[i] = qeq_guess_s(history_block(i), settings_.predictor);
+      t_[i] = qeq_guess_t(history_block(i), settings_.predictor);
     }
     comm.forward(s_.data());
     comm.forward(t_.data());
