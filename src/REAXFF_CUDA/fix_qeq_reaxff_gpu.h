@@ -21,7 +21,7 @@
    the matrix), threads per row of the CUDA solver's matrix product;
    matrix auto|full|half|free, whether the CUDA solver stores H (both triangles
    or each pair once) or evaluates its elements in every product (QEqMatrix;
-   auto: half while it fits); predictor lammps|aspc|quadratic|linear, how the
+   auto: the fastest that fits); predictor lammps|aspc|quadratic|linear, how the
    initial guesses are extrapolated from the history (QEqPredictor; default
    lammps, fix qeq/reaxff's). */
 #ifndef LMP_FIX_QEQ_REAXFF_GPU_H

@@ -34,7 +34,8 @@ struct QEqComm {
 
 // How the CUDA solver multiplies by H (the host solver always stores it).
 enum class QEqMatrix {
-  Auto,  // the first of Full, Half, Free that leaves room on the GPU (kQEqStoredShare*)
+  Auto,  // the fastest that leaves room on the GPU (kQEqStoredShare*): Half from
+         // kQEqHalfFromAtoms owned atoms on, else Full; then the other; then Free
   Full,  // every pair stored twice, as (i, j) and (j, i) (8 + 4 bytes an entry): the
          // product gathers only, and its sums are the same on every run
   Half,  // every pair stored once: in tiles of 32 rows, each partner of a tile once with
@@ -50,6 +51,9 @@ enum class QEqMatrix {
 // the force stages of the step have allocated their lists (about half of the
 // engine's memory), and at later solves, when they have (headroom included).
 constexpr double kQEqStoredShareFirst = 0.6;
+// From this many owned atoms Auto stores Half before Full: Half's build costs
+// more, its products less (H100, bench/README: HNS 8^3, 155,648 atoms, even).
+constexpr int kQEqHalfFromAtoms = 150000;
 constexpr double kQEqStoredShare = 0.9;
 
 struct QEqSettings {

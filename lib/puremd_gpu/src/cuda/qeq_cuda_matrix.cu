@@ -246,10 +246,11 @@ void CudaQEqSolver::build_x_rows(int n) {
 }
 
 // This solve's matrix: as the settings say (ACKS2 stores Half as Full), or
-// for Auto the fastest that fits: Full, else Half (QEq), else Free. The
-// matrix is built anew at every solve, so a later solve may store it where
-// the first did not. (A Half product scatters by atomics and took twice
-// Full's time on an H100: bench/README.)
+// for Auto the fastest that fits: from kQEqHalfFromAtoms owned atoms on, Half
+// before Full (its product reads a third of Full's bytes, its build costs
+// more: bench/README), below it Full before Half; Free last. The matrix is
+// built anew at every solve, so a later solve may store it where the first
+// did not.
 QEqMatrix CudaQEqSolver::matrix_format(const EngineAtoms &f) const {
   switch (settings_.matrix) {
     case QEqMatrix::Auto:
@@ -259,9 +260,11 @@ QEqMatrix CudaQEqSolver::matrix_format(const EngineAtoms &f) const {
     default:
       return settings_.matrix;
   }
-  if (f.rev_start && store_fits(f.row_room + f.rev_total)) return QEqMatrix::Full;
-  if (!acks2_ && store_fits(f.row_room)) return QEqMatrix::Half;
-  return QEqMatrix::Free;
+  const bool full = f.rev_start && store_fits(f.row_room + f.rev_total);
+  const bool half = !acks2_ && store_fits(f.row_room);
+  if (half && f.n_local >= kQEqHalfFromAtoms) return QEqMatrix::Half;
+  if (full) return QEqMatrix::Full;
+  return half ? QEqMatrix::Half : QEqMatrix::Free;
 }
 
 // Whether storing `room` entries keeps the memory in use plus what storing
