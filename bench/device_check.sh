@@ -148,6 +148,10 @@ if [ "$what" = all ] || [ "$what" = sanitize ]; then
       compute-sanitizer --tool $tool --error-exitcode 9 "$LMP" -in "$(hns_in)" -v x 2 -v y 2 -v z 2 -v t 5 \
         -log none -screen none >"$out/san_${tool}_hns.log" 2>&1
       row "sanitizer $tool HNS 2x2x2      rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/san_${tool}_hns.log" | tail -1)"
+      # the QEq matrix in tiles (matrix auto takes it only from 150,000 atoms on)
+      compute-sanitizer --tool $tool --error-exitcode 9 "$LMP" -in "$(with_keywords "$(hns_in)" "" "matrix half")" \
+        -v x 2 -v y 2 -v z 2 -v t 5 -log none -screen none >"$out/san_${tool}_hns_half.log" 2>&1
+      row "sanitizer $tool HNS 2x2x2 half rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/san_${tool}_hns_half.log" | tail -1)"
     done
     cd "$root/examples/water6540"
     for tool in memcheck racecheck; do
