@@ -341,14 +341,28 @@ TEST(CudaQEq, HalfMatrixInTiles) {
   EXPECT_EQ(columns, 0u) << "no row format beside the tiles";
 }
 
-// Atoms in no spatial order (random, as this system's) give a tile of 32
-// rows partners all over the box: more than its table holds, so the solve
-// stores the pairs in rows instead (the column array is held), with the same
-// charges as the host.
+// Atoms in no spatial order give a tile of 32 rows partners all over the
+// box: more than its table holds, so the solve stores the pairs in rows
+// instead (the column array is held), with the same charges as the host.
 TEST(CudaQEq, HalfMatrixInRowsWhenTilesOverflow) {
   REQUIRE_GPU();
-  // 32 random atoms of 4096 have some 5,000 partners of higher index
-  const System sys = make_periodic_system(4096, 34.5, 10.0, 99u);
+  // the test lattice (atoms in lattice order: tiles fit) shuffled: 32 atoms
+  // of 4096 then have some 5,000 partners of higher index
+  const int n = 4096;
+  const double L = 34.5;
+  std::vector<double> lattice;
+  std::vector<int> lattice_type;
+  random_atoms(n, L, 99u, lattice, lattice_type);
+  std::vector<int> order(n);
+  for (int i = 0; i < n; ++i) order[i] = i;
+  std::shuffle(order.begin(), order.end(), std::mt19937(7u));
+  std::vector<double> pos;
+  std::vector<int> type;
+  for (int i : order) {
+    pos.insert(pos.end(), lattice.begin() + 3 * i, lattice.begin() + 3 * i + 3);
+    type.push_back(lattice_type[i]);
+  }
+  const System sys = periodic_from_positions(pos, type, std::vector<int>(n, 1), L, 10.0);
   QEqSettings set = settings(0.0, 10.0, 1e-10, 500);
   set.matrix = QEqMatrix::Half;
   HostQEq host(set);
