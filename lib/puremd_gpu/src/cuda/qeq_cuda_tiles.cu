@@ -14,14 +14,15 @@
 // from 24 (two triangles, 8 + 4 each) to ~9 (the value, plus an entry's 16
 // bytes shared by the rows that hold it).
 //
-// Built at every solve in one pass: a warp per tile finds the union with a
-// hash table in shared memory, takes room for its entries and values from
-// two global counters (so tiles lie in the order they finish: the product
-// does not care), and writes them. Values always fit (room for the far
+// Built at every solve by two kernels: a warp per tile walks the tile's rows
+// into a hash table in shared memory (the union), takes room for its entries
+// and values from two global counters (so tiles lie in the order they finish:
+// the product does not care) and writes its entries (k_tile_build); then the
+// values, a lane each (k_tile_values). Values always fit (room for the far
 // list's entries); entries get the last solve's count with headroom, and a
 // solve that finds more builds again with room for all. A tile whose
 // partners do not fit its table makes the solve fall back to rows
-// (k_list_rows, k_spmv_once).
+// (k_list_rows, k_spmv_once). Measured: bench/README, "Issue 25".
 #include <cuda_runtime.h>
 
 #include <algorithm>
