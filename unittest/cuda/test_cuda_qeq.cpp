@@ -341,13 +341,10 @@ TEST(CudaQEq, HalfMatrixInTiles) {
   EXPECT_EQ(columns, 0u) << "no row format beside the tiles";
 }
 
-// Atoms in no spatial order give a tile of 32 rows partners all over the
-// box: more than its table holds, so the solve stores the pairs in rows
-// instead (the column array is held), with the same charges as the host.
-TEST(CudaQEq, HalfMatrixInRowsWhenTilesOverflow) {
-  REQUIRE_GPU();
-  // the test lattice (atoms in lattice order: tiles fit) shuffled: 32 atoms
-  // of 4096 then have some 5,000 partners of higher index
+// The test lattice (atoms in lattice order: a tile's partners fit its
+// table) with its atoms shuffled: 32 atoms of 4096 then have some 5,000
+// partners of higher index, more than a tile's table holds.
+System shuffled_lattice() {
   const int n = 4096;
   const double L = 34.5;
   std::vector<double> lattice;
@@ -362,7 +359,15 @@ TEST(CudaQEq, HalfMatrixInRowsWhenTilesOverflow) {
     pos.insert(pos.end(), lattice.begin() + 3 * i, lattice.begin() + 3 * i + 3);
     type.push_back(lattice_type[i]);
   }
-  const System sys = periodic_from_positions(pos, type, std::vector<int>(n, 1), L, 10.0);
+  return periodic_from_positions(pos, type, std::vector<int>(n, 1), L, 10.0);
+}
+
+// Atoms in no spatial order give a tile of 32 rows partners all over the
+// box: more than its table holds, so `matrix half` stores the pairs in rows
+// instead (the column array is held), with the same charges as the host.
+TEST(CudaQEq, HalfMatrixInRowsWhenTilesOverflow) {
+  REQUIRE_GPU();
+  const System sys = shuffled_lattice();
   QEqSettings set = settings(0.0, 10.0, 1e-10, 500);
   set.matrix = QEqMatrix::Half;
   HostQEq host(set);
@@ -372,6 +377,39 @@ TEST(CudaQEq, HalfMatrixInRowsWhenTilesOverflow) {
   for (const MemoryEntry &e : cuda.engine->device_memory_table())
     if (e.what == "QEq: matrix columns") columns = e.bytes;
   EXPECT_GT(columns, 0u) << "the half matrix in rows";
+}
+
+// `matrix auto` stores Half (in tiles) from half_from_atoms owned atoms on,
+// Full below; when a tile overflows it stores Full instead, at that solve
+// and the later ones (Half in rows, with its atomics per entry, is slower).
+TEST(CudaQEq, AutoTakesHalfInTilesOrFull) {
+  REQUIRE_GPU();
+  const System sorted = make_periodic_system(216, 13.0, 7.0, 99u);
+  const System shuffled = shuffled_lattice();
+  for (int from : {0, 1000000}) {
+    QEqSettings set = settings(0.0, 10.0, 1e-10, 500);
+    set.half_from_atoms = from;
+    CudaQEq cuda(set);
+    SingleRankComm comm = make_comm(sorted, true);
+    std::vector<double> q(sorted.n_total());
+    const QEqResult r = cuda.solve(make_input(sorted, true), comm, q.data());
+    EXPECT_EQ(r.matrix, from == 0 ? QEqMatrix::Half : QEqMatrix::Full) << "from " << from;
+  }
+  QEqSettings set = settings(0.0, 10.0, 1e-10, 500);
+  set.half_from_atoms = 0;
+  HostQEq host(set);
+  CudaQEq cuda(set);
+  for (int solve = 0; solve < 2; ++solve) {
+    SingleRankComm ch = make_comm(shuffled), cc = make_comm(shuffled, true);
+    std::vector<double> qh(shuffled.n_total()), qc(shuffled.n_total());
+    host.solve(make_input(shuffled, true), ch, qh.data());
+    const QEqResult r = cuda.solve(make_input(shuffled, true), cc, qc.data());
+    EXPECT_EQ(r.matrix, QEqMatrix::Full) << "solve " << solve << " after a tile overflowed";
+    // (CG to 1e-10 on this system: the two solvers' sums in other orders moved
+    // a charge by 1.2e-10 on an H100)
+    for (int i = 0; i < shuffled.n_total(); ++i)
+      ASSERT_NEAR(qc[i], qh[i], 1e-9) << "solve " << solve << ": q of atom " << i;
+  }
 }
 
 TEST(CudaQEq, CommPattern) {

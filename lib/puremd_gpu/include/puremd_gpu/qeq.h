@@ -64,6 +64,8 @@ struct QEqSettings {
   // CUDA solver: threads per matrix row in the product, 4, 8, 16 or 32;
   // 0 chooses from the mean row length (the host solver ignores it)
   int threads_per_row = 0;
+  // CUDA solver, QEqMatrix::Auto: Half before Full from this many owned atoms on
+  int half_from_atoms = kQEqHalfFromAtoms;
   QEqMatrix matrix = QEqMatrix::Auto;  // CUDA solver only
   // How the initial guesses are extrapolated from the history (both solvers;
   // QEqPredictor, physics/qeq_history.h): Lammps is fix qeq/reaxff's (and fix
@@ -167,8 +169,9 @@ struct QEqInput : QEqProblem {
 struct QEqResult {
   int iter_s = 0, iter_t = 0;
   bool converged_s = true, converged_t = true;
-  bool breakdown = false;    // ACKS2: BiCGStab stopped on rho = 0 or omega = 0
-  bool matrix_free = false;  // the CUDA solver's products did not use a stored matrix
+  bool breakdown = false;              // ACKS2: BiCGStab stopped on rho = 0 or omega = 0
+  bool matrix_free = false;            // the CUDA solver's products did not use a stored matrix
+  QEqMatrix matrix = QEqMatrix::Full;  // how the CUDA solver's products took H (never Auto)
   int matvecs() const { return iter_s + iter_t; }
   bool converged() const { return converged_s && converged_t; }
 };

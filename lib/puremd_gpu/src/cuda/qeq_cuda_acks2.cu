@@ -542,6 +542,7 @@ QEqResult CudaQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *
   res.converged_s = end.it < settings_.max_iter;
   res.breakdown = end.breakdown != 0;
   res.matrix_free = matrix_free_;
+  res.matrix = format_;
   qeq_push_history(global_hist_, end.x.u, end.x.q);
 
   // q and u straight into the caller's arrays: owned atoms outside the rows

@@ -336,6 +336,7 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
   res.converged_s = res.iter_s < settings_.max_iter;
   res.converged_t = res.iter_t < settings_.max_iter;
   res.matrix_free = matrix_free_;
+  res.matrix = format_;
   return res;
 }
 

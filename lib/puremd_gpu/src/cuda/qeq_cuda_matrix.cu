@@ -150,14 +150,12 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
     throw RuntimeError("QEq (CUDA): the engine's far list (" + std::to_string(f.cut_local) +
                        " A) does not reach the QEq cut-off (" + std::to_string(settings_.cut_hi) +
                        " A)");
-  const QEqMatrix format = matrix_format(f);
+  QEqMatrix format = matrix_format(f);
   // A matrix-free QEq product evaluates each pair once too; ACKS2's, which
   // reads H's rows beside X's, both triangles.
   once_ = !acks2_ && format != QEqMatrix::Full;
   matrix_free_ = format == QEqMatrix::Free;
-  const bool store = !matrix_free_;
-  if (!once_ && !f.rev_start)
-    throw RuntimeError("QEq (CUDA): the engine lent no reverse far index for a full matrix");
+  bool store = !matrix_free_;
   counters_.reserve_discarding(4);
   PMD_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, 4 * sizeof(int), stream_));
   nnz_total_.reserve_discarding(2);
@@ -179,10 +177,25 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   a.bad_type = counters_.data() + 2;
   a.bcut = acks2_ ? bcut_dev_.data() : nullptr;
   a.softness = in.acks2 ? in.acks2->softness : 0.0;
-  // Each pair once and stored: in tiles of 32 rows (qeq_cuda_tiles.cu), or
-  // in rows (below) when a tile's partners overflow its table.
+  // Each pair once and stored: in tiles of 32 rows (qeq_cuda_tiles.cu), or,
+  // when a tile's partners overflow its table (atoms far from LAMMPS's
+  // spatial sort), as Auto chooses without tiles (Full where it fits), else
+  // in rows (below).
   tiles_ = store && once_ && build_tiles(in);
-  if (tiles_) return;
+  if (tiles_) {
+    format_ = QEqMatrix::Half;
+    return;
+  }
+  if (store && once_) {
+    tiles_overflowed_ = true;
+    format = matrix_format(f);
+    once_ = format != QEqMatrix::Full;
+    matrix_free_ = format == QEqMatrix::Free;
+    store = !matrix_free_;
+  }
+  format_ = format;
+  if (!once_ && !f.rev_start)
+    throw RuntimeError("QEq (CUDA): the engine lent no reverse far index for a full matrix");
   const long long room = once_ ? f.row_room : f.row_room + f.rev_total;
   row_count_.reserve_discarding(static_cast<std::size_t>(n) + 1, kGrowHeadroom);
   row_start_.reserve_discarding(static_cast<std::size_t>(n) + 1, kGrowHeadroom);
@@ -246,7 +259,7 @@ void CudaQEqSolver::build_x_rows(int n) {
 }
 
 // This solve's matrix: as the settings say (ACKS2 stores Half as Full), or
-// for Auto the fastest that fits: from kQEqHalfFromAtoms owned atoms on, Half
+// for Auto the fastest that fits: from half_from_atoms owned atoms on, Half
 // before Full (its product reads a third of Full's bytes, its build costs
 // more: bench/README), below it Full before Half; Free last. The matrix is
 // built anew at every solve, so a later solve may store it where the first
@@ -262,7 +275,8 @@ QEqMatrix CudaQEqSolver::matrix_format(const EngineAtoms &f) const {
   }
   const bool full = f.rev_start && store_fits(f.row_room + f.rev_total);
   const bool half = !acks2_ && store_fits(f.row_room);
-  if (half && f.n_local >= kQEqHalfFromAtoms) return QEqMatrix::Half;
+  // (not after a tile overflowed: Half in rows is slower than Full)
+  if (half && f.n_local >= settings_.half_from_atoms && !tiles_overflowed_) return QEqMatrix::Half;
   if (full) return QEqMatrix::Full;
   return half ? QEqMatrix::Half : QEqMatrix::Free;
 }

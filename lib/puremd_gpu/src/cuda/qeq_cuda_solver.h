@@ -264,6 +264,9 @@ class CudaQEqSolver {
   // (QEqMatrix::Half, Free): the product scatters the transpose, no ghost rows
   bool once_ = false;
   bool tiles_ = false;  // ... and stores it in tiles (qeq_cuda_tiles.cu)
+  // a tile's partners overflowed its table once: Auto prefers Full from then on
+  bool tiles_overflowed_ = false;
+  QEqMatrix format_ = QEqMatrix::Full;  // this solve's (QEqResult::matrix)
   int n_tiles_ = 0;
   long long tile_entries_ = 0, tile_values_ = 0;
   long long solves_ = 0;      // solves begun (QEqMatrix::Auto's first solve)
