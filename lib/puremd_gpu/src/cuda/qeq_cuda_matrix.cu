@@ -150,12 +150,14 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
     throw RuntimeError("QEq (CUDA): the engine's far list (" + std::to_string(f.cut_local) +
                        " A) does not reach the QEq cut-off (" + std::to_string(settings_.cut_hi) +
                        " A)");
-  QEqMatrix format = matrix_format(f);
   // A matrix-free QEq product evaluates each pair once too; ACKS2's, which
   // reads H's rows beside X's, both triangles.
-  once_ = !acks2_ && format != QEqMatrix::Full;
-  matrix_free_ = format == QEqMatrix::Free;
-  bool store = !matrix_free_;
+  auto take = [&](QEqMatrix m) {
+    format_ = m;
+    once_ = !acks2_ && m != QEqMatrix::Full;
+    matrix_free_ = m == QEqMatrix::Free;
+  };
+  take(matrix_format(f));
   counters_.reserve_discarding(4);
   PMD_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, 4 * sizeof(int), stream_));
   nnz_total_.reserve_discarding(2);
@@ -181,19 +183,13 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   // when a tile's partners overflow its table (atoms far from LAMMPS's
   // spatial sort), as Auto chooses without tiles (Full where it fits), else
   // in rows (below).
-  tiles_ = store && once_ && build_tiles(in);
-  if (tiles_) {
-    format_ = QEqMatrix::Half;
-    return;
-  }
-  if (store && once_) {
+  tiles_ = !matrix_free_ && once_ && build_tiles(in);
+  if (tiles_) return;
+  if (!matrix_free_ && once_) {
     tiles_overflowed_ = true;
-    format = matrix_format(f);
-    once_ = format != QEqMatrix::Full;
-    matrix_free_ = format == QEqMatrix::Free;
-    store = !matrix_free_;
+    take(matrix_format(f));
   }
-  format_ = format;
+  const bool store = !matrix_free_;
   if (!once_ && !f.rev_start)
     throw RuntimeError("QEq (CUDA): the engine lent no reverse far index for a full matrix");
   const long long room = once_ ? f.row_room : f.row_room + f.rev_total;

@@ -62,13 +62,6 @@ __global__ void __launch_bounds__(kQEqBlock)
     y[row] = qeq_row_product(static_cast<int>(row), n_local, diag, v, acc);
 }
 
-// y_j += h v_i for both systems: the transpose's share of an entry (i, j)
-// stored once (the order of the adds differs from run to run).
-__device__ __forceinline__ void qeq_scatter(double2 *y, int j, double h, double2 vi) {
-  atomicAdd(&y[j].x, h * vi.x);
-  atomicAdd(&y[j].y, h * vi.y);
-}
-
 // y += H v with each pair stored once (QEqMatrix::Half), y zeroed before:
 // owned row i gathers its entries (i, j) and its diagonal into y_i, and
 // scatters each entry's transpose H_ij v_i to y_j. Ghost rows are empty; on
@@ -93,13 +86,12 @@ __global__ void __launch_bounds__(kQEqBlock)
     const double2 vj = v[j];
     acc.s += h * vj.x;
     acc.t += h * vj.y;
-    qeq_scatter(y, j, h, vi);
+    qeq_atomic_add(y, j, h * vi.x, h * vi.y);  // the transpose's share
   }
   g.sum_all(acc);
   if (g.lane == 0) {
     const double2 yi = qeq_row_product(i, n_local, diag, v, acc);
-    atomicAdd(&y[i].x, yi.x);
-    atomicAdd(&y[i].y, yi.y);
+    qeq_atomic_add(y, i, yi.x, yi.y);
   }
 }
 
@@ -124,14 +116,13 @@ __global__ void __launch_bounds__(kQEqBlock)
     const double2 vj = v[c.col];
     acc.s += h * vj.x;
     acc.t += h * vj.y;
-    if (kOnce) qeq_scatter(y, c.col, h, vi);
+    if (kOnce) qeq_atomic_add(y, c.col, h * vi.x, h * vi.y);  // the transpose's share
   });
   g.sum_all(acc);
   if (g.lane != 0) return;
   const double2 yi = qeq_row_product(i, a.n_local, diag, v, acc);
   if (kOnce) {
-    atomicAdd(&y[i].x, yi.x);
-    atomicAdd(&y[i].y, yi.y);
+    qeq_atomic_add(y, i, yi.x, yi.y);
   } else {
     y[i] = yi;
   }

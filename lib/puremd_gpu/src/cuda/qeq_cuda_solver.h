@@ -268,7 +268,6 @@ class CudaQEqSolver {
   bool tiles_overflowed_ = false;
   QEqMatrix format_ = QEqMatrix::Full;  // this solve's (QEqResult::matrix)
   int n_tiles_ = 0;
-  long long tile_entries_ = 0, tile_values_ = 0;
   long long solves_ = 0;      // solves begun (QEqMatrix::Auto's first solve)
   bool acks2_ = false;        // this solve is ACKS2's (QEqInput::acks2)
   int acks2_last_iters_ = 0;  // BiCGStab iterations of the last solve (the first batch)

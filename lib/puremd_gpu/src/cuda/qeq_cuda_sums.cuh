@@ -53,4 +53,12 @@ __device__ __forceinline__ double2 qeq_fold(int i, double2 *w, const ImageMap &m
   return wi;
 }
 
+// y_j += (s, t) by atomic adds: the products that add a transpose (each
+// pair stored or evaluated once: QEqMatrix::Half, Free), whose adds come in a
+// run-dependent order.
+__device__ __forceinline__ void qeq_atomic_add(double2 *y, int j, double s, double t) {
+  atomicAdd(&y[j].x, s);
+  atomicAdd(&y[j].y, t);
+}
+
 }  // namespace puremd::cuda

@@ -21,8 +21,9 @@
 // values, a lane each (k_tile_values). Values always fit (room for the far
 // list's entries); entries get the last solve's count with headroom, and a
 // solve that finds more builds again with room for all. A tile whose
-// partners do not fit its table makes the solve fall back to rows
-// (k_list_rows, k_spmv_once). Measured: bench/README, "Issue 25".
+// partners do not fit its table makes the solve fall back: to Full under
+// QEqMatrix::Auto where it fits, else to rows (k_list_rows, k_spmv_once).
+// Measured: bench/README, "Issue 25".
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -31,6 +32,7 @@
 #include "cuda/lane_group.cuh"
 #include "cuda/qeq_cuda_rows.cuh"
 #include "cuda/qeq_cuda_solver.h"
+#include "cuda/qeq_cuda_sums.cuh"
 #include "puremd_gpu/errors.h"
 
 namespace puremd::cuda {
@@ -259,8 +261,7 @@ __global__ void __launch_bounds__(kTileProductWarps * 32)
         ts += h * vr.x;
         tt += h * vr.y;
       }
-      atomicAdd(&y[en.x].x, ts);
-      atomicAdd(&y[en.x].y, tt);
+      qeq_atomic_add(y, en.x, ts, tt);
     }
     __syncwarp();
   }
@@ -270,10 +271,7 @@ __global__ void __launch_bounds__(kTileProductWarps * 32)
       as += dg * vi.x;
       at += dg * vi.y;
     }
-    if (as != 0.0 || at != 0.0 || w == 0) {
-      atomicAdd(&y[i].x, as);
-      atomicAdd(&y[i].y, at);
-    }
+    if (as != 0.0 || at != 0.0 || w == 0) qeq_atomic_add(y, i, as, at);
   }
 }
 
@@ -315,10 +313,9 @@ bool CudaQEqSolver::build_tiles(const QEqInput &in) {
       PMD_CUDA_CHECK(cudaMemsetAsync(nnz_total_.data(), 0, 2 * sizeof(long long), stream_));
       return false;
     }
-    tile_values_ = rb.nnz[0];
-    tile_entries_ = rb.nnz[1];
+    const long long entries = rb.nnz[1];  // (the count's slot beside H's values)
     x_nnz_ = 0;
-    if (tile_entries_ <= static_cast<long long>(tile_entry_.capacity())) {
+    if (entries <= static_cast<long long>(tile_entry_.capacity())) {
       if (n_tiles_ > 0) {
         k_tile_values<<<blocks_for(n_tiles_, kQEqBlock / 32), kQEqBlock, 0, stream_>>>(
             row_args_, n_tiles_, tile_entry_start_.data(), tile_entry_count_.data(),
@@ -327,7 +324,7 @@ bool CudaQEqSolver::build_tiles(const QEqInput &in) {
       }
       return true;
     }
-    tile_entry_.reserve_discarding(static_cast<std::size_t>(tile_entries_), kGrowHeadroom);
+    tile_entry_.reserve_discarding(static_cast<std::size_t>(entries), kGrowHeadroom);
     PMD_CUDA_CHECK(cudaMemsetAsync(nnz_total_.data(), 0, 2 * sizeof(long long), stream_));
   }
 }
