@@ -341,6 +341,51 @@ TEST(CudaQEq, HalfMatrixInTiles) {
   EXPECT_EQ(columns, 0u) << "no row format beside the tiles";
 }
 
+// QEqMatrix::Half finds its tiles' partners once per build of the engine's
+// skin list and each solve's pairs among them, at that solve's positions:
+// atoms moving within the skin (pairs crossing the cut-off, no list build)
+// give the host's charges at every solve, owned and ghost pairs alike.
+TEST(CudaQEq, HalfTilesFollowAtomsWithinTheSkin) {
+  REQUIRE_GPU();
+  const double cut = 7.0;
+  System sys = make_periodic_system(216, 13.0, cut + 1.0, 99u);
+  QEqSettings set = settings(0.0, cut, 1e-12);
+  set.matrix = QEqMatrix::Half;
+  HostQEq host(set);
+  CudaQEq cuda(set);
+  // |moves| <= 3 * 0.15 per axis, 0.78 A in all: under half the engine's 2 A skin
+  std::mt19937 rng(3u);
+  std::uniform_real_distribution<double> u(-0.15, 0.15);
+  auto pairs_within = [&](const System &s) {
+    std::vector<char> in;
+    for (int i = 0; i < s.n_local; ++i)
+      for (int j = i + 1; j < s.n_total(); ++j) {
+        double d2 = 0.0;
+        for (int k = 0; k < 3; ++k) d2 += std::pow(s.x[3 * j + k] - s.x[3 * i + k], 2);
+        in.push_back(d2 <= cut * cut);
+      }
+    return in;
+  };
+  std::vector<char> before = pairs_within(sys);
+  int crossed = 0;
+  for (int solve = 0; solve < 4; ++solve) {
+    if (solve > 0) {
+      std::vector<double> move(3 * sys.n_local);
+      for (double &m : move) m = u(rng);
+      for (int i = 0; i < sys.n_total(); ++i) {
+        const int o = i < sys.n_local ? i : sys.owner[i - sys.n_local];
+        for (int k = 0; k < 3; ++k) sys.x[3 * i + k] += move[3 * o + k];
+      }
+      const std::vector<char> now = pairs_within(sys);
+      for (std::size_t p = 0; p < now.size(); ++p) crossed += now[p] != before[p];
+      before = now;
+    }
+    const QEqInput in = make_input(sys, true);
+    expect_same_solve(host, cuda, in, sys, "half, tiles, solve " + std::to_string(solve), true);
+  }
+  EXPECT_GT(crossed, 100) << "pairs crossing the cut-off between solves";
+}
+
 // The test lattice (atoms in lattice order: a tile's partners fit its
 // table) with its atoms shuffled: 32 atoms of 4096 then have some 5,000
 // partners of higher index, more than a tile's table holds.
@@ -380,8 +425,9 @@ TEST(CudaQEq, HalfMatrixInRowsWhenTilesOverflow) {
 }
 
 // `matrix auto` stores Half (in tiles) from half_from_atoms owned atoms on,
-// Full below; when a tile overflows it stores Full instead, at that solve
-// and the later ones (Half in rows, with its atomics per entry, is slower).
+// without the engine's reverse far index, Full below. When a tile
+// overflows, that solve stores Half in rows (no reverse index was built) and
+// the later ones Full (Half in rows, with its atomics per entry, is slower).
 TEST(CudaQEq, AutoTakesHalfInTilesOrFull) {
   REQUIRE_GPU();
   const System sorted = make_periodic_system(216, 13.0, 7.0, 99u);
@@ -394,6 +440,13 @@ TEST(CudaQEq, AutoTakesHalfInTilesOrFull) {
     std::vector<double> q(sorted.n_total());
     const QEqResult r = cuda.solve(make_input(sorted, true), comm, q.data());
     EXPECT_EQ(r.matrix, from == 0 ? QEqMatrix::Half : QEqMatrix::Full) << "from " << from;
+    std::size_t reverse = 0;
+    for (const MemoryEntry &e : cuda.engine->device_memory_table())
+      if (e.what == "reverse far index") reverse = e.bytes;
+    if (from == 0)
+      EXPECT_EQ(reverse, 0u) << "no reverse far index under Half";
+    else
+      EXPECT_GT(reverse, 0u) << "the reverse far index under Full";
   }
   QEqSettings set = settings(0.0, 10.0, 1e-10, 500);
   set.half_from_atoms = 0;
@@ -404,7 +457,8 @@ TEST(CudaQEq, AutoTakesHalfInTilesOrFull) {
     std::vector<double> qh(shuffled.n_total()), qc(shuffled.n_total());
     host.solve(make_input(shuffled, true), ch, qh.data());
     const QEqResult r = cuda.solve(make_input(shuffled, true), cc, qc.data());
-    EXPECT_EQ(r.matrix, QEqMatrix::Full) << "solve " << solve << " after a tile overflowed";
+    EXPECT_EQ(r.matrix, solve == 0 ? QEqMatrix::Half : QEqMatrix::Full)
+        << "solve " << solve << " (a tile overflows at the first)";
     // (CG to 1e-10 on this system: the two solvers' sums in other orders moved
     // a charge by 1.2e-10 on an H100)
     for (int i = 0; i < shuffled.n_total(); ++i)

@@ -246,13 +246,11 @@ QEqResult CudaEngine::solve_charges(const StepInput &in, const QEqProblem &probl
   }
   prepare_atoms(in);
   // The reverse far index gives a row its partners of lower index: only a
-  // matrix with both triangles (QEqMatrix::Full, which Auto tries first;
-  // ACKS2's) and QTPIE's sums read it; a matrix with each pair once does not
-  // (nor its memory).
-  const QEqMatrix m = problem.settings.matrix;
-  const bool reverse =
-      m == QEqMatrix::Full || m == QEqMatrix::Auto || problem.acks2 || problem.qtpie;
-  if (c.n_total > 0 && reverse) update_reverse_far_index(c);
+  // matrix with both triangles, ACKS2's and QTPIE's sums read it; a matrix
+  // with each pair once does not (nor its memory). The solver says which.
+  if (c.n_total > 0 &&
+      qeq_->reads_reverse_index(problem, c.n_local, static_cast<long long>(c.far_total)))
+    update_reverse_far_index(c);
   timer_.mark(kPhaseCharges, c.stream);
   const QEqInput qeq = charge_input(in, problem, reordered_since_solve_);
   const QEqResult res = qeq_->solve_on(lend_atoms(), qeq, history, comm, q);
@@ -338,6 +336,11 @@ EngineAtoms CudaEngine::lend_atoms() const {
   a.end = c.far_end.data();
   a.nbr = c.far_nbr.data();
   a.row_room = static_cast<long long>(c.far_total);
+  const bool skin = c.skin_valid;  // (else the far list is rebuilt at every step)
+  a.list_start = skin ? c.skin_start.data() : c.far_start.data();
+  a.list_end = skin ? c.skin_end.data() : c.far_end.data();
+  a.list_nbr = skin ? c.skin_nbr.data() : c.far_nbr.data();
+  a.list_build = c.list_builds;
   if (c.rev_built_for == c.list_builds) {  // else none: the solver says if it needs one
     a.rev_start = c.rev_start.data();
     a.rev_row = c.rev_row.data();

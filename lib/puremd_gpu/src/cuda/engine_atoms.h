@@ -14,6 +14,12 @@
 // checks the distance at the current positions x). Row i of the far list
 // and the reverse index together fit in [start[i] + rev_start[i], ...):
 // rows of both lie in index order within row_room and rev_total entries.
+//
+// That list itself (list_*: the skin list, or the far list when there is no
+// skin) lasts for several steps: list_build names its build, so that what a
+// reader derives from it (the QEq tiles' partners) can last as long. Its rows
+// hold the far rows' partners and more (within cut_local + skin at its
+// build), in the same half-list layout.
 #pragma once
 
 #include "puremd_gpu/hd.h"
@@ -31,6 +37,9 @@ struct EngineAtoms {
   long long row_room = 0;  // start[i] + (room of row i) <= start[i + 1]; the last ends here
   const int *rev_start = nullptr, *rev_row = nullptr;
   long long rev_total = 0;
+  // the list behind the far list
+  const int *list_start = nullptr, *list_end = nullptr, *list_nbr = nullptr;
+  long list_build = -1;
 };
 
 }  // namespace puremd::cuda

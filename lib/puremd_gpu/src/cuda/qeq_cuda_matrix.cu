@@ -271,10 +271,33 @@ QEqMatrix CudaQEqSolver::matrix_format(const EngineAtoms &f) const {
   }
   const bool full = f.rev_start && store_fits(f.row_room + f.rev_total);
   const bool half = !acks2_ && store_fits(f.row_room);
-  // (not after a tile overflowed: Half in rows is slower than Full)
-  if (half && f.n_local >= settings_.half_from_atoms && !tiles_overflowed_) return QEqMatrix::Half;
+  if (half && auto_half_first(settings_, f.n_local)) return QEqMatrix::Half;
   if (full) return QEqMatrix::Full;
   return half ? QEqMatrix::Half : QEqMatrix::Free;
+}
+
+// Auto's order: Half first from half_from_atoms owned atoms on, but not
+// after a tile overflowed (Half in rows is slower than Full).
+bool CudaQEqSolver::auto_half_first(const QEqSettings &s, int n_local) const {
+  return n_local >= s.half_from_atoms && !tiles_overflowed_;
+}
+
+// Whether a solve of `p` may read the reverse far index (engine_atoms.h),
+// which costs a list-sized array: a matrix with both triangles (Full, Auto
+// unless it takes Half first), ACKS2's, QTPIE's sums. Where Auto takes Half
+// first and a tile overflows, that solve stores Half in rows (no index
+// lent) and the later ones Full.
+bool CudaQEqSolver::reads_reverse_index(const QEqProblem &p, int n_local,
+                                        long long row_room) const {
+  if (p.acks2 || p.qtpie) return true;
+  switch (p.settings.matrix) {
+    case QEqMatrix::Full:
+      return true;
+    case QEqMatrix::Auto:
+      return !(auto_half_first(p.settings, n_local) && store_fits(row_room));
+    default:
+      return false;
+  }
 }
 
 // Whether storing `room` entries keeps the memory in use plus what storing

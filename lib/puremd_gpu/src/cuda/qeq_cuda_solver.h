@@ -160,6 +160,9 @@ class CudaQEqSolver {
   // the settings, the group, the parameters and the ghost information.
   QEqResult solve_on(const EngineAtoms &atoms, const QEqInput &in, ChargeHistory &history,
                      QEqComm &comm, double *q);
+  // Whether a solve of `p` on n_local owned atoms may read the engine's
+  // reverse far index (the engine builds it only then).
+  bool reads_reverse_index(const QEqProblem &p, int n_local, long long row_room) const;
   // After solve_on: if the solve left every charge of the step on the GPU
   // (owned and ghosts: a group with rows, ghosts refreshed on the device),
   // copies them to dst (n_total, device) and returns true.
@@ -200,6 +203,7 @@ class CudaQEqSolver {
   // --- qeq_cuda_matrix.cu
   void build_matrix(const QEqInput &in);
   QEqMatrix matrix_format(const EngineAtoms &f) const;
+  bool auto_half_first(const QEqSettings &s, int n_local) const;
   bool store_fits(long long room) const;
   void read_matrix_size(const QEqInput &in, const long long *nnz_dev);
   void build_x_rows(int n);
@@ -209,6 +213,7 @@ class CudaQEqSolver {
 
   // --- qeq_cuda_tiles.cu: each pair once, in tiles of 32 rows (QEqMatrix::Half)
   bool build_tiles(const QEqInput &in);
+  bool find_tile_partners(const QEqInput &in);
   void multiply_tiles(const double2 *v, double2 *y, const int *running);
 
   // --- qeq_cuda_cg.cu
@@ -268,6 +273,10 @@ class CudaQEqSolver {
   bool tiles_overflowed_ = false;
   QEqMatrix format_ = QEqMatrix::Full;  // this solve's (QEqResult::matrix)
   int n_tiles_ = 0;
+  // the list build (EngineAtoms::list_build) and atom counts the tiles'
+  // partners were found for (-1: none held)
+  long partners_of_ = -1;
+  int partners_n_local_ = 0, partners_n_total_ = 0;
   long long solves_ = 0;      // solves begun (QEqMatrix::Auto's first solve)
   bool acks2_ = false;        // this solve is ACKS2's (QEqInput::acks2)
   int acks2_last_iters_ = 0;  // BiCGStab iterations of the last solve (the first batch)
@@ -295,11 +304,14 @@ class CudaQEqSolver {
       row_start_{"QEq: matrix row starts", &mem_}, row_end_{"QEq: matrix row ends", &mem_},
       nnz_total_{"QEq: matrix size", &mem_};
   DeviceArray<int> col_{"QEq: matrix columns", &mem_};
-  // the tiles (qeq_cuda_tiles.cu): per tile where its entries and values
-  // start and how many entries it has; the entries (values in val_)
+  // the tiles (qeq_cuda_tiles.cu): per tile where its partners (and this
+  // solve's entries) start, how many of each it has and where its values
+  // start; the partners (for the list's life), this solve's entries (values in val_)
   DeviceArray<long long> tile_entry_start_{"QEq: tile entry starts", &mem_},
       tile_value_start_{"QEq: tile value starts", &mem_};
-  DeviceArray<int> tile_entry_count_{"QEq: tile entry counts", &mem_};
+  DeviceArray<int> tile_partner_count_{"QEq: tile partner counts", &mem_},
+      tile_entry_count_{"QEq: tile entry counts", &mem_};
+  DeviceArray<int2> tile_partner_{"QEq: tile partners", &mem_};
   DeviceArray<int4> tile_entry_{"QEq: tile entries", &mem_};
   DeviceArray<double> val_{"QEq: matrix values", &mem_};
   // ACKS2's X, its own rows (entries within bcut only): counts, starts, columns, values

@@ -14,16 +14,23 @@
 // from 24 (two triangles, 8 + 4 each) to ~9 (the value, plus an entry's 16
 // bytes shared by the rows that hold it).
 //
-// Built at every solve by two kernels: a warp per tile walks the tile's rows
-// into a hash table in shared memory (the union), takes room for its entries
-// and values from two global counters (so tiles lie in the order they finish:
-// the product does not care) and writes its entries (k_tile_build); then the
-// values, a lane each (k_tile_values). Values always fit (room for the far
-// list's entries); entries get the last solve's count with headroom, and a
-// solve that finds more builds again with room for all. A tile whose
-// partners do not fit its table makes the solve fall back: to Full under
-// QEqMatrix::Auto where it fits, else to rows (k_list_rows, k_spmv_once).
-// Measured: bench/README, "Issue 25".
+// Built in two parts, because finding a tile's union (a hash table) costs
+// several times what its values do:
+//   - the partners, once per build of the list behind the far list (the
+//     skin list, EngineAtoms::list_*): a warp per tile walks the list rows
+//     of its rows into a hash table in shared memory and writes the union,
+//     (j, mask of the rows whose list row holds j), taking room from a
+//     global counter (k_tile_partners). Every pair within the cut-off at a
+//     later step of the list's life is among them;
+//   - at every solve, the entries of this step (k_tile_masks): the pairs of
+//     each partner within the cut-off now (the far list's rule, at the
+//     current positions), the partners left without one dropped, and room
+//     for the values from a global counter; then the values, a lane each
+//     (k_tile_values). Values get the last solve's count with headroom; a
+//     solve that finds more builds its entries again with room for all.
+// A tile whose partners do not fit its table makes the solve fall back: as
+// QEqMatrix::Auto chooses without tiles, else to rows (k_list_rows,
+// k_spmv_once). Measured: bench/README, "Issue 25".
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -39,16 +46,17 @@ namespace puremd::cuda {
 namespace {
 
 constexpr int kTileRows = 32;     // rows per tile: the lanes of a warp
-constexpr int kTileSlots = 2048;  // hash slots of a tile's partner table (16 KB of shared memory)
+constexpr int kTileSlots = 4096;  // hash slots of a tile's partner table (32 KB of shared memory)
 constexpr int kTileEmpty = -1;    // an empty slot's key
+constexpr int kTileWarps = kQEqBlock / 32;  // tiles per block of the per-solve kernels
 
-// What the build writes; counters: [0] values, [1] entries taken (may pass
-// entry_room: then nothing of the tile is written and the solve builds again).
-struct TileOut {
-  long long *entry_start, *value_start;
-  int *entry_count;
-  int4 *entry;  // (column, mask, first value's place in the tile, partner j)
-  long long entry_room;
+// What k_tile_partners writes; counters: [1] partners taken (may pass room:
+// then nothing of the tile is written and the partners are found again).
+struct TilePartnersOut {
+  long long *start;
+  int *count;
+  int2 *partner;  // (j, mask of the tile's rows whose list row holds j)
+  long long room;
   unsigned long long *counters;
   int *overflow;  // a tile's partners did not fit its table
 };
@@ -72,8 +80,9 @@ __device__ __forceinline__ int tile_column(const QEqRowArgs &a, int j) {
   return a.owner && j >= a.n_local ? a.owner[j - a.n_local] : j;
 }
 
-// One warp per tile (see the top of the file); also checks the types.
-__global__ void __launch_bounds__(32) k_tile_build(QEqRowArgs a, TileOut out) {
+// One warp per tile: the union of its rows' list rows (see the top of the
+// file), in slot order.
+__global__ void __launch_bounds__(32) k_tile_partners(EngineAtoms f, TilePartnersOut out) {
   __shared__ int key[kTileSlots];
   __shared__ unsigned mask[kTileSlots];
   const int t = blockIdx.x, lane = threadIdx.x;
@@ -85,75 +94,130 @@ __global__ void __launch_bounds__(32) k_tile_build(QEqRowArgs a, TileOut out) {
   // the warp walks the tile's rows one after the other (coalesced, and the
   // lanes insert distinct partners)
   bool fits = true;
-  const LaneGroup<32> g;
-  const int rows = min(kTileRows, a.n_local - t * kTileRows);
-  for (int r = 0; r < rows; ++r)
-    qeq_row_chunks<true>(g, a, t * kTileRows + r, [&](const QEqCandidate &c) {
-      if (!c.take) return;
-      qeq_row_shield(a, c);  // the type check
-      fits = tile_insert(key, mask, c.column, r) && fits;
-    });
+  const int rows = min(kTileRows, f.n_local - t * kTileRows);
+  for (int r = 0; r < rows; ++r) {
+    const int i = t * kTileRows + r;
+    const int end = f.list_end[i];
+    for (int p = f.list_start[i] + lane; p < end; p += 32)
+      fits = tile_insert(key, mask, f.list_nbr[p], r) && fits;
+  }
   __syncwarp();
   if (!__all_sync(0xffffffffu, fits)) {
     if (lane == 0) atomicOr(out.overflow, 1);
     return;
   }
-  // the tile's entries and values, and room for them
-  int nu = 0, nv = 0;
-  for (int s = lane; s < kTileSlots; s += 32)
-    if (key[s] != kTileEmpty) {
-      ++nu;
-      nv += __popc(mask[s]);
-    }
-  for (int o = 16; o > 0; o >>= 1) {
-    nu += __shfl_xor_sync(0xffffffffu, nu, o);
-    nv += __shfl_xor_sync(0xffffffffu, nv, o);
-  }
-  long long e0 = 0, v0 = 0;
-  if (lane == 0) {
+  int nu = 0;
+  for (int s = lane; s < kTileSlots; s += 32) nu += key[s] != kTileEmpty;
+  for (int o = 16; o > 0; o >>= 1) nu += __shfl_xor_sync(0xffffffffu, nu, o);
+  long long e0 = 0;
+  if (lane == 0)
     e0 = static_cast<long long>(atomicAdd(out.counters + 1, static_cast<unsigned long long>(nu)));
-    v0 = static_cast<long long>(atomicAdd(out.counters, static_cast<unsigned long long>(nv)));
-  }
   e0 = __shfl_sync(0xffffffffu, e0, 0);
-  v0 = __shfl_sync(0xffffffffu, v0, 0);
-  if (e0 + nu > out.entry_room) return;  // built again with more room
+  if (e0 + nu > out.room) return;  // found again with more room
   if (lane == 0) {
-    out.entry_start[t] = e0;
-    out.entry_count[t] = nu;
-    out.value_start[t] = v0;
+    out.start[t] = e0;
+    out.count[t] = nu;
   }
-  // The table's entries in slot order, 32 slots at a time, each with its
-  // first value's place in the tile (the values of the entries before it).
   const unsigned below = (1u << lane) - 1u;
-  int written = 0, offset = 0;
+  int written = 0;
   for (int s0 = 0; s0 < kTileSlots; s0 += 32) {
     const int j = key[s0 + lane];
-    const unsigned m = mask[s0 + lane];
     const bool has = j != kTileEmpty;
     const unsigned present = __ballot_sync(0xffffffffu, has);
-    if (!present) continue;
-    const int own = has ? __popc(m) : 0;
+    if (has)
+      out.partner[e0 + written + __popc(present & below)] =
+          make_int2(j, static_cast<int>(mask[s0 + lane]));
+    written += __popc(present);
+  }
+}
+
+// What k_tile_masks reads (the partners) and writes (this solve's entries,
+// at the partners' places; counters: [0] values, [1] entries).
+struct TileMasksArgs {
+  int n_tiles;
+  const long long *partner_start;
+  const int *partner_count;
+  const int2 *partner;
+  int *entry_count;
+  long long *value_start;  // -1: no room this time (the solve builds again)
+  int4 *entry;             // (column, mask, first value's place in the tile, partner j)
+  long long value_room;
+  unsigned long long *counters;
+};
+
+// This solve's entries (see the top of the file): a warp per tile, lane k
+// partner k of a chunk of 32, which keeps the rows of its mask within the
+// cut-off now, by the far list's rule (qeq_row_chunks, part 2: active row and
+// partner, d = x_j - x_i, a ghost pair kept if it is this rank's). The
+// partners left with rows are packed, each with its first value's place.
+__global__ void __launch_bounds__(kQEqBlock) k_tile_masks(QEqRowArgs a, TileMasksArgs m) {
+  __shared__ vec3 xr[kTileWarps][kTileRows];
+  __shared__ long long tag_r[kTileWarps][kTileRows];
+  const int w = threadIdx.x / 32, lane = threadIdx.x & 31;
+  const int t = blockIdx.x * kTileWarps + w;
+  if (t >= m.n_tiles) return;  // whole warp
+  const int i = t * kTileRows + lane;
+  const bool row_on = i < a.n_local && (!a.active || a.active[i]);
+  if (row_on) {
+    xr[w][lane] = a.far.x[i];
+    tag_r[w][lane] = a.tag[i];
+  }
+  const unsigned rows_on = __ballot_sync(0xffffffffu, row_on);
+  __syncwarp();
+  const unsigned below = (1u << lane) - 1u;
+  const long long e0 = m.partner_start[t];
+  const int np = m.partner_count[t];
+  int kept = 0, values = 0;
+  for (int base = 0; base < np; base += 32) {
+    const int k = base + lane;
+    unsigned held = 0u;
+    int j = 0;
+    if (k < np) {
+      const int2 p = m.partner[e0 + k];
+      j = p.x;
+      unsigned rows = static_cast<unsigned>(p.y) & rows_on;
+      if (rows && (!a.active || a.active[j])) {
+        const vec3 xj = a.far.x[j];
+        const bool ghost = j >= a.n_local;
+        const long long tag_j = ghost ? a.tag[j] : 0;
+        for (; rows; rows &= rows - 1u) {
+          const int r = __ffs(rows) - 1;
+          const vec3 d = xj - xr[w][r];
+          if (norm2_host_rounding(d) <= a.cut2 &&
+              (!ghost || ghost_pair_is_mine(tag_r[w][r], tag_j, d)))
+            held |= 1u << r;
+        }
+      }
+    }
+    const unsigned present = __ballot_sync(0xffffffffu, held != 0u);
+    const int own = __popc(held);
     int pre = own;
     for (int o = 1; o < 32; o <<= 1) {
       const int up = __shfl_up_sync(0xffffffffu, pre, o);
       if (lane >= o) pre += up;
     }
     const int total = __shfl_sync(0xffffffffu, pre, 31);
-    pre += offset - own;  // exclusive
-    if (has)
-      out.entry[e0 + written + __popc(present & below)] =
-          make_int4(tile_column(a, j), static_cast<int>(m), pre, j);
-    written += __popc(present);
-    offset += total;
+    if (held)
+      m.entry[e0 + kept + __popc(present & below)] =
+          make_int4(tile_column(a, j), static_cast<int>(held), values + pre - own, j);
+    kept += __popc(present);
+    values += total;
+  }
+  if (lane == 0) {
+    const long long v0 =
+        static_cast<long long>(atomicAdd(m.counters, static_cast<unsigned long long>(values)));
+    atomicAdd(m.counters + 1, static_cast<unsigned long long>(kept));
+    m.entry_count[t] = kept;
+    m.value_start[t] = v0 + values <= m.value_room ? v0 : -1;
   }
 }
 
-// The values of the tiles' entries (after k_tile_build; the entry's .w is
-// its partner j): a warp per tile takes 32 entries at a time and spreads
-// their values over its lanes, value q of the chunk to lane q % 32 (the
-// entry it belongs to, and the row, from the chunk's offsets and masks), so
-// that every lane computes values (a lane per row would leave the rows
-// outside an entry's mask idle: half of them).
+// The values of this solve's entries (after k_tile_masks; the entry's .w is
+// its partner j): a warp per tile with room for its values takes 32 entries
+// at a time and spreads their values over its lanes, value q of the chunk to
+// lane q % 32 (the entry it belongs to, and the row, from the chunk's offsets
+// and masks), so that every lane computes values (a lane per row would leave
+// the rows outside an entry's mask idle: half of them).
 __global__ void __launch_bounds__(kQEqBlock)
     k_tile_values(QEqRowArgs a, int n_tiles, const long long *__restrict__ entry_start,
                   const int *__restrict__ entry_count, const long long *__restrict__ value_start,
@@ -163,7 +227,7 @@ __global__ void __launch_bounds__(kQEqBlock)
   __shared__ unsigned rows[kQEqBlock / 32][32];
   const int w = threadIdx.x / 32, lane = threadIdx.x & 31;
   const int t = blockIdx.x * (kQEqBlock / 32) + w;
-  if (t >= n_tiles) return;  // whole warp
+  if (t >= n_tiles || value_start[t] < 0) return;  // whole warp
   const long long e0 = entry_start[t];
   const int ne = entry_count[t];
   double *tv = val + value_start[t];
@@ -198,16 +262,66 @@ __global__ void __launch_bounds__(kQEqBlock)
 }
 
 constexpr int kTileProductWarps = 4;  // warps sharing a tile's entries (one block a tile)
+// Values of a chunk of 32 entries a warp stages in shared memory (6 KB a
+// warp; HNS and water chunks hold ~480); a larger chunk reads global memory.
+constexpr int kTileChunkValues = 768;
+
+// The 32 x 32 bit matrix held one row a lane (lane k's bit r) transposed:
+// lane r gets bit r of every lane's word (bit k from lane k). Five exchanges
+// of half-blocks.
+__device__ __forceinline__ unsigned transpose_bits(unsigned x, int lane) {
+  unsigned m = 0x0000ffffu;
+  for (int j = 16; j > 0; j >>= 1, m ^= m << j) {
+    const unsigned y = __shfl_xor_sync(0xffffffffu, x, j);
+    x = (lane & j) ? (x & ~m) | ((y >> j) & m) : (x & m) | ((y & m) << j);
+  }
+  return x;
+}
+
+// One chunk's two passes (see k_spmv_tiles), the values read through h(q),
+// q their place in the tile; held: this lane's row's entries in the chunk
+// (bit q for entry q).
+template <class Value>
+__device__ __forceinline__ void tile_chunk_product(const int2 *stage, const double2 *v_cols,
+                                                   const double2 *v_rows, unsigned held, int lane,
+                                                   const int4 &en, bool mine, Value &&h, double &as,
+                                                   double &at, double2 *y) {
+  const unsigned below = (1u << lane) - 1u;
+  // rows: the entries that hold this lane's row
+  for (; held; held &= held - 1u) {
+    const int q = __ffs(held) - 1;
+    const int2 e = stage[q];  // (mask, first value)
+    const double hq = h(e.y + __popc(static_cast<unsigned>(e.x) & below));
+    const double2 vq = v_cols[q];
+    as += hq * vq.x;
+    at += hq * vq.y;
+  }
+  // columns
+  if (mine) {
+    double ts = 0.0, tt = 0.0;
+    int q = en.z;
+    for (unsigned m = static_cast<unsigned>(en.y); m; m &= m - 1u) {
+      const double hq = h(q++);
+      const double2 vr = v_rows[__ffs(m) - 1];
+      ts += hq * vr.x;
+      tt += hq * vr.y;
+    }
+    qeq_atomic_add(y, en.x, ts, tt);
+  }
+}
 
 // y += H v, y zeroed before. Block t takes tile t; its warps take the tile's
 // entries 32 at a time (warp w chunks w, w + 4, ...), lane k entry k of the
-// chunk, and read each value twice (the second time from cache):
+// chunk. The warp first stages the chunk's values in shared memory, all
+// loads at once (read once: they bypass the caches' keeping), then
 //   rows:    lane l is row 32t + l and gathers H_ij v_j over the chunk's
-//            entries whose mask holds it (the entry broadcast from shared
-//            memory), adding its sum to y_i at the end;
+//            entries whose mask holds it (the masks transposed: each lane
+//            visits its own entries only), adding its sum to y_i at the end;
 //   columns: lane k is entry k and sums the transpose's shares H_ij v_i over
 //            the rows of its mask (v of the tile's rows in shared memory),
 //            adding them to y_j with one atomic per system.
+// (A rows pass over all 32 entries of a chunk, each lane testing its bit,
+// made the product issue-bound: 1,100 instructions a chunk, bench/README.)
 // The adds come in a run-dependent order.
 __global__ void __launch_bounds__(kTileProductWarps * 32)
     k_spmv_tiles(int n_local, const long long *__restrict__ entry_start,
@@ -216,12 +330,12 @@ __global__ void __launch_bounds__(kTileProductWarps * 32)
                  const double *__restrict__ diag, const double2 *__restrict__ v,
                  double2 *__restrict__ y, const int *running) {
   __shared__ double2 v_rows[kTileRows];
-  __shared__ int4 stage[kTileProductWarps][32];
+  __shared__ int2 stage[kTileProductWarps][32];
   __shared__ double2 v_cols[kTileProductWarps][32];
+  __shared__ double staged[kTileProductWarps][kTileChunkValues];
   if (running && !*running) return;
   const int t = blockIdx.x;
   const int lane = threadIdx.x & 31, w = threadIdx.x / 32;
-  const unsigned below = (1u << lane) - 1u;
   const int i = t * kTileRows + lane;
   const double2 vi = i < n_local ? v[i] : make_double2(0.0, 0.0);
   if (w == 0) v_rows[lane] = vi;
@@ -238,30 +352,29 @@ __global__ void __launch_bounds__(kTileProductWarps * 32)
       en = entry[e0 + k];
       vj = v[en.x];
     }
-    stage[w][lane] = en;
+    stage[w][lane] = make_int2(en.y, en.z);
     v_cols[w][lane] = vj;
-    __syncwarp();
-    // rows
+    const unsigned held = transpose_bits(static_cast<unsigned>(en.y), lane);
+    // the chunk's values: [first of entry 0, end of the last)
     const int n = min(ne - base, 32);
-    for (int q = 0; q < n; ++q) {
-      const unsigned m = static_cast<unsigned>(stage[w][q].y);
-      if (m >> lane & 1u) {
-        const double h = tv[stage[w][q].z + __popc(m & below)];
-        as += h * v_cols[w][q].x;
-        at += h * v_cols[w][q].y;
-      }
+    const int begin = __shfl_sync(0xffffffffu, en.z, 0);
+    const int end = __shfl_sync(0xffffffffu, en.z + __popc(static_cast<unsigned>(en.y)), n - 1);
+    const bool fits = end - begin <= kTileChunkValues;
+    if (fits) {
+      double *sv = staged[w];
+#pragma unroll 8
+      for (int q = begin + lane; q < end; q += 32) sv[q - begin] = __ldcs(tv + q);
     }
-    // columns
-    if (k < ne) {
-      double ts = 0.0, tt = 0.0;
-      const double *hv = tv + en.z;
-      for (unsigned m = static_cast<unsigned>(en.y); m; m &= m - 1u) {
-        const double h = *hv++;
-        const double2 vr = v_rows[__ffs(m) - 1];
-        ts += h * vr.x;
-        tt += h * vr.y;
-      }
-      qeq_atomic_add(y, en.x, ts, tt);
+    __syncwarp();
+    if (fits) {
+      const double *sv = staged[w] - begin;
+      tile_chunk_product(
+          stage[w], v_cols[w], v_rows, held, lane, en, k < ne, [&](int q) { return sv[q]; }, as, at,
+          y);
+    } else {
+      tile_chunk_product(
+          stage[w], v_cols[w], v_rows, held, lane, en, k < ne, [&](int q) { return tv[q]; }, as, at,
+          y);
     }
     __syncwarp();
   }
@@ -280,52 +393,85 @@ __global__ void __launch_bounds__(kTileProductWarps * 32)
 // The tiles of this solve (see the top of the file): false, with nothing
 // kept, when a tile's partners overflow its table.
 bool CudaQEqSolver::build_tiles(const QEqInput &in) {
-  const int nl = in.n_local;
-  n_tiles_ = (nl + kTileRows - 1) / kTileRows;
+  n_tiles_ = (in.n_local + kTileRows - 1) / kTileRows;
+  if (!find_tile_partners(in)) return false;
+  col_.release();
+  TileMasksArgs m{};
+  m.n_tiles = n_tiles_;
+  m.partner_start = tile_entry_start_.data();
+  m.partner_count = tile_partner_count_.data();
+  m.partner = tile_partner_.data();
+  m.entry_count = tile_entry_count_.data();
+  m.value_start = tile_value_start_.data();
+  m.entry = tile_entry_.data();
+  m.counters = reinterpret_cast<unsigned long long *>(nnz_total_.data());
+  for (;;) {
+    PMD_CUDA_CHECK(cudaMemsetAsync(nnz_total_.data(), 0, 2 * sizeof(long long), stream_));
+    m.value_room = static_cast<long long>(val_.capacity());
+    if (n_tiles_ > 0) {
+      k_tile_masks<<<blocks_for(n_tiles_, kTileWarps), kQEqBlock, 0, stream_>>>(row_args_, m);
+      PMD_CUDA_CHECK_LAUNCH("k_tile_masks", stream_);
+      k_tile_values<<<blocks_for(n_tiles_, kTileWarps), kQEqBlock, 0, stream_>>>(
+          row_args_, n_tiles_, tile_entry_start_.data(), tile_entry_count_.data(),
+          tile_value_start_.data(), tile_entry_.data(), val_.data());
+      PMD_CUDA_CHECK_LAUNCH("k_tile_values", stream_);
+    }
+    read_matrix_size(in, nnz_total_.data());  // values, entries; the checks throw here
+    x_nnz_ = 0;
+    if (nnz_ <= static_cast<long long>(val_.capacity())) return true;
+    // (the first solve of a list finds its count this way: no values room held)
+    val_.reserve_discarding(static_cast<std::size_t>(nnz_), kMatrixHeadroom);
+  }
+}
+
+// The tiles' partners, from the list behind this step's far list: found once
+// per build of that list (k_tile_partners); false, with nothing kept, when
+// a tile's partners do not fit its table.
+bool CudaQEqSolver::find_tile_partners(const QEqInput &in) {
+  const EngineAtoms &f = atoms_;
+  if (partners_of_ == f.list_build && f.list_build >= 0 && partners_n_local_ == in.n_local &&
+      partners_n_total_ == in.n_total)
+    return true;
+  partners_of_ = -1;
   const std::size_t nt = static_cast<std::size_t>(std::max(n_tiles_, 1));
   tile_entry_start_.reserve_discarding(nt, kGrowHeadroom);
   tile_value_start_.reserve_discarding(nt, kGrowHeadroom);
   tile_entry_count_.reserve_discarding(nt, kGrowHeadroom);
-  // values: at most one per far-list entry; entries: the last count, with headroom
-  val_.reserve_discarding(static_cast<std::size_t>(std::max<long long>(atoms_.row_room, 1)),
-                          kMatrixHeadroom);
-  col_.release();
-  if (tile_entry_.capacity() == 0)
-    tile_entry_.reserve_discarding(
-        static_cast<std::size_t>(std::max<long long>(atoms_.row_room / 8, 1)));
-  TileOut out{};
-  out.entry_start = tile_entry_start_.data();
-  out.value_start = tile_value_start_.data();
-  out.entry_count = tile_entry_count_.data();
+  tile_partner_count_.reserve_discarding(nt, kGrowHeadroom);
+  if (tile_partner_.capacity() == 0)
+    tile_partner_.reserve_discarding(
+        static_cast<std::size_t>(std::max<long long>(f.row_room / 8, 1)));
+  TilePartnersOut out{};
+  out.start = tile_entry_start_.data();
+  out.count = tile_partner_count_.data();
   out.counters = reinterpret_cast<unsigned long long *>(nnz_total_.data());
   out.overflow = counters_.data() + 1;
   for (;;) {
-    out.entry = tile_entry_.data();
-    out.entry_room = static_cast<long long>(tile_entry_.capacity());
+    out.partner = tile_partner_.data();
+    out.room = static_cast<long long>(tile_partner_.capacity());
+    PMD_CUDA_CHECK(cudaMemsetAsync(nnz_total_.data(), 0, 2 * sizeof(long long), stream_));
     if (n_tiles_ > 0) {
-      k_tile_build<<<n_tiles_, 32, 0, stream_>>>(row_args_, out);
-      PMD_CUDA_CHECK_LAUNCH("k_tile_build", stream_);
+      k_tile_partners<<<n_tiles_, 32, 0, stream_>>>(f, out);
+      PMD_CUDA_CHECK_LAUNCH("k_tile_partners", stream_);
     }
-    read_matrix_size(in, nnz_total_.data());  // the checks throw here
+    read_matrix_size(in, nnz_total_.data());
     const MatrixReadback &rb = matrix_readback_[0];
-    if (rb.counters[1]) {  // a tile overflowed its table: rows instead
+    if (rb.counters[1]) {  // a tile overflowed its table
       PMD_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, 4 * sizeof(int), stream_));
       PMD_CUDA_CHECK(cudaMemsetAsync(nnz_total_.data(), 0, 2 * sizeof(long long), stream_));
       return false;
     }
-    const long long entries = rb.nnz[1];  // (the count's slot beside H's values)
-    x_nnz_ = 0;
-    if (entries <= static_cast<long long>(tile_entry_.capacity())) {
-      if (n_tiles_ > 0) {
-        k_tile_values<<<blocks_for(n_tiles_, kQEqBlock / 32), kQEqBlock, 0, stream_>>>(
-            row_args_, n_tiles_, tile_entry_start_.data(), tile_entry_count_.data(),
-            tile_value_start_.data(), tile_entry_.data(), val_.data());
-        PMD_CUDA_CHECK_LAUNCH("k_tile_values", stream_);
-      }
+    const long long partners = rb.nnz[1];  // (the count's slot beside H's values)
+    if (partners <= static_cast<long long>(tile_partner_.capacity())) {
+      // this solve's entries lie at their partners' places
+      tile_entry_.reserve_discarding(static_cast<std::size_t>(std::max<long long>(partners, 1)),
+                                     kGrowHeadroom);
+      partners_of_ = f.list_build;
+      partners_n_local_ = in.n_local;
+      partners_n_total_ = in.n_total;
       return true;
     }
-    tile_entry_.reserve_discarding(static_cast<std::size_t>(entries), kGrowHeadroom);
-    PMD_CUDA_CHECK(cudaMemsetAsync(nnz_total_.data(), 0, 2 * sizeof(long long), stream_));
+    tile_partner_.reserve_discarding(static_cast<std::size_t>(partners), kGrowHeadroom);
   }
 }
 
