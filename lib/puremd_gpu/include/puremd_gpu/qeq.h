@@ -51,9 +51,10 @@ enum class QEqMatrix {
 // the force stages of the step have allocated their lists (about half of the
 // engine's memory), and at later solves, when they have (headroom included).
 constexpr double kQEqStoredShareFirst = 0.6;
-// From this many owned atoms Auto stores Half before Full: Half's build costs
-// more, its products less (H100, bench/README: HNS 8^3, 155,648 atoms, even).
-constexpr int kQEqHalfFromAtoms = 150000;
+// From this many owned atoms Auto stores Half before Full: Half's entries
+// cost more to find at each solve, its products less (H100, bench/README:
+// Full faster at HNS 4^3, 19,456 atoms, Half from HNS 6^3, 65,664).
+constexpr int kQEqHalfFromAtoms = 40000;
 constexpr double kQEqStoredShare = 0.9;
 
 struct QEqSettings {
