@@ -81,7 +81,9 @@ __device__ __forceinline__ int tile_column(const QEqRowArgs &a, int j) {
 }
 
 // One warp per tile: the union of its rows' list rows (see the top of the
-// file), in slot order.
+// file), the partners held by most rows first: a chunk of 32 entries then
+// holds masks of like size, and the product's columns pass, which runs as
+// long as the chunk's largest mask, does little idle work.
 __global__ void __launch_bounds__(32) k_tile_partners(EngineAtoms f, TilePartnersOut out) {
   __shared__ int key[kTileSlots];
   __shared__ unsigned mask[kTileSlots];
@@ -106,9 +108,26 @@ __global__ void __launch_bounds__(32) k_tile_partners(EngineAtoms f, TilePartner
     if (lane == 0) atomicOr(out.overflow, 1);
     return;
   }
+  // the partners by rows held, most first (a counting sort: place[b] counts
+  // those that 32 - b rows hold, then is where the next of them goes)
+  __shared__ int place[kTileRows + 1];
+  for (int b = lane; b <= kTileRows; b += 32) place[b] = 0;
+  __syncwarp();
   int nu = 0;
-  for (int s = lane; s < kTileSlots; s += 32) nu += key[s] != kTileEmpty;
+  for (int s = lane; s < kTileSlots; s += 32)
+    if (key[s] != kTileEmpty) {
+      ++nu;
+      atomicAdd(&place[kTileRows - __popc(mask[s])], 1);
+    }
   for (int o = 16; o > 0; o >>= 1) nu += __shfl_xor_sync(0xffffffffu, nu, o);
+  __syncwarp();
+  if (lane == 0)
+    for (int b = 0, sum = 0; b <= kTileRows; ++b) {
+      const int c = place[b];
+      place[b] = sum;
+      sum += c;
+    }
+  __syncwarp();
   long long e0 = 0;
   if (lane == 0)
     e0 = static_cast<long long>(atomicAdd(out.counters + 1, static_cast<unsigned long long>(nu)));
@@ -118,17 +137,11 @@ __global__ void __launch_bounds__(32) k_tile_partners(EngineAtoms f, TilePartner
     out.start[t] = e0;
     out.count[t] = nu;
   }
-  const unsigned below = (1u << lane) - 1u;
-  int written = 0;
-  for (int s0 = 0; s0 < kTileSlots; s0 += 32) {
-    const int j = key[s0 + lane];
-    const bool has = j != kTileEmpty;
-    const unsigned present = __ballot_sync(0xffffffffu, has);
-    if (has)
-      out.partner[e0 + written + __popc(present & below)] =
-          make_int2(j, static_cast<int>(mask[s0 + lane]));
-    written += __popc(present);
-  }
+  for (int s = lane; s < kTileSlots; s += 32)
+    if (key[s] != kTileEmpty) {
+      const int at = atomicAdd(&place[kTileRows - __popc(mask[s])], 1);
+      out.partner[e0 + at] = make_int2(key[s], static_cast<int>(mask[s]));
+    }
 }
 
 // What k_tile_masks reads (the partners) and writes (this solve's entries,
@@ -263,7 +276,9 @@ __global__ void __launch_bounds__(kQEqBlock)
 
 constexpr int kTileProductWarps = 4;  // warps sharing a tile's entries (one block a tile)
 // Values of a chunk of 32 entries a warp stages in shared memory (6 KB a
-// warp; HNS and water chunks hold ~480); a larger chunk reads global memory.
+// warp; HNS and water chunks hold ~480 on average); a chunk of larger masks
+// (the first of a tile: partners come most-held first) reads the rest from
+// global memory. (Room for a full chunk, 8 KB a warp, cost occupancy: bench/README.)
 constexpr int kTileChunkValues = 768;
 
 // The 32 x 32 bit matrix held one row a lane (lane k's bit r) transposed:
@@ -359,23 +374,21 @@ __global__ void __launch_bounds__(kTileProductWarps * 32)
     const int n = min(ne - base, 32);
     const int begin = __shfl_sync(0xffffffffu, en.z, 0);
     const int end = __shfl_sync(0xffffffffu, en.z + __popc(static_cast<unsigned>(en.y)), n - 1);
-    const bool fits = end - begin <= kTileChunkValues;
-    if (fits) {
-      double *sv = staged[w];
+    // (a chunk of larger masks stages its first values only)
+    const int staged_end = min(end, begin + kTileChunkValues);
+    double *sv = staged[w];
 #pragma unroll 8
-      for (int q = begin + lane; q < end; q += 32) sv[q - begin] = __ldcs(tv + q);
-    }
+    for (int q = begin + lane; q < staged_end; q += 32) sv[q - begin] = __ldcs(tv + q);
     __syncwarp();
-    if (fits) {
-      const double *sv = staged[w] - begin;
+    const double *from = sv - begin;
+    if (staged_end == end)
       tile_chunk_product(
-          stage[w], v_cols[w], v_rows, held, lane, en, k < ne, [&](int q) { return sv[q]; }, as, at,
-          y);
-    } else {
+          stage[w], v_cols[w], v_rows, held, lane, en, k < ne, [&](int q) { return from[q]; }, as,
+          at, y);
+    else
       tile_chunk_product(
-          stage[w], v_cols[w], v_rows, held, lane, en, k < ne, [&](int q) { return tv[q]; }, as, at,
-          y);
-    }
+          stage[w], v_cols[w], v_rows, held, lane, en, k < ne,
+          [&](int q) { return q < staged_end ? from[q] : tv[q]; }, as, at, y);
     __syncwarp();
   }
   if (i < n_local) {
