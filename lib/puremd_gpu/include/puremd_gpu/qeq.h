@@ -173,6 +173,9 @@ struct QEqResult {
   bool breakdown = false;              // ACKS2: BiCGStab stopped on rho = 0 or omega = 0
   bool matrix_free = false;            // the CUDA solver's products did not use a stored matrix
   QEqMatrix matrix = QEqMatrix::Full;  // how the CUDA solver's products took H (never Auto)
+  // Half: the tiles' partners were found by an earlier solve (the same
+  // build of the engine's neighbour list), only this solve's pairs anew
+  bool tiles_reused = false;
   int matvecs() const { return iter_s + iter_t; }
   bool converged() const { return converged_s && converged_t; }
 };

@@ -337,6 +337,7 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
   res.converged_t = res.iter_t < settings_.max_iter;
   res.matrix_free = matrix_free_;
   res.matrix = format_;
+  res.tiles_reused = tiles_ && tiles_reused_;
   return res;
 }
 

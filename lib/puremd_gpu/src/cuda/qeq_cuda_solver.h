@@ -277,9 +277,11 @@ class CudaQEqSolver {
   // partners were found for (-1: none held)
   long partners_of_ = -1;
   int partners_n_local_ = 0, partners_n_total_ = 0;
-  long long solves_ = 0;      // solves begun (QEqMatrix::Auto's first solve)
-  bool acks2_ = false;        // this solve is ACKS2's (QEqInput::acks2)
-  int acks2_last_iters_ = 0;  // BiCGStab iterations of the last solve (the first batch)
+  long overflowed_for_ = -1;   // the list build whose tiles overflowed their tables
+  bool tiles_reused_ = false;  // this solve's tiles kept an earlier solve's partners
+  long long solves_ = 0;       // solves begun (QEqMatrix::Auto's first solve)
+  bool acks2_ = false;         // this solve is ACKS2's (QEqInput::acks2)
+  int acks2_last_iters_ = 0;   // BiCGStab iterations of the last solve (the first batch)
 
   std::vector<double> shield_, comm_s_, comm_t_;
 

@@ -101,7 +101,8 @@ __global__ void __launch_bounds__(32) k_tile_partners(EngineAtoms f, TilePartner
     const int i = t * kTileRows + r;
     const int end = f.list_end[i];
     for (int p = f.list_start[i] + lane; p < end; p += 32)
-      fits = tile_insert(key, mask, f.list_nbr[p], r) && fits;
+      fits = fits && tile_insert(key, mask, f.list_nbr[p], r);
+    if (!__all_sync(0xffffffffu, fits)) break;  // (a full table: no more probing)
   }
   __syncwarp();
   if (!__all_sync(0xffffffffu, fits)) {
@@ -442,9 +443,11 @@ bool CudaQEqSolver::build_tiles(const QEqInput &in) {
 // a tile's partners do not fit its table.
 bool CudaQEqSolver::find_tile_partners(const QEqInput &in) {
   const EngineAtoms &f = atoms_;
-  if (partners_of_ == f.list_build && f.list_build >= 0 && partners_n_local_ == in.n_local &&
-      partners_n_total_ == in.n_total)
-    return true;
+  const bool same_list =
+      f.list_build >= 0 && partners_n_local_ == in.n_local && partners_n_total_ == in.n_total;
+  tiles_reused_ = same_list && partners_of_ == f.list_build;
+  if (tiles_reused_) return true;
+  if (same_list && overflowed_for_ == f.list_build) return false;  // (known: no second try)
   partners_of_ = -1;
   const std::size_t nt = static_cast<std::size_t>(std::max(n_tiles_, 1));
   tile_entry_start_.reserve_discarding(nt, kGrowHeadroom);
@@ -470,6 +473,9 @@ bool CudaQEqSolver::find_tile_partners(const QEqInput &in) {
     read_matrix_size(in, nnz_total_.data());
     const MatrixReadback &rb = matrix_readback_[0];
     if (rb.counters[1]) {  // a tile overflowed its table
+      overflowed_for_ = f.list_build;
+      partners_n_local_ = in.n_local;
+      partners_n_total_ = in.n_total;
       PMD_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, 4 * sizeof(int), stream_));
       PMD_CUDA_CHECK(cudaMemsetAsync(nnz_total_.data(), 0, 2 * sizeof(long long), stream_));
       return false;
@@ -477,14 +483,15 @@ bool CudaQEqSolver::find_tile_partners(const QEqInput &in) {
     const long long partners = rb.nnz[1];  // (the count's slot beside H's values)
     if (partners <= static_cast<long long>(tile_partner_.capacity())) {
       // this solve's entries lie at their partners' places
+      // (a list build changes the count by little: the matrix's headroom)
       tile_entry_.reserve_discarding(static_cast<std::size_t>(std::max<long long>(partners, 1)),
-                                     kGrowHeadroom);
+                                     kMatrixHeadroom);
       partners_of_ = f.list_build;
       partners_n_local_ = in.n_local;
       partners_n_total_ = in.n_total;
       return true;
     }
-    tile_partner_.reserve_discarding(static_cast<std::size_t>(partners), kGrowHeadroom);
+    tile_partner_.reserve_discarding(static_cast<std::size_t>(partners), kMatrixHeadroom);
   }
 }
 
