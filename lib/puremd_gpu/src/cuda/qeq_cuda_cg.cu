@@ -12,8 +12,10 @@
 //     which systems still run stay on the GPU (CgState); the host queues
 //     iterations and reads "still running?" once per few iterations. An
 //     iteration queued after both systems stopped does nothing: every kernel
-//     of it reads the running flags first. Same operations, same results as
-//     the host loop.
+//     of it reads the running flags first. The last block of d.w's and of
+//     r.p's kernel finishes their sums and sets alpha, resp. beta and rho
+//     (qeq_last_block): four launches an iteration, not six. Same
+//     operations, same results as the host loop.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -62,9 +64,79 @@ __global__ void k_residual(int n_rows, const int *rows, ImageMap im, double2 *w,
   qeq_block_partials<4>(v, partial);
 }
 
-// Partial sums of d.w (w folded first).
+// Which systems run the iteration after one that left (it, rho) behind.
+__device__ __forceinline__ int qeq_running(const CgState &s) {
+  int run = 0;
+  for (int c = 0; c < 2; ++c)
+    if (qeq_cg_continues(s.it[c], s.max_iter, s.rho[c], s.b_norm[c], s.tol)) run |= 1 << c;
+  return run;
+}
+
+// Device loop, start: |b| and rho from k_residual's partials; iteration 0 runs
+// the systems that have not converged yet.
+__global__ void k_cg_begin(const double *partial, int nblocks, CgState *st) {
+  double s[4];
+  qeq_finish_partials<4>(partial, nblocks, s);
+  if (threadIdx.x != 0) return;
+  for (int c = 0; c < 2; ++c) {
+    st->b_norm[c] = sqrt(s[c]);
+    st->rho[c] = s[2 + c];
+    st->it[c] = 1;
+  }
+  st->step[0].running = qeq_running(*st);
+}
+
+// alpha = rho / d.w for the systems running this iteration (one block).
+__device__ __forceinline__ void qeq_cg_alpha(const double *partial, int nblocks, CgState *st,
+                                             int par) {
+  CgScalars &c = st->step[par];
+  if (!c.running) return;
+  double dw[2];
+  qeq_finish_partials<2>(partial, nblocks, dw);
+  if (threadIdx.x != 0) return;
+  for (int k = 0; k < 2; ++k) c.alpha[k] = (c.running >> k & 1) ? st->rho[k] / dw[k] : 0.0;
+}
+
+// rho = r.p, beta = rho / rho_old and one more iteration for the systems
+// that ran (one block, only where some ran); then which systems run the
+// next iteration (the other parity).
+__device__ __forceinline__ void qeq_cg_rho(const double *partial, int nblocks, CgState *st,
+                                           int par) {
+  CgScalars &c = st->step[par];
+  double rp[2];
+  qeq_finish_partials<2>(partial, nblocks, rp);
+  if (threadIdx.x != 0) return;
+  for (int k = 0; k < 2; ++k) {
+    c.beta[k] = 0.0;
+    if (c.running >> k & 1) {
+      const double rho_old = st->rho[k];
+      st->rho[k] = rp[k];
+      c.beta[k] = rp[k] / rho_old;
+      ++st->it[k];
+    }
+  }
+  st->step[par ^ 1].running = qeq_running(*st);
+}
+
+// True in the last block of the grid to get here, once every block has
+// written its partial sums (the pattern of __threadfence's documentation):
+// that block finishes the sums, where a one-block kernel did before, and no
+// block waits for another. The ticket is back at 0 for the next kernel.
+__device__ __forceinline__ bool qeq_last_block(unsigned *ticket) {
+  __shared__ bool last;
+  __threadfence();  // this block's partials before its ticket
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+    if (last) *ticket = 0u;
+  }
+  __syncthreads();
+  return last;
+}
+
+// Partial sums of d.w (w folded first); with the device state, alpha.
 __global__ void k_dot_dw(int n_rows, const int *rows, ImageMap im, double2 *w, const double2 *d,
-                         double *partial, const CgState *st, int par) {
+                         double *partial, CgState *st, int par) {
   if (st && !st->step[par].running) return;
   double v[2] = {0, 0};
   for (int k = blockIdx.x * kQEqBlock + threadIdx.x; k < n_rows; k += gridDim.x * kQEqBlock) {
@@ -75,15 +147,19 @@ __global__ void k_dot_dw(int n_rows, const int *rows, ImageMap im, double2 *w, c
     v[1] += di.y * wi.y;
   }
   qeq_block_partials<2>(v, partial);
+  if (st && qeq_last_block(&st->ticket)) qeq_cg_alpha(partial, gridDim.x, st, par);
 }
 
 // x += alpha d, r -= alpha w, p = M^-1 r for the systems still running;
-// partial sums of r.p.
-__global__ void k_update(int n_rows, const int *rows, CgScalars given, const CgState *st, int par,
+// partial sums of r.p; with the device state, rho, beta and who runs next.
+__global__ void k_update(int n_rows, const int *rows, CgScalars given, CgState *st, int par,
                          const double2 *d, const double2 *w, const double *diag_inv, double2 *x,
                          double2 *r, double2 *p, double *partial) {
   const CgScalars c = qeq_scalars(given, st, par);
-  if (!c.running) return;
+  if (!c.running) {
+    if (st && blockIdx.x == 0 && threadIdx.x == 0) st->step[par ^ 1].running = 0;
+    return;
+  }
   double v[2] = {0, 0};
   for (int k = blockIdx.x * kQEqBlock + threadIdx.x; k < n_rows; k += gridDim.x * kQEqBlock) {
     const int i = rows[k];
@@ -107,6 +183,7 @@ __global__ void k_update(int n_rows, const int *rows, CgScalars given, const CgS
     p[i] = pi;
   }
   qeq_block_partials<2>(v, partial);
+  if (st && qeq_last_block(&st->ticket)) qeq_cg_rho(partial, gridDim.x, st, par);
 }
 
 // d = p + beta d for the systems still running.
@@ -121,61 +198,6 @@ __global__ void k_direction(int n_rows, const int *rows, CgScalars given, const 
   if (c.running & 1) di.x = pi.x + c.beta[0] * di.x;
   if (c.running & 2) di.y = pi.y + c.beta[1] * di.y;
   d[i] = di;
-}
-
-// Which systems run the iteration after one that left (it, rho) behind.
-__device__ __forceinline__ int qeq_running(const CgState &s) {
-  int run = 0;
-  for (int c = 0; c < 2; ++c)
-    if (qeq_cg_continues(s.it[c], s.max_iter, s.rho[c], s.b_norm[c], s.tol)) run |= 1 << c;
-  return run;
-}
-
-// Device loop, start: |b| and rho from k_residual's partials; iteration 0 runs
-// the systems that have not converged yet.
-__global__ void k_cg_begin(const double *partial, int nblocks, CgState *st) {
-  double s[4];
-  qeq_finish_partials<4>(partial, nblocks, s);
-  if (threadIdx.x != 0) return;
-  for (int c = 0; c < 2; ++c) {
-    st->b_norm[c] = sqrt(s[c]);
-    st->rho[c] = s[2 + c];
-    st->it[c] = 1;
-  }
-  st->step[0].running = qeq_running(*st);
-}
-
-// alpha = rho / d.w for the systems running this iteration.
-__global__ void k_cg_alpha(const double *partial, int nblocks, CgState *st, int par) {
-  CgScalars &c = st->step[par];
-  if (!c.running) return;
-  double dw[2];
-  qeq_finish_partials<2>(partial, nblocks, dw);
-  if (threadIdx.x != 0) return;
-  for (int k = 0; k < 2; ++k) c.alpha[k] = (c.running >> k & 1) ? st->rho[k] / dw[k] : 0.0;
-}
-
-// rho = r.p, beta = rho / rho_old and one more iteration for the systems
-// that ran; then which systems run the next iteration (the other parity).
-__global__ void k_cg_rho(const double *partial, int nblocks, CgState *st, int par) {
-  CgScalars &c = st->step[par];
-  if (!c.running) {
-    if (threadIdx.x == 0) st->step[par ^ 1].running = 0;
-    return;
-  }
-  double rp[2];
-  qeq_finish_partials<2>(partial, nblocks, rp);
-  if (threadIdx.x != 0) return;
-  for (int k = 0; k < 2; ++k) {
-    c.beta[k] = 0.0;
-    if (c.running >> k & 1) {
-      const double rho_old = st->rho[k];
-      st->rho[k] = rp[k];
-      c.beta[k] = rp[k] / rho_old;
-      ++st->it[k];
-    }
-  }
-  st->step[par ^ 1].running = qeq_running(*st);
 }
 
 }  // namespace
@@ -273,12 +295,8 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
     for (;;) {
       for (int k = 0; k < batch; ++k, ++queued) {
         const int par = queued & 1;
-        product(par, 3);
-        k_cg_alpha<<<1, kQEqBlock, 0, stream_>>>(partial_.data(), nb, st, par);
-        PMD_CUDA_CHECK_LAUNCH("k_cg_alpha", stream_);
-        update(none, par);
-        k_cg_rho<<<1, kQEqBlock, 0, stream_>>>(partial_.data(), nb, st, par);
-        PMD_CUDA_CHECK_LAUNCH("k_cg_rho", stream_);
+        product(par, 3);    // and alpha
+        update(none, par);  // and rho, beta
         direction(none, par);
       }
       cg_probe_.reserve_discarding(1);

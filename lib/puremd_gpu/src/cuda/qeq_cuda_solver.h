@@ -119,6 +119,7 @@ struct CgState {
   int it[2];
   double tol;
   int max_iter;
+  unsigned ticket;  // blocks done with their partial sums (qeq_last_block); 0 between kernels
 };
 
 // Slots of the int array `checks_`, read back with the matrix size.
