@@ -189,6 +189,7 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
     tiles_overflowed_ = true;
     take(matrix_format(f));
   }
+  if (format_ != QEqMatrix::Half) release_tiles();  // (their memory to the format taken)
   const bool store = !matrix_free_;
   if (!once_ && !f.rev_start)
     throw RuntimeError("QEq (CUDA): the engine lent no reverse far index for a full matrix");

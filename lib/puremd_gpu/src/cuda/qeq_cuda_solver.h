@@ -215,6 +215,7 @@ class CudaQEqSolver {
   // --- qeq_cuda_tiles.cu: each pair once, in tiles of 32 rows (QEqMatrix::Half)
   bool build_tiles(const QEqInput &in);
   bool find_tile_partners(const QEqInput &in);
+  void release_tiles();
   void multiply_tiles(const double2 *v, double2 *y, const int *running);
 
   // --- qeq_cuda_cg.cu

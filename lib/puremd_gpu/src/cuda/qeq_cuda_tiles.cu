@@ -495,6 +495,18 @@ bool CudaQEqSolver::find_tile_partners(const QEqInput &in) {
   }
 }
 
+// The tiles' arrays given back (a solve that stores another format); found
+// again if a later solve takes Half.
+void CudaQEqSolver::release_tiles() {
+  partners_of_ = -1;
+  tile_entry_start_.release();
+  tile_value_start_.release();
+  tile_partner_count_.release();
+  tile_entry_count_.release();
+  tile_partner_.release();
+  tile_entry_.release();
+}
+
 void CudaQEqSolver::multiply_tiles(const double2 *v, double2 *y, const int *running) {
   if (n_tiles_ == 0) return;
   k_spmv_tiles<<<n_tiles_, kTileProductWarps * 32, 0, stream_>>>(
