@@ -72,6 +72,20 @@ __device__ __forceinline__ double acks2_row_value(const QEqRowArgs &a, const QEq
   return r > bcut ? 0.0 : acks2_bond_softness(r, bcut, a.softness).x;
 }
 
+// Part 2's rule for owned row i (id tag_i) and its far partner j at
+// d = x_j - x_i, |d|^2 = d2: within the cut-off, and a pair with a ghost
+// only if it is this rank's. The tiles' masks (qeq_cuda_tiles.cu) keep
+// their pairs by it too.
+__device__ __forceinline__ bool qeq_keeps_far_pair(const QEqRowArgs &a, long long tag_i, int j,
+                                                   vec3 d, double d2) {
+  return d2 <= a.cut2 && (j < a.n_local || ghost_pair_is_mine(tag_i, a.tag[j], d));
+}
+
+// The product's column of partner j: its owner for a ghost on the device path.
+__device__ __forceinline__ int qeq_column(const QEqRowArgs &a, int j) {
+  return a.owner && j >= a.n_local ? a.owner[j - a.n_local] : j;
+}
+
 // Visits the candidates of row i in chunks of L (one per lane, in row
 // order): visit(c) is called by every lane of the group for every chunk,
 // with c.take false on lanes past the end or for entries the rules drop.
@@ -114,8 +128,8 @@ __device__ __forceinline__ void qeq_row_chunks(const LaneGroup<L> &g, const QEqR
       if (!a.active || a.active[j]) {
         const vec3 d = f.x[j] - xi;
         c.d2 = norm2_host_rounding(d);
-        c.take = c.d2 <= a.cut2 && (j < a.n_local || ghost_pair_is_mine(tag_i, a.tag[j], d));
-        c.col = a.owner && j >= a.n_local ? a.owner[j - a.n_local] : j;
+        c.take = qeq_keeps_far_pair(a, tag_i, j, d, c.d2);
+        c.col = qeq_column(a, j);
         c.row = i;
         c.column = j;
       }

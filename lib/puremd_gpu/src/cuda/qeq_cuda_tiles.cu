@@ -75,11 +75,6 @@ __device__ __forceinline__ bool tile_insert(int *key, unsigned *mask, int j, int
   return false;
 }
 
-// The product's column of partner j: its owner for a ghost on the device path.
-__device__ __forceinline__ int tile_column(const QEqRowArgs &a, int j) {
-  return a.owner && j >= a.n_local ? a.owner[j - a.n_local] : j;
-}
-
 // One warp per tile: the union of its rows' list rows (see the top of the
 // file), the partners held by most rows first: a chunk of 32 entries then
 // holds masks of like size, and the product's columns pass, which runs as
@@ -161,9 +156,9 @@ struct TileMasksArgs {
 
 // This solve's entries (see the top of the file): a warp per tile, lane k
 // partner k of a chunk of 32, which keeps the rows of its mask within the
-// cut-off now, by the far list's rule (qeq_row_chunks, part 2: active row and
-// partner, d = x_j - x_i, a ghost pair kept if it is this rank's). The
-// partners left with rows are packed, each with its first value's place.
+// cut-off now, by the rows' rule (qeq_row_chunks, part 2: active row and
+// partner, qeq_keeps_far_pair). The partners left with rows are packed, each
+// with its first value's place.
 __global__ void __launch_bounds__(kQEqBlock) k_tile_masks(QEqRowArgs a, TileMasksArgs m) {
   __shared__ vec3 xr[kTileWarps][kTileRows];
   __shared__ long long tag_r[kTileWarps][kTileRows];
@@ -192,14 +187,10 @@ __global__ void __launch_bounds__(kQEqBlock) k_tile_masks(QEqRowArgs a, TileMask
       unsigned rows = static_cast<unsigned>(p.y) & rows_on;
       if (rows && (!a.active || a.active[j])) {
         const vec3 xj = a.far.x[j];
-        const bool ghost = j >= a.n_local;
-        const long long tag_j = ghost ? a.tag[j] : 0;
         for (; rows; rows &= rows - 1u) {
           const int r = __ffs(rows) - 1;
           const vec3 d = xj - xr[w][r];
-          if (norm2_host_rounding(d) <= a.cut2 &&
-              (!ghost || ghost_pair_is_mine(tag_r[w][r], tag_j, d)))
-            held |= 1u << r;
+          if (qeq_keeps_far_pair(a, tag_r[w][r], j, d, norm2_host_rounding(d))) held |= 1u << r;
         }
       }
     }
@@ -213,7 +204,7 @@ __global__ void __launch_bounds__(kQEqBlock) k_tile_masks(QEqRowArgs a, TileMask
     const int total = __shfl_sync(0xffffffffu, pre, 31);
     if (held)
       m.entry[e0 + kept + __popc(present & below)] =
-          make_int4(tile_column(a, j), static_cast<int>(held), values + pre - own, j);
+          make_int4(qeq_column(a, j), static_cast<int>(held), values + pre - own, j);
     kept += __popc(present);
     values += total;
   }
@@ -236,11 +227,11 @@ __global__ void __launch_bounds__(kQEqBlock)
     k_tile_values(QEqRowArgs a, int n_tiles, const long long *__restrict__ entry_start,
                   const int *__restrict__ entry_count, const long long *__restrict__ value_start,
                   const int4 *__restrict__ entry, double *__restrict__ val) {
-  __shared__ int first[kQEqBlock / 32][33];  // the chunk's entries' first values, then its end
-  __shared__ int partner[kQEqBlock / 32][32];
-  __shared__ unsigned rows[kQEqBlock / 32][32];
+  __shared__ int first[kTileWarps][33];  // the chunk's entries' first values, then its end
+  __shared__ int partner[kTileWarps][32];
+  __shared__ unsigned rows[kTileWarps][32];
   const int w = threadIdx.x / 32, lane = threadIdx.x & 31;
-  const int t = blockIdx.x * (kQEqBlock / 32) + w;
+  const int t = blockIdx.x * (kTileWarps) + w;
   if (t >= n_tiles || value_start[t] < 0) return;  // whole warp
   const long long e0 = entry_start[t];
   const int ne = entry_count[t];
