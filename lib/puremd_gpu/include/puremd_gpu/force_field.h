@@ -38,6 +38,10 @@ struct TwoBodyParams {
   double lgcij, lgre;
   double gamma;  // Coulomb shielding, stored as (gamma_i gamma_j)^(-3/2)
   double v13cor, ovc;
+  // > 0: no pair farther apart is a bond (its BO' stays below bo_cut),
+  // set for the engine's bo_cut by set_bond_reach (physics/bond_order.h);
+  // <= 0 (as read, or zeroed): no bound but bond_cut.
+  double bond_reach;
 };
 
 struct ThreeBodyParams {

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "common/driver_entry.h"
 #include "cuda/cuda_engine.h"
@@ -15,6 +16,7 @@
 #include "cuda/qeq_cuda_solver.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/long_range_tables.h"
+#include "puremd_gpu/physics/bond_order.h"
 #include "puremd_gpu/physics/qtpie.h"
 
 namespace puremd {
@@ -157,7 +159,9 @@ void CudaEngine::copy_force_field(const ForceField &ff) {
   c_.vdw_type = ff.vdw_type;
   copy_to_device(c_.ff_gp, ff.gp, kNumGlobalParams, "general-parameter");
   copy_to_device(c_.ff_sbp, ff.sbp, nt, "single-body");
-  copy_to_device(c_.ff_tbp, ff.tbp, nt * nt, "two-body");
+  std::vector<TwoBodyParams> tbp = ff.tbp;
+  set_bond_reach(tbp, ff.sbp, ff.num_types, c_.control.bo_cut);
+  copy_to_device(c_.ff_tbp, tbp, nt * nt, "two-body");
   copy_to_device(c_.ff_thbp, ff.thbp, nt * nt * nt, "three-body");
   copy_to_device(c_.ff_hbp, ff.hbp, nt * nt * nt, "hydrogen-bond");
   copy_to_device(c_.ff_fbp, ff.fbp, nt * nt * nt * nt, "four-body");

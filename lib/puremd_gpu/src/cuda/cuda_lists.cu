@@ -17,9 +17,10 @@
 //           (order within a row arbitrary);
 //   sort    each row sorted by partner index: rows then list their partners
 //           in ascending order, exactly as the host's rows do;
-//   finish  distances, vectors, uncorrected bond orders (evaluated for the
-//           pair as (lower, higher) index, as the host does), and the mirror
-//           entry `sym` of every bond by binary search in the partner's row.
+//   finish  distances, vectors, uncorrected bond orders (evaluated once a
+//           bond, from the row of its lower index, for both entries, as the
+//           host does), and the mirror entry `sym` of every bond by binary
+//           search in the partner's row.
 // The three-body list uses the per-atom bodies of physics/valence_angle.h:
 // three_body_count_atom -> scan -> three_body_fill_atom.
 #include <climits>
@@ -205,6 +206,10 @@ __device__ __forceinline__ int find_in_row(const int *nbr, int begin, int end, i
 // latency (HNS 8^3: 1.4 and 1.2 ms/step with one thread per atom).
 constexpr int kBondRowLanes = 8;
 
+// Each bond is finished once, from the row of its lower index, for both of
+// its entries: the mirror's record is the same with the vectors negated
+// (negation is exact, so this is what evaluating it from there would give),
+// as the host driver writes them.
 template <int L>
 __global__ void __launch_bounds__(kAtomBlock)
     pair_lists_finish_kernel(const StepView v, unsigned long long *totals) {
@@ -217,20 +222,30 @@ __global__ void __launch_bounds__(kAtomBlock)
   const double bo_cut = v.control.bo_cut;
   for (int e = B.start[i] + g.lane; e < B.end[i]; e += L) {
     const int j = B.nbr[e];
-    const int lo = min(i, j), hi = max(i, j);
-    const int tlo = a.type[lo], thi = a.type[hi];
-    // x_j - x_i and |x_j - x_i| as in row lo (negating a difference is exact)
-    const PairGeometry geo = pair_geometry(a.x[i], a.x[j]);
-    const double d = geo.d;
-    const vec3 dvec = geo.dvec;
-    const TwoBodyParams &t = v.ff.two(tlo, thi);
-    const BondOrderPrime prime = bond_order_prime(v.ff.sbp[tlo], v.ff.sbp[thi], t, d, bo_cut);
-    B.d[e] = d;
-    B.dvec[e] = dvec;
-    init_bond_order(prime, t, d, dvec, bo_cut, B.bo[e]);
+    if (j < i) continue;  // finished from row j
+    const int ti = a.type[i], tj = a.type[j];
+    const PairGeometry geo = pair_geometry(a.x[i], a.x[j]);  // x_j - x_i
+    const TwoBodyParams &t = v.ff.two(ti, tj);
+    const BondOrderPrime prime = bond_order_prime(v.ff.sbp[ti], v.ff.sbp[tj], t, geo.d, bo_cut);
+    BondOrder bo;
+    init_bond_order(prime, t, geo.d, geo.dvec, bo_cut, bo);
+    B.d[e] = geo.d;
+    B.dvec[e] = geo.dvec;
+    B.bo[e] = bo;
     const int mirror = find_in_row(B.nbr, B.start[j], B.end[j], i);
     B.sym[e] = mirror;
-    if (mirror < 0) atomicOr(&totals[kListErrors], 1ull);
+    if (mirror < 0) {
+      atomicOr(&totals[kListErrors], 1ull);
+      continue;
+    }
+    B.sym[mirror] = e;
+    B.d[mirror] = geo.d;
+    B.dvec[mirror] = -geo.dvec;
+    bo.dBOp = -bo.dBOp;
+    bo.dln_BOp_s = -bo.dln_BOp_s;
+    bo.dln_BOp_pi = -bo.dln_BOp_pi;
+    bo.dln_BOp_pi2 = -bo.dln_BOp_pi2;
+    B.bo[mirror] = bo;
   }
   const HbondList &H = v.hbonds;
   for (int e = H.start[i] + g.lane; e < H.end[i]; e += L) {

@@ -7,10 +7,12 @@
 #include "common/driver_entry.h"
 #include "host/host_context.h"
 #include "puremd_gpu/long_range_tables.h"
+#include "puremd_gpu/physics/bond_order.h"
 
 namespace puremd::host {
 
 HostEngine::HostEngine(const ForceField &ff, const Control &control) : ff_(ff) {
+  set_bond_reach(ff_.tbp, ff_.sbp, ff_.num_types, control.bo_cut);
   c_.ff = &ff_;
   c_.control = control;
   if (control.tabulate > 0) build_long_range_tables(ff_, control, c_.lr_tables, c_.lr_coefs);

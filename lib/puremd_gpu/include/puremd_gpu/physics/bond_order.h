@@ -14,6 +14,10 @@
 // thread per atom needs no synchronisation inside a pass.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
 #include "puremd_gpu/hd.h"
 #include "puremd_gpu/lists.h"
 
@@ -64,6 +68,52 @@ PMD_HD PMD_INLINE double bond_order_prime_total(const BondOrderPrime &p) {
 // A pair within bond_cut is a bond when its total BO' reaches bo_cut.
 PMD_HD PMD_INLINE bool is_bond(const BondOrderPrime &p, double bo_cut) {
   return bond_order_prime_total(p) >= bo_cut;
+}
+
+// How far a pair of elements can be a bond: the largest r at which
+// BO'(r) >= bo_cut is possible, with a margin, or 0 for no bound. Each
+// channel c exp(p (r / r0)^q) with p < 0 < q falls with r; when all present
+// channels do, their sum stays below bo_cut once each is below bo_cut / 3,
+// i.e. beyond r0 (log(bo_cut / (3 c)) / p)^(1 / q). The 1 % margin is far
+// above the rounding of pow and exp (the channel is then smaller by a factor
+// (bo_cut / 3c)^(0.01 q), q >= 0.01 asked). The bond-list count tests only
+// pairs within it (pair_lists.h), so the bound spares the bond order of far
+// pairs without changing which pairs are bonds.
+inline double bond_reach_of(const SingleBodyParams &si, const SingleBodyParams &sj,
+                            const TwoBodyParams &t, double bo_cut) {
+  if (!(bo_cut > 0.0)) return 0.0;
+  const double tau = bo_cut / 3.0;
+  double reach = 0.0;
+  bool bounded = true;
+  auto channel = [&](bool present, double amp, double p, double q, double r0) {
+    if (!present) return;
+    if (!(p < 0.0 && q >= 0.01 && r0 > 0.0)) {  // not falling (or barely): no bound
+      bounded = false;
+      return;
+    }
+    if (tau >= amp) return;  // falling from amp: never above bo_cut / 3
+    reach = std::max(reach, r0 * std::pow(std::log(tau / amp) / p, 1.0 / q));
+  };
+  channel(si.r_s > 0.0 && sj.r_s > 0.0, 1.0 + bo_cut, t.p_bo1, t.p_bo2, t.r_s);
+  channel(si.r_pi > 0.0 && sj.r_pi > 0.0, 1.0, t.p_bo3, t.p_bo4, t.r_p);
+  channel(si.r_pi_pi > 0.0 && sj.r_pi_pi > 0.0, 1.0, t.p_bo5, t.p_bo6, t.r_pp);
+  if (!bounded || !std::isfinite(reach)) return 0.0;
+  return reach > 0.0 ? 1.01 * reach : 1e-300;  // no channel: no pair is a bond
+}
+
+// bond_reach of every element pair for this bo_cut (each engine's copy of
+// the force field, at its construction).
+inline void set_bond_reach(std::vector<TwoBodyParams> &tbp,
+                           const std::vector<SingleBodyParams> &sbp, int num_types, double bo_cut) {
+  for (int i = 0; i < num_types; ++i)
+    for (int j = 0; j < num_types; ++j)
+      tbp[i * num_types + j].bond_reach =
+          bond_reach_of(sbp[i], sbp[j], tbp[i * num_types + j], bo_cut);
+}
+
+// Whether a pair at distance d within bond_cut may be a bond (bond_reach).
+PMD_HD PMD_INLINE bool within_bond_reach(const TwoBodyParams &t, double d) {
+  return !(t.bond_reach > 0.0) || d <= t.bond_reach;
 }
 
 // Fill the bond-list record of the bond seen from atom i, with

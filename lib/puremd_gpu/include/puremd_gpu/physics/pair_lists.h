@@ -54,9 +54,15 @@ PMD_HD PMD_INLINE PairListEntry pair_list_entry(const PairListRow &r, int p, con
   const int j = v.far.nbr[p];
   const int tj = v.atoms.type[j];
   if (tj < 0) return e;
-  e.d = pair_geometry(r.xi, v.atoms.x[j]).d;
-  e.bond_candidate = e.d <= v.control.bond_cut;
-  if (r.hb_row && e.d <= v.control.hbond_cut) {
+  // Most far pairs lie beyond both cut-offs: they are left on |x_j - x_i|^2
+  // (against a hair more than the cut-off, so the tests below on d decide).
+  const double bond_cut = v.control.bond_cut, hbond_cut = v.control.hbond_cut;
+  const double reach = r.hb_row ? fmax(bond_cut, hbond_cut) : bond_cut;
+  const double d2 = norm2_host_rounding(v.atoms.x[j] - r.xi);
+  if (!(d2 <= sqr(reach * (1.0 + 1e-12)))) return e;
+  e.d = sqrt(d2);  // pair_geometry's d
+  e.bond_candidate = e.d <= bond_cut && within_bond_reach(v.ff.two(r.ti, tj), e.d);
+  if (r.hb_row && e.d <= hbond_cut) {
     const int hj = v.ff.sbp[tj].p_hbond;
     if (r.hi == 1 && hj == 2)
       e.flags |= kPairHbondRow;
