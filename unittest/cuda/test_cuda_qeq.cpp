@@ -5,6 +5,7 @@
 // QEqInput::ghost_owner, QEqComm forward/reverse without) and both homes of
 // CG's scalars (the host through QEqComm::sum, or the GPU with one
 // sub-domain). Skipped without a GPU.
+#include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <cstdlib>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "cuda_qeq_engine.h"
@@ -478,6 +480,60 @@ TEST(CudaQEq, AutoTakesHalfInTilesOrFull) {
     for (int i = 0; i < shuffled.n_total(); ++i)
       ASSERT_NEAR(qc[i], qh[i], 1e-9) << "solve " << solve << ": q of atom " << i;
   }
+}
+
+// Under matrix auto the tiles of one solve count as held at the next: with
+// the GPU nearly full (a block of memory taken here leaves less room than
+// the far list's entries would need in rows, but more than the tiles hold),
+// the next solve keeps Half in tiles instead of going matrix-free with a
+// reverse far index (HNS 28^3 on an H100 did, 4x slower).
+TEST(CudaQEq, AutoKeepsItsTilesWhenTheGpuIsNearlyFull) {
+  REQUIRE_GPU();
+  // 20,000 atoms on a jittered grid, in blocks of 4 x 4 x 2 grid points (a
+  // tile of 32 rows is one block: few partners, as after LAMMPS's sort)
+  const int n = 20000;
+  const double L = 73.7;
+  std::vector<double> grid;
+  std::vector<int> grid_type;
+  random_atoms(n, L, 11u, grid, grid_type);
+  const int m = static_cast<int>(std::ceil(std::cbrt(static_cast<double>(n))));
+  auto key = [&](int i) {
+    const int c0 = i % m, c1 = (i / m) % m, c2 = i / (m * m);
+    return std::make_tuple(c2 / 2, c1 / 4, c0 / 4, c2 % 2, c1 % 4, c0 % 4);
+  };
+  std::vector<int> order(n);
+  for (int i = 0; i < n; ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](int a, int b) { return key(a) < key(b); });
+  std::vector<double> pos;
+  std::vector<int> type;
+  for (int i : order) {
+    pos.insert(pos.end(), grid.begin() + 3 * i, grid.begin() + 3 * i + 3);
+    type.push_back(grid_type[i]);
+  }
+  const System sys = periodic_from_positions(pos, type, std::vector<int>(n, 1), L, 12.0);
+  QEqSettings set = settings(0.0, 10.0, 1e-10, 500);
+  set.half_from_atoms = 0;
+  CudaQEq cuda(set);
+  std::vector<double> q(sys.n_total());
+  {
+    SingleRankComm comm = make_comm(sys, true);
+    ASSERT_EQ(cuda.solve(make_input(sys, true), comm, q.data()).matrix, QEqMatrix::Half);
+  }
+  // leave the memory in use 16 MB under kQEqStoredShare of the GPU; the far
+  // list's entries in rows would need about 45 MB more
+  std::size_t free_b = 0, total_b = 0;
+  ASSERT_EQ(cudaMemGetInfo(&free_b, &total_b), cudaSuccess);
+  const double leave = (1.0 - kQEqStoredShare) * static_cast<double>(total_b) + 16e6;
+  ASSERT_GT(static_cast<double>(free_b), leave + 64e6);
+  void *block = nullptr;
+  ASSERT_EQ(cudaMalloc(&block, static_cast<std::size_t>(static_cast<double>(free_b) - leave)),
+            cudaSuccess);
+  SingleRankComm comm = make_comm(sys, true);
+  const QEqResult r = cuda.solve(make_input(sys, true), comm, q.data());
+  cudaFree(block);
+  EXPECT_EQ(r.matrix, QEqMatrix::Half);
+  for (const MemoryEntry &e : cuda.engine->device_memory_table())
+    if (e.what == "reverse far index") EXPECT_EQ(e.bytes, 0u) << "a reverse far index was built";
 }
 
 TEST(CudaQEq, CommPattern) {

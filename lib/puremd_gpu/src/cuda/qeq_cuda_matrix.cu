@@ -271,7 +271,7 @@ QEqMatrix CudaQEqSolver::matrix_format(const EngineAtoms &f) const {
       return settings_.matrix;
   }
   const bool full = f.rev_start && store_fits(f.row_room + f.rev_total);
-  const bool half = !acks2_ && store_fits(f.row_room);
+  const bool half = !acks2_ && half_fits(f.row_room);
   if (half && auto_half_first(settings_, f.n_local)) return QEqMatrix::Half;
   if (full) return QEqMatrix::Full;
   return half ? QEqMatrix::Half : QEqMatrix::Free;
@@ -285,9 +285,9 @@ bool CudaQEqSolver::auto_half_first(const QEqSettings &s, int n_local) const {
 
 // Whether a solve of `p` may read the reverse far index (engine_atoms.h),
 // which costs a list-sized array: a matrix with both triangles (Full, Auto
-// unless it takes Half first), ACKS2's, QTPIE's sums. Where Auto takes Half
-// first and a tile overflows, that solve stores Half in rows (no index
-// lent) and the later ones Full.
+// unless it takes Half first or Full would not fit), ACKS2's, QTPIE's sums.
+// Where Auto takes Half first and a tile overflows, that solve stores Half
+// in rows (no index lent) and the later ones Full.
 bool CudaQEqSolver::reads_reverse_index(const QEqProblem &p, int n_local,
                                         long long row_room) const {
   if (p.acks2 || p.qtpie) return true;
@@ -295,23 +295,39 @@ bool CudaQEqSolver::reads_reverse_index(const QEqProblem &p, int n_local,
     case QEqMatrix::Full:
       return true;
     case QEqMatrix::Auto:
-      return !(auto_half_first(p.settings, n_local) && store_fits(row_room));
+      // not where Half comes first and fits, nor where Full cannot fit (its
+      // entries: the rows' and about as many from the index)
+      if (auto_half_first(p.settings, n_local) && half_fits(row_room)) return false;
+      return store_fits(2 * row_room);
     default:
       return false;
   }
 }
 
-// Whether storing `room` entries keeps the memory in use plus what storing
-// would add within kQEqStoredShareFirst (first solve) or kQEqStoredShare of
-// the GPU.
+// Whether storing `room` entries (values and columns, beyond those held)
+// keeps the memory in use within kQEqStoredShareFirst (first solve) or
+// kQEqStoredShare of the GPU. (ACKS2's X, a few per cent of H within its
+// short cut-off, is left to the share's margin.)
 bool CudaQEqSolver::store_fits(long long room) const {
+  return adding_fits(room, std::min(val_.capacity(), col_.capacity()),
+                     sizeof(double) + sizeof(int));
+}
+
+// Whether Half fits: once a solve stored it in tiles, the next needs about
+// the values those tiles hold (their partners and entries stay, counted in
+// the memory in use); before that, or in rows, the far list's room of
+// entries. (Judged by the room, the tiles of HNS 28^3 "did not fit" at the
+// second solve, which then went matrix-free with a reverse index: 4x slower.)
+bool CudaQEqSolver::half_fits(long long row_room) const {
+  if (tiles_) return adding_fits(nnz_, val_.capacity(), sizeof(double));
+  return store_fits(row_room);
+}
+
+// Whether adding room x kMatrixHeadroom entries of `bytes` each, beyond the
+// `held` ones, keeps the memory in use within the share (above).
+bool CudaQEqSolver::adding_fits(long long room, std::size_t held, std::size_t bytes) const {
   const double want = kMatrixHeadroom * static_cast<double>(room);
-  // what storing adds: H's values and columns beyond what is held (ACKS2's
-  // X, a few per cent of H within its short cut-off, is left to the share's margin)
-  auto more = [&](std::size_t held, double bytes) {
-    return std::max(0.0, want - static_cast<double>(held)) * bytes;
-  };
-  const double add = more(std::min(val_.capacity(), col_.capacity()), sizeof(double) + sizeof(int));
+  const double add = std::max(0.0, want - static_cast<double>(held)) * static_cast<double>(bytes);
   if (add == 0.0) return true;
   std::size_t free_b = 0, total_b = 0;
   PMD_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));

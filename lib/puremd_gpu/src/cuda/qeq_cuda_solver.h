@@ -206,6 +206,8 @@ class CudaQEqSolver {
   QEqMatrix matrix_format(const EngineAtoms &f) const;
   bool auto_half_first(const QEqSettings &s, int n_local) const;
   bool store_fits(long long room) const;
+  bool half_fits(long long row_room) const;
+  bool adding_fits(long long room, std::size_t held, std::size_t bytes) const;
   void read_matrix_size(const QEqInput &in, const long long *nnz_dev);
   void build_x_rows(int n);
   void build_image_map(int n, int nl);
