@@ -47,6 +47,12 @@ StepView CudaContext::view() const {
   return v;
 }
 
+CudaContext::PairRows CudaContext::near_rows() const {
+  if (skin > 0 && skin_valid)
+    return PairRows{near_start.data(), near_end.data(), near_nbr.data(), near_total};
+  return PairRows{far_start.data(), far_end.data(), far_nbr.data(), far_total};
+}
+
 void CudaContext::clear_totals(int first, int count) {
   PMD_CUDA_CHECK(
       cudaMemsetAsync(totals.data() + first, 0, count * sizeof(unsigned long long), stream));

@@ -34,6 +34,7 @@ enum TotalSlot : int {
   kListErrors,    // non-zero: a list invariant broke (bit 0: bond without mirror entry)
   kMaxDisp2,      // bits of max |x - x_build|^2 (a non-negative double) since the skin build
   kTotalReverse,  // entries of the reverse far index (owned rows' pairs)
+  kTotalNear,     // entries of the near list
   kNumTotals
 };
 
@@ -128,7 +129,6 @@ struct CudaContext {
   DeviceArray<int> far_start{"far-neighbour row starts", &mem},
       far_end{"far-neighbour row ends", &mem};
   DeviceArray<int> far_nbr{"far-neighbour list", &mem};  // partners only (pair_geometry)
-  DeviceArray<unsigned char> far_flags{"far-pair bond/hbond flags", &mem};
 
   // --- skin list: far candidates within cut-off + skin at the positions of
   //     its build, reused while no atom moved more than skin / 2 (a Verlet
@@ -142,6 +142,18 @@ struct CudaContext {
   DeviceArray<int> skin_nbr{"skin list", &mem};
   DeviceArray<vec3> skin_x{"positions at the skin-list build", &mem};
   DeviceArray<int> skin_type{"types at the skin-list build", &mem};
+
+  // --- near list: the pairs of the skin list that may become bonds or
+  //     hydrogen-bond partners during its life (physics/pair_lists.h
+  //     pair_list_near, margin = skin), found at its build, in its rows'
+  //     order; each step looks for bonds and hbonds among them only. Without
+  //     a skin the far list itself is searched (near_rows()) ---
+  size_t near_total = 0;
+  DeviceArray<int> near_count{"near-list counts", &mem};  // n+1
+  DeviceArray<int> near_start{"near-list row starts", &mem}, near_end{"near-list row ends", &mem};
+  DeviceArray<int> near_nbr{"near list", &mem};
+  // the bond / hbond decision of each entry of near_rows(), for the fill
+  DeviceArray<unsigned char> pair_flags{"near-pair bond/hbond flags", &mem};
 
   // --- reverse index of the list behind the far list (the skin list, or the
   //     far list itself without a skin): for each atom j, the owned rows that
@@ -202,6 +214,14 @@ struct CudaContext {
   // --- pinned host staging ---
   PinnedArray<unsigned long long> h_totals{"list totals (host)"};
   PinnedArray<AtomProbe> h_probe{"atom probe (host)"};
+
+  // The rows the bond and hbond lists are found in: the near list, or the
+  // far list when there is no skin list.
+  struct PairRows {
+    const int *start, *end, *nbr;
+    size_t total;  // entries (room)
+  };
+  PairRows near_rows() const;
 
   // The view of the current arrays (device pointers only); rebuilt on each
   // call, so arrays may grow between stages.

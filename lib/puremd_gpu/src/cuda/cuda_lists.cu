@@ -2,14 +2,15 @@
 // the content and row order of the host driver (host_bond_lists.cpp,
 // host_valence_angles.cpp).
 //
-// Bonds and hbond partners come from the half far-neighbour list, where a
-// pair sits in the row of its lower index but may belong to the row of the
-// higher one (a bond is stored in both rows; an hbond in the row of its
-// hydrogen):
-//   count   a group of lanes per far row (ThreadMapping::lists): the
-//           inclusion rules (physics/pair_lists.h), the decision kept in one
-//           flag byte per far pair; per-row counts by atomics; list totals
-//           (64-bit) for the host;
+// Bonds and hbond partners come from the near list (the pairs of the skin
+// list that can be either during its life, cuda_neighbors.cu; the far list
+// itself without a skin), a half list like the far list, where a pair sits
+// in the row of its lower index but may belong to the row of the higher one
+// (a bond is stored in both rows; an hbond in the row of its hydrogen):
+//   count   a group of lanes per row (ThreadMapping::lists): the inclusion
+//           rules of the far list (physics/pair_lists.h) at this step's
+//           positions, the decision kept in one flag byte per entry;
+//           per-row counts by atomics; list totals (64-bit) for the host;
 //   scan    CUB exclusive sums -> row starts; the host reads the totals and
 //           grows the entry arrays (x1.2) if needed -- before anything is
 //           written, so a step never overflows;
@@ -23,6 +24,7 @@
 //           search in the partner's row.
 // The three-body list uses the per-atom bodies of physics/valence_angle.h:
 // three_body_count_atom -> scan -> three_body_fill_atom.
+#include <algorithm>
 #include <climits>
 #include <cstdio>
 #include <string>
@@ -37,16 +39,16 @@
 namespace puremd::cuda {
 namespace {
 
-// A group of L lanes per far row (ThreadMapping::lists): far rows hold up to
-// hundreds of entries, of which few are bonds. A lane first takes the cheap
-// part of the rules (distance, hbond bits); the bond candidates (within
-// bond_cut, a few percent) go into the group's queue in shared memory, and
-// their bond orders are evaluated L at a time with every lane busy: tested
-// where they lie, nearly every warp would run the bond-order branch for one
-// or two lanes (HNS 8^3: 810 instructions a far entry).
+// A group of L lanes per row (ThreadMapping::lists): rows hold tens of
+// entries (hundreds in far rows, without a skin), of which few are bonds. A lane first takes the
+// cheap part of the rules (distance, hbond bits); the bond candidates (within bond_cut, a few
+// percent) go into the group's queue in shared memory, and their bond orders are evaluated L at a
+// time with every lane busy: tested where they lie, nearly every warp would run the bond-order
+// branch for one or two lanes (HNS 8^3: 810 instructions a far entry).
 template <int L>
 __global__ void __launch_bounds__(kAtomBlock)
-    pair_lists_count_kernel(const StepView v, unsigned char *flags, int *bond_count, int *hb_count,
+    pair_lists_count_kernel(const StepView v, const CudaContext::PairRows rows,
+                            unsigned char *flags, int *bond_count, int *hb_count,
                             unsigned long long *totals) {
   __shared__ int queue_p[2 * kAtomBlock];
   __shared__ double queue_d[2 * kAtomBlock];
@@ -64,23 +66,24 @@ __global__ void __launch_bounds__(kAtomBlock)
         const int k = q0 + g.lane;
         const int p = queue_p[k];
         unsigned char f = queue_f[k];
-        if (pair_list_is_bond(r, p, queue_d[k], v)) {
+        const int j = rows.nbr[p];
+        if (pair_list_is_bond(r, j, queue_d[k], v)) {
           f |= kPairBond;
           ++own_bond;
-          atomicAdd(&bond_count[v.far.nbr[p]], 1);
+          atomicAdd(&bond_count[j], 1);
         }
         flags[p] = f;
       }
     };
     int queued = 0;  // the same in every lane of the group
-    const int end = v.far.end[i];
-    for (int p0 = v.far.start[i]; p0 < end; p0 += L) {
+    const int end = rows.end[i];
+    for (int p0 = rows.start[i]; p0 < end; p0 += L) {
       const int p = p0 + g.lane;
       PairListEntry e;
-      if (p < end) e = pair_list_entry(r, p, v);
+      if (p < end) e = pair_list_entry(r, rows.nbr[p], v);
       if (e.flags & kPairHbondRow) ++own_hb;
       if (e.flags & kPairHbondNbr) {
-        atomicAdd(&hb_count[v.far.nbr[p]], 1);
+        atomicAdd(&hb_count[rows.nbr[p]], 1);
         ++n_hb;
       }
       int kept;
@@ -122,14 +125,15 @@ __global__ void __launch_bounds__(kAtomBlock)
 
 template <int L>
 __global__ void __launch_bounds__(kAtomBlock)
-    pair_lists_fill_kernel(const StepView v, const unsigned char *flags) {
+    pair_lists_fill_kernel(const StepView v, const CudaContext::PairRows rows,
+                           const unsigned char *flags) {
   const LaneGroup<L> g;
   const int i = static_cast<int>(g.row());
   if (i >= v.atoms.n_total) return;
-  for (int p = v.far.start[i] + g.lane; p < v.far.end[i]; p += L) {
+  for (int p = rows.start[i] + g.lane; p < rows.end[i]; p += L) {
     const unsigned char f = flags[p];
     if (!f) continue;
-    const int j = v.far.nbr[p];
+    const int j = rows.nbr[p];
     if (f & kPairBond) {
       v.bonds.nbr[atomicAdd(&v.bonds.end[i], 1)] = j;
       v.bonds.nbr[atomicAdd(&v.bonds.end[j], 1)] = i;
@@ -283,10 +287,13 @@ void build_bond_and_hbond_lists(CudaContext &c) {
   PMD_CUDA_CHECK(cudaMemsetAsync(c.hb_count.data(), 0, (n + 1) * sizeof(int), st));
   c.clear_totals(kTotalBond, 2);
   c.clear_totals(kListErrors, 1);
+  const CudaContext::PairRows rows = c.near_rows();
+  c.pair_flags.reserve_discarding(std::max<size_t>(rows.total, 1), kGrowHeadroom);
   const unsigned row_grid = blocks_for(static_cast<long long>(n) * c.lanes.lists, kAtomBlock);
   dispatch_lanes(c.lanes.lists, [&](auto l) {
-    pair_lists_count_kernel<decltype(l)::value><<<row_grid, kAtomBlock, 0, st>>>(
-        c.view(), c.far_flags.data(), c.bond_count.data(), c.hb_count.data(), c.totals.data());
+    pair_lists_count_kernel<decltype(l)::value>
+        <<<row_grid, kAtomBlock, 0, st>>>(c.view(), rows, c.pair_flags.data(), c.bond_count.data(),
+                                          c.hb_count.data(), c.totals.data());
   });
   PMD_CUDA_CHECK_LAUNCH("pair_lists_count_kernel", st);
 
@@ -318,7 +325,7 @@ void build_bond_and_hbond_lists(CudaContext &c) {
   const StepView v = c.view();
   dispatch_lanes(c.lanes.lists, [&](auto l) {
     pair_lists_fill_kernel<decltype(l)::value>
-        <<<row_grid, kAtomBlock, 0, st>>>(v, c.far_flags.data());
+        <<<row_grid, kAtomBlock, 0, st>>>(v, rows, c.pair_flags.data());
   });
   PMD_CUDA_CHECK_LAUNCH("pair_lists_fill_kernel", st);
   pair_lists_sort_kernel<<<blocks_for(static_cast<long long>(n) * 32, kAtomBlock), kAtomBlock, 0,

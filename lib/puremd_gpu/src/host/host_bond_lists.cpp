@@ -47,7 +47,8 @@ std::vector<unsigned char> far_pair_flags(const HostContext &c, int n) {
   std::vector<unsigned char> flags(c.far.nbr.size(), 0);
   for (int i = 0; i < n; ++i) {
     const PairListRow r = pair_list_row(i, v);
-    for (int p = c.far.start[i]; p < c.far.end[i]; ++p) flags[p] = pair_list_flags(r, p, v);
+    for (int p = c.far.start[i]; p < c.far.end[i]; ++p)
+      flags[p] = pair_list_flags(r, c.far.nbr[p], v);
   }
   return flags;
 }

@@ -48,10 +48,9 @@ struct PairListEntry {
   double d = 0.0;
 };
 
-PMD_HD PMD_INLINE PairListEntry pair_list_entry(const PairListRow &r, int p, const StepView &v) {
+PMD_HD PMD_INLINE PairListEntry pair_list_entry(const PairListRow &r, int j, const StepView &v) {
   PairListEntry e;
   if (r.ti < 0) return e;
-  const int j = v.far.nbr[p];
   const int tj = v.atoms.type[j];
   if (tj < 0) return e;
   // Most far pairs lie beyond both cut-offs: they are left on |x_j - x_i|^2
@@ -72,22 +71,47 @@ PMD_HD PMD_INLINE PairListEntry pair_list_entry(const PairListRow &r, int p, con
   return e;
 }
 
-// A bond candidate (pair_list_entry) at distance d: a bond when its
+// A bond candidate (pair_list_entry) j at distance d: a bond when its
 // uncorrected bond order reaches bo_cut.
-PMD_HD PMD_INLINE bool pair_list_is_bond(const PairListRow &r, int p, double d, const StepView &v) {
-  const int tj = v.atoms.type[v.far.nbr[p]];
+PMD_HD PMD_INLINE bool pair_list_is_bond(const PairListRow &r, int j, double d, const StepView &v) {
+  const int tj = v.atoms.type[j];
   const double bo_cut = v.control.bo_cut;
   const BondOrderPrime prime =
       bond_order_prime(v.ff.sbp[r.ti], v.ff.sbp[tj], v.ff.two(r.ti, tj), d, bo_cut);
   return is_bond(prime, bo_cut);
 }
 
-// The PairListFlag bits of far entry p of row r (0: in neither list).
-PMD_HD PMD_INLINE unsigned char pair_list_flags(const PairListRow &r, int p, const StepView &v) {
-  const PairListEntry e = pair_list_entry(r, p, v);
+// The PairListFlag bits of the far pair (r's atom, j) (0: in neither list).
+PMD_HD PMD_INLINE unsigned char pair_list_flags(const PairListRow &r, int j, const StepView &v) {
+  const PairListEntry e = pair_list_entry(r, j, v);
   unsigned char f = e.flags;
-  if (e.bond_candidate && pair_list_is_bond(r, p, e.d, v)) f |= kPairBond;
+  if (e.bond_candidate && pair_list_is_bond(r, j, e.d, v)) f |= kPairBond;
   return f;
+}
+
+// Whether the pair (r's atom, j) at squared distance d2 may get a non-zero
+// pair_list_flags while each atom moves by less than margin / 2: within its
+// bond reach (and bond_cut), or a hydrogen and an acceptor of the hbond rule
+// within hbond_cut, plus the margin. The CUDA driver keeps these pairs of
+// its Verlet list (cut-off + skin, margin = skin) once per build of that
+// list, and looks for bonds and hbonds among them only.
+PMD_HD PMD_INLINE bool pair_list_near(const PairListRow &r, int j, double d2, double margin,
+                                      const StepView &v) {
+  if (r.ti < 0) return false;
+  const int tj = v.atoms.type[j];
+  if (tj < 0) return false;
+  const TwoBodyParams &t = v.ff.two(r.ti, tj);
+  double reach = v.control.bond_cut;
+  if (t.bond_reach > 0.0) reach = fmin(reach, t.bond_reach);
+  if (r.hb_row) {
+    const int hj = v.ff.sbp[tj].p_hbond;
+    if ((r.hi == 1 && hj == 2) || (j < v.atoms.n_local && r.hi == 2 && hj == 1))
+      reach = fmax(reach, v.control.hbond_cut);
+  }
+  reach += margin;
+  // the square root only near the bound (where d2's rounding could decide)
+  if (!(d2 <= sqr(reach * (1.0 + 1e-12)))) return false;
+  return sqrt(d2) <= reach;
 }
 
 }  // namespace puremd
