@@ -14,7 +14,7 @@ struct LaneCounts {
   int compaction = 32;  // skin list -> far list, every step
   int hbonds = 32;      // acceptor entries of an owned hydrogen
   int nonbonded = 16;   // far entries of an owned atom
-  int lists = 32;       // far entries scanned for bonds and hbond partners (count + fill)
+  int lists = 8;        // near entries scanned for bonds and hbond partners (count + fill)
 
   std::string describe() const;  // "neighbors=32,compaction=32,..."
 };

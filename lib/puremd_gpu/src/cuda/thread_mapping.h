@@ -1,6 +1,6 @@
 // Threads per row for the CUDA stages whose rows are long enough that the
 // paper's "several threads per atom" may pay: the far-neighbour search, the
-// per-step far-list compaction, the scan of far rows for bonds and hbond
+// per-step far-list compaction, the scan of near rows for bonds and hbond
 // partners (lists), hydrogen bonds and nonbonded pairs. All other
 // stages run one thread per atom (short rows: bonds, angles, torsions).
 //
@@ -17,9 +17,11 @@
 //                                  1: 39.5/40.4  8: 35.9/38.0  32: 35.5/38.0 (HNS)
 //                                  1: 6.78/6.96  8: 5.84/5.62  32: 5.85/5.33 (water)
 //   (the lists phase alone at 32: HNS 2x2x2 1.84 -> 0.67, HNS 16^3 49.9 -> 32.6)
-// Rows there hold tens (hbond partners) to hundreds (far-list candidates, which
-// the lists stage scans for bonds and hbond partners) of entries, so several
-// lanes per row win everywhere; one lane per row also leaves Water-6540's few
+//   lists, since they scan the near list (tens of entries a row; lists phase):
+//                                  4: 1.63  8: 1.60  16: 1.61  32: 1.72   (HNS)
+//                                  4: 10.38 8: 10.15 16: 10.30 32: 10.92 (HNS 16^3)
+// Rows there hold tens (hbond partners, near-list rows) to hundreds (far and
+// skin rows) of entries, so several lanes per row win everywhere; one lane per row also leaves Water-6540's few
 // thousand rows too few threads to fill the GPU.
 // pair_style reaxff/gpu ... lanes "neighbors=8,hbonds=4" overrides any of them
 // (puremd::parse_lanes), for experiments.
