@@ -141,12 +141,27 @@ struct HydrogenBondFamily {
     hbond_row_finish(r, s, v);
   }
 };
-struct CorrectedBondOrderFamily {
+// The corrected bond orders once a bond (from the lower row), then each
+// row's sum and atom values: two passes, half the exponentials of a pass
+// that corrects each row's copy (the host's corrected_bond_order_atom; the
+// same orders).
+struct CorrectedBoLowerFamily {
+  using Row = CorrectedBoRow;
+  struct Sums {
+    double none;
+  };
+  __device__ static Row row(int i, const StepView &v) { return corrected_bo_row(i, v); }
+  __device__ static void entry(const Row &r, int p, const StepView &v, Sums &) {
+    corrected_bo_lower(r, p, v);
+  }
+  __device__ static void finish(int, const Row &, const Sums &, const StepView &) {}
+};
+struct CorrectedBoSumFamily {
   using Row = CorrectedBoRow;
   using Sums = CorrectedBoSums;
   __device__ static Row row(int i, const StepView &v) { return corrected_bo_row(i, v); }
   __device__ static void entry(const Row &r, int p, const StepView &v, Sums &s) {
-    corrected_bo_bond(r, p, v, s);
+    corrected_bo_sum(r, p, v, s);
   }
   __device__ static void finish(int, const Row &r, const Sums &s, const StepView &v) {
     corrected_bo_finish(r, s, v);
@@ -313,8 +328,10 @@ void compute_bond_orders(CudaContext &c) {
   launch_atoms<BondOrderPrimeBody>(c, "bond_order_prime_atom", 0, c.n_total);
   // a few bonds a row, each with its exponentials: lanes over them (a thread
   // per atom waited on latency: 1.0 of the 1.14 ms of the phase at HNS 8^3)
-  launch_rows<CorrectedBondOrderFamily>(c, "corrected bond orders (row_group_kernel)", 0, c.n_total,
-                                        kBondOrderLanes);
+  launch_rows<CorrectedBoLowerFamily>(c, "corrected bond orders (row_group_kernel)", 0, c.n_total,
+                                      kBondOrderLanes);
+  launch_rows<CorrectedBoSumFamily>(c, "bond-order sums (row_group_kernel)", 0, c.n_total,
+                                    kBondOrderLanes);
 }
 
 void compute_bonded(CudaContext &c) {

@@ -316,6 +316,34 @@ PMD_HD PMD_INLINE void corrected_bo_bond(const CorrectedBoRow &r, int p, const S
   s.sum_bo += b.BO;
 }
 
+// The same pass once a bond, as pair_style reaxff runs it: from the row of
+// its lower index i (entry p, partner j > i) the coefficients go into row i's
+// copy and the corrected orders into both copies (from either end they are
+// the same to the last bit, see correct_bond_order; the higher row's
+// coefficients are never read: bond_chain_rule takes row i's). Then each row
+// sums its orders (corrected_bo_sum) for corrected_bo_finish.
+PMD_HD PMD_INLINE void corrected_bo_lower(const CorrectedBoRow &r, int p, const StepView &v) {
+  const int j = v.bonds.nbr[p];
+  if (j < r.i) return;  // done from row j
+  const int tj = v.atoms.type[j];
+  if (tj < 0) return;
+  BondEnds e = r.e;
+  e.val_j = v.ff.sbp[tj].valency;
+  e.Deltap_j = v.ws.Deltap[j];
+  e.Deltap_boc_j = v.ws.Deltap_boc[j];
+  BondOrder &b = v.bonds.bo[p];
+  correct_bond_order(b, v.ff.two(r.ti, tj), e, v.ff.gp[0], v.ff.gp[1]);
+  BondOrder &m = v.bonds.bo[v.bonds.sym[p]];
+  m.BO = b.BO;
+  m.BO_s = b.BO_s;
+  m.BO_pi = b.BO_pi;
+  m.BO_pi2 = b.BO_pi2;
+}
+PMD_HD PMD_INLINE void corrected_bo_sum(const CorrectedBoRow &, int p, const StepView &v,
+                                        CorrectedBoSums &s) {
+  if (v.atoms.type[v.bonds.nbr[p]] >= 0) s.sum_bo += v.bonds.bo[p].BO;
+}
+
 PMD_HD PMD_INLINE void corrected_bo_finish(const CorrectedBoRow &r, const CorrectedBoSums &s,
                                            const StepView &v) {
   if (!r.active) return;
