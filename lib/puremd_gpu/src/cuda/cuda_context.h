@@ -248,6 +248,8 @@ void build_far_neighbors(CudaContext &c);  // cells on the GPU, all atoms
 // atoms_reordered, the atom counts changed or an atom moved more than
 // skin / 2), or build_far_neighbors() when c.skin <= 0.
 void update_far_neighbors(CudaContext &c, bool atoms_reordered);
+// The near list of the skin list just built (near_*; cuda_near_list.cu).
+void build_near_list(CudaContext &c);
 // The reverse index of the list behind the far list (rev_*), if that list
 // was rebuilt since the last call.
 void update_reverse_far_index(CudaContext &c);

@@ -14,9 +14,7 @@
 // Rows are in cell order, then ascending index: deterministic, not sorted
 // by partner (nothing downstream depends on the order of a far row).
 //
-// Near list (at each skin-list build): the skin list's pairs that may become
-// bonds or hydrogen-bond partners before its next build (pair_lists.h
-// pair_list_near), where the bond-list stage looks for them each step.
+// At each skin-list build the near list is made from it (cuda_near_list.cu).
 //
 // Skin list (update_far_neighbors, c.skin > 0): the same build with every
 // row's cut-off enlarged by the skin, no distances stored, and the
@@ -40,7 +38,6 @@
 #include "cuda/cuda_context.h"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/lane_group.cuh"
-#include "puremd_gpu/physics/pair_lists.h"
 
 namespace puremd::cuda {
 namespace {
@@ -155,48 +152,6 @@ __global__ void __launch_bounds__(kAtomBlock)
     start[i] = w0;
     end[i] = w0 + w;
   }
-}
-
-// The near list from the skin list at its build (positions of the build):
-// row i keeps the partners pair_list_near accepts with margin = skin, in the
-// skin row's order. Fill = false counts (count[i], total), Fill = true writes
-// from start[i] and sets end[i]. A group of L lanes per row.
-template <int L, bool Fill>
-__global__ void __launch_bounds__(kAtomBlock)
-    near_rows_kernel(const StepView v, const int *s_start, const int *s_end, const int *s_nbr,
-                     double margin, int *count, unsigned long long *total, const int *start,
-                     int *end, int *nbr) {
-  const LaneGroup<L> g;
-  const long long row = g.row();
-  int w = 0;
-  if (row < v.atoms.n_total) {
-    const int i = static_cast<int>(row);
-    const int w0 = Fill ? start[i] : 0;
-    const PairListRow r = pair_list_row(i, v);
-    if (r.ti >= 0) {
-      const int e = s_end[i];
-      for (int base = s_start[i]; base < e; base += L) {
-        const int k = base + g.lane;
-        int j = -1;
-        bool keep = false;
-        if (k < e) {
-          j = s_nbr[k];
-          keep = pair_list_near(r, j, norm2_host_rounding(v.atoms.x[j] - r.xi), margin, v);
-        }
-        int kept;
-        const int rank = g.rank(keep, kept);
-        if (Fill && keep) nbr[w0 + w + rank] = j;
-        w += kept;
-      }
-    }
-    if (g.lane == 0) {
-      if (Fill)
-        end[i] = w0 + w;
-      else
-        count[i] = w;
-    }
-  }
-  if (!Fill) warp_add_total(total, static_cast<unsigned long long>(g.lane == 0 ? w : 0));
 }
 
 struct MaxOp {
@@ -375,39 +330,6 @@ void compact_skin_list(CudaContext &c) {
             c.far_start.data(), c.far_end.data(), c.far_nbr.data());
   });
   PMD_CUDA_CHECK_LAUNCH("skin_compact_kernel", c.stream);
-}
-
-// The near list of the skin list just built (count -> prefix sum -> read
-// back -> fill, once per build of the skin list).
-void build_near_list(CudaContext &c) {
-  const int n = c.n_total;
-  cudaStream_t st = c.stream;
-  c.near_count.reserve_discarding(static_cast<size_t>(n) + 1, kGrowHeadroom);
-  c.near_start.reserve_discarding(static_cast<size_t>(n) + 1, kGrowHeadroom);
-  c.near_end.reserve_discarding(static_cast<size_t>(n) + 1, kGrowHeadroom);
-  PMD_CUDA_CHECK(cudaMemsetAsync(c.near_count.data() + n, 0, sizeof(int), st));
-  c.clear_totals(kTotalNear, 1);
-  const StepView v = c.view();
-  const int lanes = c.lanes.compaction;  // a pass over the skin rows, as the compaction's
-  const unsigned blocks = blocks_for(static_cast<long long>(n) * lanes, kAtomBlock);
-  dispatch_lanes(lanes, [&](auto l) {
-    constexpr int L = decltype(l)::value;
-    near_rows_kernel<L, false><<<blocks, kAtomBlock, 0, st>>>(
-        v, c.skin_start.data(), c.skin_end.data(), c.skin_nbr.data(), c.skin, c.near_count.data(),
-        c.totals.data() + kTotalNear, nullptr, nullptr, nullptr);
-  });
-  PMD_CUDA_CHECK_LAUNCH("near_rows_kernel(count)", st);
-  c.exclusive_scan(c.near_count.data(), c.near_start.data(), static_cast<size_t>(n) + 1);
-  c.read_totals(kTotalNear, 1);
-  c.near_total = checked_list_total(c.h_totals[kTotalNear], "near-list", n);
-  c.near_nbr.reserve_discarding(std::max<size_t>(c.near_total, 1), kGrowHeadroom);
-  dispatch_lanes(lanes, [&](auto l) {
-    constexpr int L = decltype(l)::value;
-    near_rows_kernel<L, true><<<blocks, kAtomBlock, 0, st>>>(
-        v, c.skin_start.data(), c.skin_end.data(), c.skin_nbr.data(), c.skin, nullptr, nullptr,
-        c.near_start.data(), c.near_end.data(), c.near_nbr.data());
-  });
-  PMD_CUDA_CHECK_LAUNCH("near_rows_kernel(fill)", st);
 }
 
 // True if some atom moved more than skin / 2 since the skin-list build (or
