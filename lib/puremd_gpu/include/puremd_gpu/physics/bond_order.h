@@ -302,24 +302,30 @@ PMD_HD PMD_INLINE CorrectedBoRow corrected_bo_row(int i, const StepView &v) {
   return r;
 }
 
-// Row r's copy p of a bond, corrected in place; null (nothing done) when the
-// partner is not a ReaxFF atom.
-PMD_HD PMD_INLINE BondOrder *correct_row_copy(const CorrectedBoRow &r, int p, const StepView &v) {
+// Row r's copy p of a bond, corrected in place; its corrected orders, or
+// ok = false (nothing done) when the partner is not a ReaxFF atom.
+struct CorrectedOrders {
+  bool ok;
+  double BO, BO_s, BO_pi, BO_pi2;
+};
+PMD_HD PMD_INLINE CorrectedOrders correct_row_copy(const CorrectedBoRow &r, int p,
+                                                   const StepView &v) {
   const int j = v.bonds.nbr[p];
   const int tj = v.atoms.type[j];
-  if (tj < 0) return nullptr;
+  if (tj < 0) return CorrectedOrders{false, 0.0, 0.0, 0.0, 0.0};
   BondEnds e = r.e;
   e.val_j = v.ff.sbp[tj].valency;
   e.Deltap_j = v.ws.Deltap[j];
   e.Deltap_boc_j = v.ws.Deltap_boc[j];
   BondOrder &b = v.bonds.bo[p];
   correct_bond_order(b, v.ff.two(r.ti, tj), e, v.ff.gp[0], v.ff.gp[1]);
-  return &b;
+  return CorrectedOrders{true, b.BO, b.BO_s, b.BO_pi, b.BO_pi2};
 }
 
 PMD_HD PMD_INLINE void corrected_bo_bond(const CorrectedBoRow &r, int p, const StepView &v,
                                          CorrectedBoSums &s) {
-  if (const BondOrder *b = correct_row_copy(r, p, v)) s.sum_bo += b->BO;
+  const CorrectedOrders o = correct_row_copy(r, p, v);
+  if (o.ok) s.sum_bo += o.BO;
 }
 
 // The same pass once a bond, as pair_style reaxff runs it: from the row of
@@ -330,13 +336,13 @@ PMD_HD PMD_INLINE void corrected_bo_bond(const CorrectedBoRow &r, int p, const S
 // sums its orders (corrected_bo_sum) for corrected_bo_finish.
 PMD_HD PMD_INLINE void corrected_bo_lower(const CorrectedBoRow &r, int p, const StepView &v) {
   if (v.bonds.nbr[p] < r.i) return;  // done from the partner's row
-  const BondOrder *b = correct_row_copy(r, p, v);
-  if (!b) return;
+  const CorrectedOrders o = correct_row_copy(r, p, v);
+  if (!o.ok) return;
   BondOrder &m = v.bonds.bo[v.bonds.sym[p]];
-  m.BO = b->BO;
-  m.BO_s = b->BO_s;
-  m.BO_pi = b->BO_pi;
-  m.BO_pi2 = b->BO_pi2;
+  m.BO = o.BO;
+  m.BO_s = o.BO_s;
+  m.BO_pi = o.BO_pi;
+  m.BO_pi2 = o.BO_pi2;
 }
 PMD_HD PMD_INLINE void corrected_bo_sum(const CorrectedBoRow &, int p, const StepView &v,
                                         CorrectedBoSums &s) {
