@@ -92,5 +92,5 @@ TEST(BondReach, NoBoundForARisingChannel) {
   set_bond_reach(ff.tbp, ff.sbp, n, ff.bo_cut());
   const int c = ff.find_element("C");
   EXPECT_EQ(ff.tbp[c * n + c].bond_reach, 0.0);
-  EXPECT_TRUE(within_bond_reach(ff.tbp[c * n + c], 4.9));
+  EXPECT_EQ(bond_candidate_cut(ff.tbp[c * n + c], 5.0), 5.0);
 }

@@ -3,7 +3,7 @@
 // host_valence_angles.cpp).
 //
 // Bonds and hbond partners come from the near list (the pairs of the skin
-// list that can be either during its life, cuda_neighbors.cu; the far list
+// list that can be either during its life, cuda_near_list.cu; the far list
 // itself without a skin), a half list like the far list, where a pair sits
 // in the row of its lower index but may belong to the row of the higher one
 // (a bond is stored in both rows; an hbond in the row of its hydrogen):
@@ -40,11 +40,13 @@ namespace puremd::cuda {
 namespace {
 
 // A group of L lanes per row (ThreadMapping::lists): rows hold tens of
-// entries (hundreds in far rows, without a skin), of which few are bonds. A lane first takes the
-// cheap part of the rules (distance, hbond bits); the bond candidates (within bond_cut, a few
-// percent) go into the group's queue in shared memory, and their bond orders are evaluated L at a
-// time with every lane busy: tested where they lie, nearly every warp would run the bond-order
-// branch for one or two lanes (HNS 8^3: 810 instructions a far entry).
+// entries (hundreds in far rows, without a skin), of which few are bonds. A
+// lane first takes the cheap part of the rules (distance, hbond bits); the
+// bond candidates (within bond_candidate_cut) go into the group's queue in
+// shared memory, and their bond orders are evaluated L at a time with every
+// lane busy: tested where they lie, nearly every warp would run the
+// bond-order branch for one or two lanes (HNS 8^3, far rows: 810
+// instructions a far entry).
 template <int L>
 __global__ void __launch_bounds__(kAtomBlock)
     pair_lists_count_kernel(const StepView v, const CudaContext::PairRows rows,
@@ -211,9 +213,8 @@ __device__ __forceinline__ int find_in_row(const int *nbr, int begin, int end, i
 constexpr int kBondRowLanes = 8;
 
 // Each bond is finished once, from the row of its lower index, for both of
-// its entries: the mirror's record is the same with the vectors negated
-// (negation is exact, so this is what evaluating it from there would give),
-// as the host driver writes them.
+// its entries: one bond order prime, and the mirror's record from x_i - x_j
+// (negation is exact), as the host driver writes them.
 template <int L>
 __global__ void __launch_bounds__(kAtomBlock)
     pair_lists_finish_kernel(const StepView v, unsigned long long *totals) {
@@ -231,11 +232,9 @@ __global__ void __launch_bounds__(kAtomBlock)
     const PairGeometry geo = pair_geometry(a.x[i], a.x[j]);  // x_j - x_i
     const TwoBodyParams &t = v.ff.two(ti, tj);
     const BondOrderPrime prime = bond_order_prime(v.ff.sbp[ti], v.ff.sbp[tj], t, geo.d, bo_cut);
-    BondOrder bo;
-    init_bond_order(prime, t, geo.d, geo.dvec, bo_cut, bo);
     B.d[e] = geo.d;
     B.dvec[e] = geo.dvec;
-    B.bo[e] = bo;
+    init_bond_order(prime, t, geo.d, geo.dvec, bo_cut, B.bo[e]);
     const int mirror = find_in_row(B.nbr, B.start[j], B.end[j], i);
     B.sym[e] = mirror;
     if (mirror < 0) {
@@ -245,11 +244,7 @@ __global__ void __launch_bounds__(kAtomBlock)
     B.sym[mirror] = e;
     B.d[mirror] = geo.d;
     B.dvec[mirror] = -geo.dvec;
-    bo.dBOp = -bo.dBOp;
-    bo.dln_BOp_s = -bo.dln_BOp_s;
-    bo.dln_BOp_pi = -bo.dln_BOp_pi;
-    bo.dln_BOp_pi2 = -bo.dln_BOp_pi2;
-    B.bo[mirror] = bo;
+    init_bond_order(prime, t, geo.d, -geo.dvec, bo_cut, B.bo[mirror]);
   }
   const HbondList &H = v.hbonds;
   for (int e = H.start[i] + g.lane; e < H.end[i]; e += L) {

@@ -21,8 +21,9 @@
 //                                  4: 1.63  8: 1.60  16: 1.61  32: 1.72   (HNS)
 //                                  4: 10.38 8: 10.15 16: 10.30 32: 10.92 (HNS 16^3)
 // Rows there hold tens (hbond partners, near-list rows) to hundreds (far and
-// skin rows) of entries, so several lanes per row win everywhere; one lane per row also leaves Water-6540's few
-// thousand rows too few threads to fill the GPU.
+// skin rows) of entries, so several lanes per row win everywhere; one lane
+// per row also leaves Water-6540's few thousand rows too few threads to fill
+// the GPU.
 // pair_style reaxff/gpu ... lanes "neighbors=8,hbonds=4" overrides any of them
 // (puremd::parse_lanes), for experiments.
 #pragma once

@@ -111,9 +111,10 @@ inline void set_bond_reach(std::vector<TwoBodyParams> &tbp,
           bond_reach_of(sbp[i], sbp[j], tbp[i * num_types + j], bo_cut);
 }
 
-// Whether a pair at distance d within bond_cut may be a bond (bond_reach).
-PMD_HD PMD_INLINE bool within_bond_reach(const TwoBodyParams &t, double d) {
-  return !(t.bond_reach > 0.0) || d <= t.bond_reach;
+// The distance within which a pair of these elements may be a bond:
+// bond_cut, or their bond_reach where that is shorter.
+PMD_HD PMD_INLINE double bond_candidate_cut(const TwoBodyParams &t, double bond_cut) {
+  return t.bond_reach > 0.0 ? fmin(bond_cut, t.bond_reach) : bond_cut;
 }
 
 // Fill the bond-list record of the bond seen from atom i, with

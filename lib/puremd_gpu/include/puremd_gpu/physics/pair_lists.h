@@ -38,10 +38,21 @@ PMD_HD PMD_INLINE PairListRow pair_list_row(int i, const StepView &v) {
   return r;
 }
 
+// The hbond bit of the pair (r's atom, j of element tj) if it lies within
+// hbond_cut (0: none): the hydrogen's row gets it, and only an owned one.
+PMD_HD PMD_INLINE unsigned char pair_hbond_bit(const PairListRow &r, int j, int tj,
+                                               const StepView &v) {
+  if (!r.hb_row) return 0;
+  const int hj = v.ff.sbp[tj].p_hbond;
+  if (r.hi == 1 && hj == 2) return kPairHbondRow;
+  if (j < v.atoms.n_local && r.hi == 2 && hj == 1) return kPairHbondNbr;
+  return 0;
+}
+
 // The rules in two parts, so that a driver may take the costly one (the bond
-// order of a pair within bond_cut, a few percent of the far entries) apart:
-// pair_list_hbond_flags gives the hbond bits and whether the entry is a bond
-// candidate; pair_list_is_bond decides a candidate at distance d.
+// order of a pair within its bond_candidate_cut, a few percent of the far
+// entries) apart: pair_list_entry gives the hbond bits and whether the entry
+// is a bond candidate; pair_list_is_bond decides a candidate at distance d.
 struct PairListEntry {
   unsigned char flags = 0;  // hbond bits
   bool bond_candidate = false;
@@ -60,14 +71,8 @@ PMD_HD PMD_INLINE PairListEntry pair_list_entry(const PairListRow &r, int j, con
   const double d2 = norm2_host_rounding(v.atoms.x[j] - r.xi);
   if (!(d2 <= sqr(reach * (1.0 + 1e-12)))) return e;
   e.d = sqrt(d2);  // pair_geometry's d
-  e.bond_candidate = e.d <= bond_cut && within_bond_reach(v.ff.two(r.ti, tj), e.d);
-  if (r.hb_row && e.d <= hbond_cut) {
-    const int hj = v.ff.sbp[tj].p_hbond;
-    if (r.hi == 1 && hj == 2)
-      e.flags |= kPairHbondRow;
-    else if (j < v.atoms.n_local && r.hi == 2 && hj == 1)
-      e.flags |= kPairHbondNbr;
-  }
+  e.bond_candidate = e.d <= bond_candidate_cut(v.ff.two(r.ti, tj), bond_cut);
+  if (e.d <= hbond_cut) e.flags = pair_hbond_bit(r, j, tj, v);
   return e;
 }
 
@@ -100,14 +105,8 @@ PMD_HD PMD_INLINE bool pair_list_near(const PairListRow &r, int j, double d2, do
   if (r.ti < 0) return false;
   const int tj = v.atoms.type[j];
   if (tj < 0) return false;
-  const TwoBodyParams &t = v.ff.two(r.ti, tj);
-  double reach = v.control.bond_cut;
-  if (t.bond_reach > 0.0) reach = fmin(reach, t.bond_reach);
-  if (r.hb_row) {
-    const int hj = v.ff.sbp[tj].p_hbond;
-    if ((r.hi == 1 && hj == 2) || (j < v.atoms.n_local && r.hi == 2 && hj == 1))
-      reach = fmax(reach, v.control.hbond_cut);
-  }
+  double reach = bond_candidate_cut(v.ff.two(r.ti, tj), v.control.bond_cut);
+  if (pair_hbond_bit(r, j, tj, v)) reach = fmax(reach, v.control.hbond_cut);
   reach += margin;
   // the square root only near the bound (where d2's rounding could decide)
   if (!(d2 <= sqr(reach * (1.0 + 1e-12)))) return false;
