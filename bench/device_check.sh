@@ -8,7 +8,7 @@
 #      bench/plot_side_by_side.py.
 # On a machine with the full toolchain it builds first (scripts/configure.sh);
 # with BUNDLE=dir (made by bench/make_device_bundle.sh) it runs prebuilt binaries.
-# Usage: bench/device_check.sh [unit|quick|tests|bench|sanitize|drift|lanes|qeqtol|qeqmatrix|predictor|qtpie|acks2|gpupkg|yaml|all]
+# Usage: bench/device_check.sh [unit|quick|tests|bench|sanitize|drift|lanes|qeqtol|qeqmatrix|predictor|qtpie|acks2|gpupkg|yaml|arch|all]
 #        (default all; lanes: the threads-per-row sweep behind thread_mapping.h's defaults;
 #        qeqtol: GPU vs host after 100 steps at two CG tolerances; qeqmatrix: the QEq
 #        matrix in full, each pair once, or matrix-free (MODES); gpupkg: the examples/reaxff suite and the -sf gpu
@@ -19,7 +19,9 @@
 #        side with acks2/reaxff/kk; yaml, not in all: LAMMPS's own pair-style harness
 #        on its ReaxFF reference YAML files, our styles with driver cuda; predictor, not in
 #        all: CG iterations per step and ms/step for each QEq predictor, fix keyword
-#        `predictor`, on HNS 2^3, HNS 8^3 and Water-6540)
+#        `predictor`, on HNS 2^3, HNS 8^3 and Water-6540; arch, not in all: the GPU
+#        architectures of the bundle's plugin, and the error of a plugin built without
+#        code for this GPU, ARCH_PLUGIN)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -302,6 +304,36 @@ if [ "$what" = acks2 ]; then
     sed 's/^run .*/run 20/' "$exdir/water/$f" >"$out/$f.20"
     side_by_side "$f $rep^3" "$exdir/water" "$out/$f.20" -v x $rep -v y $rep -v z $rep
   done
+  cd "$root"
+fi
+
+if [ "$what" = arch ]; then
+  # The GPUs a build has code for. The bundle's plugin (the default
+  # CMAKE_CUDA_ARCHITECTURES) runs HNS with -sf gpu; a plugin built without code for
+  # this GPU (ARCH_PLUGIN: its folder, e.g. a build with -DCMAKE_CUDA_ARCHITECTURES=80-real,
+  # machine code for sm_80 and no PTX) must stop at pair_style, naming the GPU, its
+  # architecture and CMAKE_CUDA_ARCHITECTURES, on every rank count.
+  cd "$root/examples/HNS"
+  if command -v cuobjdump >/dev/null; then
+    row "bundle plugin holds: $(cuobjdump --list-elf "${LAMMPS_PLUGIN_PATH:-$root/build/plugins}/reaxffgpuplugin.so" 2>/dev/null |
+      grep -oE 'sm_[0-9]+' | sort -u | tr '\n' ' ')PTX: $(cuobjdump --list-ptx \
+      "${LAMMPS_PLUGIN_PATH:-$root/build/plugins}/reaxffgpuplugin.so" 2>/dev/null | grep -oE 'sm_[0-9]+' | sort -u | tr '\n' ' ')"
+  fi
+  "$LMP" -in in.reaxff.hns -sf gpu -v t 10 -log none >"$out/arch_default.log" 2>&1; rc=$?
+  row "default architectures: HNS -sf gpu rc=$rc  $(grep -m1 'ReaxFF/GPU: using' "$out/arch_default.log")"
+  if [ -n "${ARCH_PLUGIN:-}" ]; then
+    for np in 1 2; do
+      LAMMPS_PLUGIN_PATH="$(cd "$ARCH_PLUGIN" && pwd)" timeout 120 mpirun --bind-to none -np $np \
+        "$LMP" -in in.reaxff.hns -sf gpu -v t 10 -log none >"$out/arch_missing_np$np.log" 2>&1
+      rc=$?
+      ok=no
+      if [ $rc != 0 ] && [ $rc != 124 ] && grep -q 'no GPU code for GPU' "$out/arch_missing_np$np.log" &&
+        grep -q 'CMAKE_CUDA_ARCHITECTURES' "$out/arch_missing_np$np.log" &&
+        grep -q 'Last command: pair_style' "$out/arch_missing_np$np.log"; then ok=yes; fi
+      row "missing architecture np=$np: rc=$rc  stopped at pair_style with the message: $ok"
+      grep -m1 'ERROR' "$out/arch_missing_np$np.log"
+    done
+  fi
   cd "$root"
 fi
 

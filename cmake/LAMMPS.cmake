@@ -3,7 +3,8 @@
 #    lib/liblammps.so built with REAXFF, PLUGIN, MPI, shared) and that tree's headers.
 #  - LAMMPS_SOURCE_DIR only: build that tree with scripts/build_lammps.sh.
 #  - neither: fetch the pinned release LAMMPS_VERSION (scripts/get_lammps.sh:
-#    4Feb2025, the default, or 4Jul2026) and build it.
+#    4Jul2026, the default: the newest that passes the whole suite, or 4Feb2025)
+#    and build it.
 # Builds are cached under $REAXFF_CUDA_CACHE (default ~/.cache/reaxff-cuda),
 # keyed by LAMMPS version and options, so only the first configure is slow.
 set(_scripts ${PROJECT_SOURCE_DIR}/scripts)
@@ -18,9 +19,9 @@ function(run_lammps_script script result)
   set(${result} "${_out}" PARENT_SCOPE)
 endfunction()
 
-set(LAMMPS_VERSION "4Feb2025" CACHE STRING
-    "LAMMPS release fetched when LAMMPS_SOURCE_DIR is not given: 4Feb2025 or 4Jul2026")
-set_property(CACHE LAMMPS_VERSION PROPERTY STRINGS 4Feb2025 4Jul2026)
+set(LAMMPS_VERSION "4Jul2026" CACHE STRING
+    "LAMMPS release fetched when LAMMPS_SOURCE_DIR is not given: 4Jul2026 or 4Feb2025")
+set_property(CACHE LAMMPS_VERSION PROPERTY STRINGS 4Jul2026 4Feb2025)
 # (fetched again, and LAMMPS built again, when LAMMPS_VERSION changes in a build folder)
 if(NOT LAMMPS_SOURCE_DIR OR (LAMMPS_FETCHED_VERSION AND NOT LAMMPS_FETCHED_VERSION STREQUAL
                                                           LAMMPS_VERSION))

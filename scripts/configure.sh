@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Configure and build everything into build/ (LAMMPS itself is fetched and
-# built once into ~/.cache/reaxff-cuda, see cmake/LAMMPS.cmake).
-# Extra arguments go to cmake, e.g. -DLAMMPS_SOURCE_DIR=/path/to/lammps.
+# Configure and build everything into build/ ($BUILD_DIR if set; LAMMPS itself
+# is fetched and built once into ~/.cache/reaxff-cuda, see cmake/LAMMPS.cmake).
+# Extra arguments go to cmake, e.g. -DLAMMPS_VERSION=4Feb2025 or
+# -DLAMMPS_SOURCE_DIR=/path/to/lammps; BUILD_TARGETS (space-separated) builds
+# those targets only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup_deps.sh
@@ -9,5 +11,8 @@ cuda=()
 if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then
   cuda=(-DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc)
 fi
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "${cuda[@]}" "$@"
-cmake --build build --parallel "$(nproc)"
+build=${BUILD_DIR:-build}
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${cuda[@]}" "$@"
+targets=()
+for t in ${BUILD_TARGETS:-}; do targets+=(--target "$t"); done
+cmake --build "$build" --parallel "$(nproc)" "${targets[@]}"

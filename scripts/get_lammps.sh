@@ -2,7 +2,7 @@
 # Fetch a pinned LAMMPS release from its Debian source package and unpack it
 # into a cache folder outside the repository, keyed by version. Prints the
 # unpacked source directory on the last line of stdout.
-# Usage: get_lammps.sh [4Feb2025|4Jul2026]   (default: $LAMMPS_VERSION, else 4Feb2025)
+# Usage: get_lammps.sh [4Jul2026|4Feb2025]   (default: $LAMMPS_VERSION, else 4Jul2026)
 #   4Feb2025: lammps 20250204+dfsg.1-2 from trixie
 #   4Jul2026: lammps 20260704+dfsg-2 from sid (its .dsc is not served: only the
 #             orig tarball is fetched, and its sha256 is what pins it)
@@ -12,7 +12,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 
-version="${1:-${LAMMPS_VERSION:-4Feb2025}}"
+version="${1:-${LAMMPS_VERSION:-4Jul2026}}"
 case "$version" in
   4Feb2025) deb_version=20250204+dfsg.1-2 suite=trixie ;;
   4Jul2026) deb_version=20260704+dfsg-2 suite=sid ;;

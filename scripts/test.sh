@@ -1,13 +1,39 @@
 #!/usr/bin/env bash
-# Build everything, then run the whole test suite (ctest): library unit tests
-# (finite differences, parsers, QEq), and LAMMPS-level comparisons against
-# LAMMPS's own pair_style reaxff on 1, 2 and 4 MPI ranks.
+# Build everything, then run the whole test suite (ctest) against the default
+# LAMMPS (4Jul2026): library unit tests (finite differences, parsers, QEq), and
+# LAMMPS-level comparisons against LAMMPS's own pair_style reaxff on 1, 2 and 4
+# MPI ranks. Then, against the other LAMMPS release we support (4Feb2025, or
+# 4Jul2026 when build/ took -DLAMMPS_VERSION=4Feb2025), in build-lammps-<version>/:
+# the plugin's build, every input of that LAMMPS's examples/reaxff with `-sf gpu`,
+# the companion styles (fix reaxff/species, compute reaxff/atom), fix
+# qeq/rel/reaxff/gpu's registration, on 1 and 2 ranks, and that LAMMPS's ReaxFF
+# force-style reference data: what proves the adapters against it.
+# OTHER_LAMMPS=none leaves that part out (OTHER_LAMMPS=<version> picks it).
+# CI builds the default CUDA architectures (sm_80, 86, 89 and 90 with PTX: the
+# README's build), though it has no GPU to run them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/configure.sh "$@"
-cd build
 rc=0
-ctest --output-on-failure --timeout 1500 || rc=$?
+(cd build && ctest --output-on-failure --timeout 1500) || rc=$?
 echo "Comparison table (worst differences vs pair_style reaxff):"
-grep -h "\[ table \]" Testing/Temporary/LastTest.log | sed 's/^.*\[ table \]/ /' || true
+grep -h "\[ table \]" build/Testing/Temporary/LastTest.log | sed 's/^.*\[ table \]/ /' || true
+
+default=$(sed -n 's/^LAMMPS_VERSION:STRING=//p' build/CMakeCache.txt)
+case "${OTHER_LAMMPS:-}" in
+  "") other=$([ "$default" = 4Feb2025 ] && echo 4Jul2026 || echo 4Feb2025) ;;
+  *) other=$OTHER_LAMMPS ;;
+esac
+if [ "$other" != none ] && [ "$other" != "$default" ]; then
+  dir=build-lammps-$other
+  echo "=== LAMMPS $other: the adapters ($dir) ==="
+  BUILD_DIR=$dir BUILD_TARGETS="reaxffgpuplugin lammps_tests test_pair_style reaxff_gpu_yaml" \
+    bash scripts/configure.sh -DLAMMPS_VERSION="$other"
+  (cd "$dir" && ctest --output-on-failure --timeout 1500 -R '^lammps_yaml_') || rc=$?
+  (cd "$dir" &&
+    GTEST_FILTER='Inputs/ExamplesReaxff.*:ExamplesReaxffSource.*:CompanionStyles.*:QEqRelInput.RegisteredOnlyWhereLammpsHasIt' \
+      ctest --output-on-failure --timeout 1500 -R '^lammps_np[12]$') || rc=$?
+  echo "Examples with LAMMPS $other (worst differences vs pair_style reaxff):"
+  grep -h "\[ table \]" "$dir/Testing/Temporary/LastTest.log" | sed 's/^.*\[ table \]/ /' || true
+fi
 exit $rc

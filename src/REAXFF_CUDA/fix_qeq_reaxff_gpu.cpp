@@ -82,11 +82,13 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, int first_ke
       reaxff(nullptr),
       solver_logged(false),
       comm_vec(nullptr) {
-  // fix qtpie/reaxff/gpu's gauss file comes before the keywords
+  // fix qtpie/reaxff/gpu's and qeq/rel/reaxff/gpu's gauss file comes before
+  // the keywords, and their `scale` among them
+  const bool overlap_model = first_keyword > 8;
   const std::string usage = fmt::format(
-      "fix ID group {} Nevery cutlo cuthi tol params{} [nowarn] [maxiter N] "
+      "fix ID group {} Nevery cutlo cuthi tol params{} [nowarn] [maxiter N]{} "
       "[threads_per_row N] [matrix auto|full|half|free] [predictor lammps|aspc|quadratic|linear]",
-      style, first_keyword > 8 ? " gauss_file" : "");
+      style, overlap_model ? " gauss_file" : "", overlap_model ? " [scale S]" : "");
   if (narg < first_keyword)
     error->all(FLERR, "Illegal fix {} command: expected '{}'", style, usage);
 
@@ -118,6 +120,10 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, int first_ke
       imax = utils::inumeric(FLERR, arg[iarg + 1], false, lmp);
       if (imax < 1)
         error->all(FLERR, "Fix {}: maxiter must be at least 1, got {}", style, arg[iarg + 1]);
+      ++iarg;
+    } else if (overlap_model && strcmp(arg[iarg], "scale") == 0) {
+      if (iarg + 1 >= narg) error->all(FLERR, "Fix {}: keyword 'scale' needs a value", style);
+      phi_scale = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
       ++iarg;
     } else if (strcmp(arg[iarg], "threads_per_row") == 0) {
       if (iarg + 1 >= narg)

@@ -77,8 +77,9 @@ class FixQEqReaxFFGPU : public Fix {
  protected:
   struct LammpsComm;  // puremd::QEqComm over LAMMPS's comm and MPI
 
-  // For a derived charge model (fix qtpie/reaxff/gpu, acks2/reaxff/gpu): its
-  // keywords start at first_keyword (positional arguments of its own before them).
+  // For a derived charge model (fix qtpie/reaxff/gpu, qeq/rel/reaxff/gpu,
+  // acks2/reaxff/gpu): its keywords start at first_keyword (positional
+  // arguments of its own before them: past 8, a gauss file and `scale`).
   FixQEqReaxFFGPU(class LAMMPS *, int, char **, int first_keyword);
   // The run's fix efield, checked as this charge model takes it.
   virtual std::unique_ptr<QEqEfield> find_efield();
@@ -89,8 +90,9 @@ class FixQEqReaxFFGPU : public Fix {
   int nevery;
   double swa, swb;  // taper inner / outer radius
   double tolerance;
-  int imax;     // maxiter
-  int maxwarn;  // 0 with 'nowarn'
+  int imax;                // maxiter
+  int maxwarn;             // 0 with 'nowarn'
+  double phi_scale = 1.0;  // `scale` of the overlap models (fix qtpie/qeq-rel): 1 by default
   int nlevels_respa;
   int iter_s, iter_t;
   int threads_per_row = 0;        // QEqSettings::threads_per_row

@@ -21,7 +21,10 @@
 using namespace LAMMPS_NS;
 
 FixQtpieReaxFFGPU::FixQtpieReaxFFGPU(LAMMPS *lmp, int narg, char **arg)
-    : FixQEqReaxFFGPU(lmp, narg, arg, 9) {
+    : FixQtpieReaxFFGPU(lmp, narg, arg, puremd::OverlapModel::Qtpie) {}
+
+FixQtpieReaxFFGPU::FixQtpieReaxFFGPU(LAMMPS *lmp, int narg, char **arg, puremd::OverlapModel model)
+    : FixQEqReaxFFGPU(lmp, narg, arg, 9), model(model) {
   gauss_file = arg[8];
 }
 
@@ -64,11 +67,11 @@ void FixQtpieReaxFFGPU::setup_pre_force(int vflag) {
   // fix qtpie/reaxff sums over every atom, also those of types pair_coeff
   // maps to NULL (pair hybrid); the CUDA driver's lists hold ReaxFF atoms only
   const int *map = reaxff ? reaxff->type_map() : nullptr;
-  for (int t = 1; map && t <= atom->ntypes; ++t)
+  for (int t = 1; map && uses_overlaps() && t <= atom->ntypes; ++t)
     if (map[t] < 0)
       error->all(FLERR,
-                 "Fix {}: atom type {} is mapped to NULL by pair_coeff; QTPIE charges need "
-                 "every atom type in pair_style reaxff/gpu",
+                 "Fix {}: atom type {} is mapped to NULL by pair_coeff; charges from orbital "
+                 "overlaps need every atom type in pair_style reaxff/gpu",
                  style, t);
   FixQEqReaxFFGPU::setup_pre_force(vflag);
 }
@@ -78,8 +81,10 @@ std::unique_ptr<QEqEfield> FixQtpieReaxFFGPU::find_efield() {
 }
 
 void FixQtpieReaxFFGPU::charge_model(puremd::QEqProblem &in) {
+  qtpie.model = model;
   qtpie.exponent = exponent.data();
   qtpie.phi = efield ? efield->potential_everywhere().data() : nullptr;
+  qtpie.phi_scale = phi_scale;
   qtpie.cutoff_bohr = cutoff_bohr;
   in.qtpie = &qtpie;
 }

@@ -2,14 +2,16 @@
 
    Same syntax as fix qtpie/reaxff:
        fix ID group qtpie/reaxff/gpu Nevery cutlo cuthi tol params gauss_file [nowarn]
-           [maxiter N]
+           [maxiter N] [scale S]
    gauss_file has one line "itype exponent" (1/Bohr^2) per atom type, with
    '#' comments. The charges are fix qeq/reaxff/gpu's solve with each atom's
    electronegativity replaced by QTPIE's overlap-weighted one
    (puremd::QtpieInput, physics/qtpie.h), over every atom within the overlap
    cut-off of the most diffuse orbital; with fix efield, its potential at
-   each atom's coordinates enters that sum, as in fix qtpie/reaxff. The extra
-   keywords of fix qeq/reaxff/gpu apply too. */
+   each atom's coordinates enters that sum, times `scale` (1 by default; the
+   keyword of fix qtpie/reaxff from LAMMPS 4Jul2026 on, accepted with any
+   LAMMPS), as in fix qtpie/reaxff. The extra keywords of fix qeq/reaxff/gpu
+   apply too. */
 #ifndef LMP_FIX_QTPIE_REAXFF_GPU_H
 #define LMP_FIX_QTPIE_REAXFF_GPU_H
 
@@ -28,10 +30,16 @@ class FixQtpieReaxFFGPU : public FixQEqReaxFFGPU {
   void setup_pre_force(int) override;
 
  protected:
+  // For fix qeq/rel/reaxff/gpu: the same fix with another chi_eff.
+  FixQtpieReaxFFGPU(class LAMMPS *, int, char **, puremd::OverlapModel);
   std::unique_ptr<QEqEfield> find_efield() override;
   void charge_model(puremd::QEqProblem &in) override;
+  // Whether the solve takes chi_eff from the overlaps (every atom type must
+  // then be ReaxFF's).
+  virtual bool uses_overlaps() const { return true; }
 
  private:
+  const puremd::OverlapModel model;
   std::string gauss_file;
   std::vector<double> exponent;  // per atom type, 1..ntypes
   double cutoff_bohr = 0.0;      // overlap cut-off of the smallest exponent

@@ -36,7 +36,8 @@ bool is_our_acks2_fix(const char *style) {
 }
 bool is_our_charge_fix(const char *style) {
   return utils::strmatch(style, "^qeq/reaxff/gpu$") || utils::strmatch(style, "^qeq/reax/gpu$") ||
-         utils::strmatch(style, "^qtpie/reaxff/gpu$") || is_our_acks2_fix(style);
+         utils::strmatch(style, "^qtpie/reaxff/gpu$") ||
+         utils::strmatch(style, "^qeq/rel/reaxff/gpu$") || is_our_acks2_fix(style);
 }
 }  // namespace
 
@@ -158,6 +159,21 @@ void PairReaxFFGPU::settings(int narg, char **arg) {
   api->control->lgflag = control.lgvdw;
   api->control->enobondsflag = control.enobonds;
   engine_stale = true;
+  check_gpu_code();
+}
+
+// A GPU this build has no code for stops the input at pair_style, naming the
+// GPU, its architecture and CMAKE_CUDA_ARCHITECTURES, rather than at the
+// first run (or, unchecked, at the first kernel). On the GPU the engine will
+// use (the device choice of make_engine).
+void PairReaxFFGPU::check_gpu_code() {
+  if (requested_driver == puremd::Driver::Host) return;
+  const puremd::GpuAssignment assignment = gpu_assignment();  // collective: on every rank
+  call_library_all(lmp, "pair_style reaxff/gpu", "check_cuda_code", [&] {
+    if (!puremd::cuda_available(nullptr)) return;
+    puremd::select_cuda_device(assignment);
+    puremd::check_cuda_code();
+  });
 }
 
 void PairReaxFFGPU::coeff(int narg, char **arg) {
@@ -237,7 +253,8 @@ void PairReaxFFGPU::init_style() {
   if (qeqflag && have_qeq != 1)
     error->all(FLERR,
                "Pair style reaxff/gpu requires exactly one charge equilibration fix "
-               "(fix qeq/reaxff/gpu, qtpie/reaxff/gpu, acks2/reaxff/gpu or qeq/shielded), or "
+               "(fix qeq/reaxff/gpu, qtpie/reaxff/gpu, qeq/rel/reaxff/gpu, acks2/reaxff/gpu or "
+               "qeq/shielded), or "
                "'checkqeq no' with charges set otherwise");
 
   cutmax = std::max({control.nonb_cut, control.hbond_cut, control.bond_cut});
@@ -283,6 +300,12 @@ void PairReaxFFGPU::refuse_foreign_charge_fixes() {
                  "Fix {} is {}, LAMMPS's charge equilibration for pair_style reaxff; with "
                  "pair_style reaxff/gpu use fix qeq/reaxff/gpu with the same arguments "
                  "(`-sf gpu` renames both)",
+                 fix->id, style);
+    if (utils::strmatch(style, "^qeq/rel/reax"))
+      error->all(FLERR,
+                 "Fix {} is {}, LAMMPS's QEqR charges for pair_style reaxff; with pair_style "
+                 "reaxff/gpu use fix qeq/rel/reaxff/gpu with the same arguments (`-sf gpu` "
+                 "renames both)",
                  fix->id, style);
     if (utils::strmatch(style, "^qtpie/reax"))
       error->all(FLERR,
@@ -331,7 +354,9 @@ void PairReaxFFGPU::make_engine() {
   const bool on_gpu_rank = gpu && d != puremd::Driver::Host;
   const std::string context = fmt::format("pair_style reaxff/gpu: cannot start the {} driver",
                                           on_gpu_rank ? "CUDA" : "host");
-  const puremd::GpuAssignment assignment = on_gpu_rank ? gpu_assignment() : puremd::GpuAssignment{};
+  // collective (every rank, whether or not it has a GPU)
+  const puremd::GpuAssignment assignment =
+      d != puremd::Driver::Host ? gpu_assignment() : puremd::GpuAssignment{};
   call_library_all(lmp, context.c_str(), "make_engine", [&] {
     if (on_gpu_rank) gpu_id = puremd::select_cuda_device(assignment);
     engine = puremd::make_engine(d, ffield, control, engine_settings);

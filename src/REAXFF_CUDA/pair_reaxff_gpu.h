@@ -79,6 +79,7 @@ class PairReaxFFGPU : public PairReaxFF {
 
   void make_engine();
   puremd::GpuAssignment gpu_assignment();
+  void check_gpu_code();
   void refuse_foreign_charge_fixes();
   void fill_step_input(puremd::StepInput &in);
   void export_analysis_data();

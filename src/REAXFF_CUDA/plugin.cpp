@@ -3,6 +3,9 @@
 // package before it reads the input):
 //   pair_style reaxff/gpu          (what `-sf gpu` makes of reaxff)
 //   fix qeq/reaxff/gpu, qeq/reax/gpu   (of qeq/reaxff and its old name qeq/reax)
+//   fix qtpie/reaxff/gpu, acks2/reaxff/gpu (acks2/reax/gpu)
+//   fix qeq/rel/reaxff/gpu         (only in a LAMMPS that has qeq/rel/reaxff:
+//                                   4Jul2026 on, with its REAXFF package)
 //   fix GPU                        (`package gpu`, only when LAMMPS has no
 //                                   GPU package of its own)
 #include <dlfcn.h>
@@ -10,6 +13,7 @@
 #include "fix_acks2_reaxff_gpu.h"
 #include "fix_package_gpu.h"
 #include "fix_qeq_reaxff_gpu.h"
+#include "fix_qeq_rel_reaxff_gpu.h"
 #include "fix_qtpie_reaxff_gpu.h"
 #include "lammps.h"
 #include "lammpsplugin.h"
@@ -29,6 +33,10 @@ Fix *make_fix_qeq_reaxff_gpu(LAMMPS *lmp, int argc, char **argv) {
 
 Fix *make_fix_qtpie_reaxff_gpu(LAMMPS *lmp, int argc, char **argv) {
   return new FixQtpieReaxFFGPU(lmp, argc, argv);
+}
+
+Fix *make_fix_qeq_rel_reaxff_gpu(LAMMPS *lmp, int argc, char **argv) {
+  return new FixQEqRelReaxFFGPU(lmp, argc, argv);
 }
 
 Fix *make_fix_acks2_reaxff_gpu(LAMMPS *lmp, int argc, char **argv) {
@@ -78,6 +86,15 @@ extern "C" void lammpsplugin_init(void *ptr, void *handle, void *regfunc) {
   plugin.info = "QTPIE charges for pair_style reaxff/gpu";
   plugin.creator.v2 = reinterpret_cast<lammpsplugin_factory2 *>(&make_fix_qtpie_reaxff_gpu);
   (*register_plugin)(&plugin, lmp);
+  // The LAMMPS versions differ here: a style for fix qeq/rel/reaxff only
+  // where LAMMPS has that fix, so that `-sf gpu` maps exactly what runs
+  // without it.
+  if (lmp->modify->fix_map->count("qeq/rel/reaxff")) {
+    plugin.name = "qeq/rel/reaxff/gpu";
+    plugin.info = "QEqR charges for pair_style reaxff/gpu";
+    plugin.creator.v2 = reinterpret_cast<lammpsplugin_factory2 *>(&make_fix_qeq_rel_reaxff_gpu);
+    (*register_plugin)(&plugin, lmp);
+  }
   plugin.info = "ACKS2 charges for pair_style reaxff/gpu";
   plugin.creator.v2 = reinterpret_cast<lammpsplugin_factory2 *>(&make_fix_acks2_reaxff_gpu);
   for (const char *name : {"acks2/reaxff/gpu", "acks2/reax/gpu"}) {

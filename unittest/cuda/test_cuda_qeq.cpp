@@ -193,7 +193,7 @@ TEST(CudaQEq, TypeMappedToNullTakesNoPart) {
     }
 }
 
-// QTPIE's electronegativities (QEqInput::qtpie): the CUDA solver's chi_eff
+// QTPIE's and QEqR's electronegativities (QEqInput::qtpie): the CUDA solver's chi_eff
 // from the engine's far list, with and without a potential, against the host
 // solver's from its own pair list; the overlap cut-off (7.6 A) reaches beyond
 // the matrix's (6 A), so the engine widens its list.
@@ -203,19 +203,30 @@ TEST(CudaQEq, QtpieSameAsHost) {
   const System sys = make_periodic_system(40, 11.0, 8.2, 2024u);
   std::vector<double> phi(sys.n_total());
   for (int i = 0; i < sys.n_total(); ++i) phi[i] = -0.05 * sys.x[3 * i + 2] + 0.02 * sys.x[3 * i];
-  for (bool field : {false, true})
+  struct Case {
+    const char *name;
+    OverlapModel model;
+    bool field;
+    double scale;
+  };
+  const Case cases[] = {{"QTPIE", OverlapModel::Qtpie, false, 1.0},
+                        {"QTPIE with a potential", OverlapModel::Qtpie, true, 1.0},
+                        {"QTPIE, scale 1.5", OverlapModel::Qtpie, true, 1.5},
+                        {"QEqR, scale 0.7", OverlapModel::Relative, true, 0.7}};
+  for (const Case &c : cases)
     for (bool with_owner : {true, false}) {
       QtpieInput qt;
+      qt.model = c.model;
       qt.exponent = exponent;
-      qt.phi = field ? phi.data() : nullptr;
+      qt.phi = c.field ? phi.data() : nullptr;
+      qt.phi_scale = c.scale;
       qt.cutoff_bohr = qtpie_cutoff_bohr(exponent[0]);
       QEqInput in = make_input(sys, with_owner);
       in.qtpie = &qt;
       HostQEq host(settings(0.0, 6.0, 1e-12));
       CudaQEq cuda(settings(0.0, 6.0, 1e-12));
       expect_same_solve(host, cuda, in, sys,
-                        std::string(field ? "QTPIE with a potential" : "QTPIE") +
-                            (with_owner ? ", device" : ", comm"));
+                        std::string(c.name) + (with_owner ? ", device" : ", comm"));
     }
 }
 

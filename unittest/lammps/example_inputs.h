@@ -3,7 +3,8 @@
 // LAMMPS's charge fixes) and once switched to our styles with `-sf gpu` (or
 // the input command `suffix gpu`), each in a folder of its own. The harness
 // changes only the step count of each run and the tolerance of the charge
-// fix (so the comparison sees the physics, not where a solver stopped).
+// fix (so the comparison sees the physics, not where a solver stopped), and
+// names a fix style by its released name where an example does not.
 #pragma once
 
 #include <ostream>
@@ -25,8 +26,10 @@ std::vector<ExampleInput> example_inputs();
 
 // The input's commands (continued lines joined), with the step count of
 // every `run` capped at max_steps and the tolerance of every charge fix
-// (qeq/reax*, qtpie/reax*, and the QEQ package's qeq/*) set to tol; acks2/reax*
-// fixes get 1e-20, as their BiCGStab also stops on an absolute test (see the .cpp).
+// (qeq/reax*, qtpie/reax*, qeq/rel/reax*, and the QEQ package's qeq/*) set to
+// tol; acks2/reax* fixes get 1e-20, as their BiCGStab also stops on an absolute
+// test (see the .cpp). A fix style an example names by a name LAMMPS never
+// released (qeqr/reaxff) gets its released one (qeq/rel/reaxff).
 std::vector<std::string> harness_commands(const std::string &text, int max_steps,
                                           const std::string &tol);
 

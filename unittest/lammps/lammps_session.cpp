@@ -118,6 +118,10 @@ void LammpsSession::load_plugin() {
   plugin_loaded_ = true;
 }
 
+bool LammpsSession::has_style(const char *category, const char *name) {
+  return lammps_has_style(handle_, category, name) != 0;
+}
+
 double LammpsSession::thermo(const char *keyword) { return lammps_get_thermo(handle_, keyword); }
 
 std::vector<std::pair<std::string, double>> LammpsSession::last_thermo() {

@@ -35,6 +35,8 @@ class LammpsSession {
   // Per-atom compute or fix output ("c_ID", "f_ID") ordered by atom ID.
   std::vector<double> gather_per_atom(const char *name, int count);
   long long natoms();
+  // Whether LAMMPS (with the plugins loaded so far) knows a style, e.g. ("fix", "qeq/rel/reaxff").
+  bool has_style(const char *category, const char *name);
   // This rank's atom IDs in LAMMPS's current local order.
   std::vector<long long> local_ids();
 

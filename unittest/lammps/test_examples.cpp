@@ -197,29 +197,35 @@ INSTANTIATE_TEST_SUITE_P(Inputs, ExamplesReaxff, ::testing::ValuesIn(example_inp
 // hand-copied subset. The parameterized test above runs whatever it finds,
 // so this is what fails when an input goes missing (a wrong
 // LAMMPS_EXAMPLES_DIR, a packaged source without some example). Every input
-// of LAMMPS 4Feb2025 must be there; a newer LAMMPS may add more, which the
-// test above then runs as well.
+// of LAMMPS 4Feb2025 must be there, and 4Jul2026's QEqR inputs where LAMMPS
+// has that fix; a newer LAMMPS may add more, which the test above then runs
+// as well.
 TEST(ExamplesReaxffSource, HasEveryInput) {
-  const std::vector<std::string> expected = {"AB/in.AB",
-                                             "AuO/in.AuO",
-                                             "CHO/in.CHO",
-                                             "FC/in.FC",
-                                             "FeOH3/in.FeOH3",
-                                             "HNS/in.reaxff.hns",
-                                             "RDX/in.RDX",
-                                             "VOH/in.VOH",
-                                             "ZnOH2/in.ZnOH2",
-                                             "ci-reaxFF/in.ci-reax.CH",
-                                             "in.reaxff.rdx",
-                                             "in.reaxff.rdx-shielded",
-                                             "in.reaxff.tatb",
-                                             "in.reaxff.tatb-shielded",
-                                             "water/in.water.acks2",
-                                             "water/in.water.acks2.field",
-                                             "water/in.water.qeq",
-                                             "water/in.water.qeq.field",
-                                             "water/in.water.qtpie",
-                                             "water/in.water.qtpie.field"};
+  std::vector<std::string> expected = {"AB/in.AB",
+                                       "AuO/in.AuO",
+                                       "CHO/in.CHO",
+                                       "FC/in.FC",
+                                       "FeOH3/in.FeOH3",
+                                       "HNS/in.reaxff.hns",
+                                       "RDX/in.RDX",
+                                       "VOH/in.VOH",
+                                       "ZnOH2/in.ZnOH2",
+                                       "ci-reaxFF/in.ci-reax.CH",
+                                       "in.reaxff.rdx",
+                                       "in.reaxff.rdx-shielded",
+                                       "in.reaxff.tatb",
+                                       "in.reaxff.tatb-shielded",
+                                       "water/in.water.acks2",
+                                       "water/in.water.acks2.field",
+                                       "water/in.water.qeq",
+                                       "water/in.water.qeq.field",
+                                       "water/in.water.qtpie",
+                                       "water/in.water.qtpie.field"};
+  // and LAMMPS 4Jul2026's, with fix qeq/rel/reaxff
+  LammpsSession lmp;
+  if (lmp.has_style("fix", "qeq/rel/reaxff"))
+    for (const char *name : {"water/in.water.qeqr", "water/in.water.qeqr.field"})
+      expected.push_back(name);
   std::vector<std::string> found;
   for (const ExampleInput &in : example_inputs()) found.push_back(in.name);
   for (const std::string &name : expected)

@@ -1,9 +1,9 @@
-// QTPIE electronegativities (physics/qtpie.h, the host QEq solver): the
-// Gaussian overlap against a numerical integral, and chi_eff against a
-// brute-force sum over every atom written as fix qtpie/reaxff writes it (all
-// atoms, owned and ghost, in index order), with and without an external
-// potential, in a solve whose charges must equal a QEq solve with chi_eff
-// given per atom.
+// QTPIE and QEqR electronegativities (physics/qtpie.h, the host QEq solver):
+// the Gaussian overlap against a numerical integral, and chi_eff against a
+// brute-force sum over every atom written as fix qtpie/reaxff and fix
+// qeq/rel/reaxff write it (all atoms, owned and ghost, in index order), with
+// and without an external potential and its `scale`, in a solve whose charges
+// must equal a QEq solve with chi_eff given per atom.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -55,17 +55,31 @@ TEST(Qtpie, OverlapOfNormalisedGaussiansMatchesNumericalIntegral) {
   EXPECT_NEAR(std::exp(-0.224 / 2.0 * cut * cut), 1e-10, 1e-16);
 }
 
-TEST(Qtpie, ChiEffAsFixQtpieSumsIt) {
+struct OverlapCase {
+  const char *name;
+  OverlapModel model;
+  bool field;
+  double scale;
+};
+
+TEST(Qtpie, ChiEffAsFixQtpieAndFixQEqRelSumIt) {
   const double cut_bohr = qtpie_cutoff_bohr(kExponent[0]);
   const double cut_A = cut_bohr / kBohrPerAngstrom;  // 7.59 A
   const System sys = make_periodic_system(40, 11.0, cut_A + 0.5, 2024u);
-  for (const bool field : {false, true}) {
-    SCOPED_TRACE(field ? "with a potential" : "without");
+  const OverlapCase cases[] = {
+      {"QTPIE", OverlapModel::Qtpie, false, 1.0},
+      {"QTPIE with a potential", OverlapModel::Qtpie, true, 1.0},
+      {"QTPIE with a potential, scale 1.5", OverlapModel::Qtpie, true, 1.5},
+      {"QEqR with a potential", OverlapModel::Relative, true, 1.0},
+      {"QEqR with a potential, scale 0.7", OverlapModel::Relative, true, 0.7},
+  };
+  for (const OverlapCase &c : cases) {
+    SCOPED_TRACE(c.name);
     const int n = sys.n_total();
     std::vector<double> phi(n, 0.0);
-    if (field)
+    if (c.field)
       for (int i = 0; i < n; ++i) phi[i] = -0.05 * sys.x[3 * i + 2] + 0.02 * sys.x[3 * i];
-    // fix qtpie/reaxff's loop: every atom j in index order
+    // the fixes' loop: every atom j in index order
     std::vector<double> chi_eff(n, 0.0);
     for (int i = 0; i < sys.n_local; ++i) {
       const int ti = sys.type[i];
@@ -78,10 +92,14 @@ TEST(Qtpie, ChiEffAsFixQtpieSumsIt) {
         const int tj = sys.type[j];
         const double p = kExponent[ti] + kExponent[tj], m = kExponent[ti] * kExponent[tj] / p;
         const double s = std::pow(4.0 * m / p, 0.75) * std::exp(-m * r * r);
-        num += (kChi[ti] - kChi[tj] + phi[i] - phi[j]) * s;
+        if (c.model == OverlapModel::Qtpie)
+          num += (kChi[ti] - kChi[tj] + c.scale * (phi[i] - phi[j])) * s;
+        else
+          num += phi[j] * s;
         den += s;
       }
-      chi_eff[i] = num / den;
+      chi_eff[i] =
+          c.model == OverlapModel::Qtpie ? num / den : kChi[ti] + c.scale * (phi[i] - num / den);
     }
 
     QEqSettings set;
@@ -92,8 +110,10 @@ TEST(Qtpie, ChiEffAsFixQtpieSumsIt) {
     SingleRankComm c1 = make_comm(sys), c2 = make_comm(sys);
     std::vector<double> q1(n, 0.0), q2(n, 0.0);
     QtpieInput qt;
+    qt.model = c.model;
     qt.exponent = kExponent;
-    qt.phi = field ? phi.data() : nullptr;
+    qt.phi = c.field ? phi.data() : nullptr;
+    qt.phi_scale = c.scale;
     qt.cutoff_bohr = cut_bohr;
     QEqInput in = make_input(sys);
     in.qtpie = &qt;

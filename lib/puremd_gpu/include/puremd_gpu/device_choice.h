@@ -21,6 +21,12 @@ int gpu_for_rank(const GpuAssignment &a, int device_count);
 // index, or -1 without CUDA or without a GPU.
 int select_cuda_device(const GpuAssignment &a);
 
+// Throws RuntimeError when this build has no code the current GPU can run
+// (machine code for its architecture, or PTX the driver can compile for it):
+// the message names the GPU, its architecture, the architectures built and
+// CMAKE_CUDA_ARCHITECTURES. Nothing without CUDA or without a GPU.
+void check_cuda_code();
+
 // The GPU the process's CUDA calls go to now, which another library in the
 // process (LAMMPS's GPU package) may have chosen; -1 without CUDA or GPU.
 int current_cuda_device();

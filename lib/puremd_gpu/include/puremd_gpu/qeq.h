@@ -12,6 +12,7 @@
 #include "puremd_gpu/atom_input.h"
 #include "puremd_gpu/charge_history.h"
 #include "puremd_gpu/physics/qeq_matrix.h"
+#include "puremd_gpu/physics/qtpie.h"
 
 namespace puremd {
 
@@ -77,15 +78,17 @@ struct QEqSettings {
 // threads_per_row is not 0, 4, 8, 16 or 32, or predictor is none of QEqPredictor's.
 void check_qeq_settings(const QEqSettings &settings);
 
-// QTPIE instead of QEq's electronegativities (physics/qtpie.h): the owned
-// atoms' chi become chi_eff from the Gaussian-orbital overlaps with every
-// atom within `cutoff`, ghosts included (so the ghosts must reach that far).
+// QTPIE's or QEqR's electronegativities instead of QEq's (physics/qtpie.h):
+// the owned atoms' chi become chi_eff from the Gaussian-orbital overlaps with
+// every atom within `cutoff`, ghosts included (so the ghosts must reach that far).
 struct QtpieInput {
+  OverlapModel model = OverlapModel::Qtpie;
   // Orbital exponent (1/Bohr^2) per type (QEqInput::type given) or per atom.
   const double *exponent = nullptr;
   // Optional, n_total entries: an external potential (eV) at every atom,
   // owned and ghost (fix efield's field at the atom's coordinates).
   const double *phi = nullptr;
+  double phi_scale = 1.0;    // s of physics/qtpie.h (the fixes' `scale`)
   double cutoff_bohr = 0.0;  // qtpie_cutoff_bohr of the smallest exponent in use
 };
 

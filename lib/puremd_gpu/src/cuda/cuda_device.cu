@@ -9,6 +9,42 @@
 #include "puremd_gpu/errors.h"
 
 namespace puremd {
+namespace {
+__global__ void architecture_probe_kernel() {}
+}  // namespace
+
+// The architectures this library was compiled for (CMAKE_CUDA_ARCHITECTURES).
+#ifndef PUREMD_CUDA_ARCHITECTURES
+#define PUREMD_CUDA_ARCHITECTURES "unknown"
+#endif
+
+void check_cuda_code() {
+  int count = 0, dev = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0 ||
+      cudaGetDevice(&dev) != cudaSuccess) {
+    cudaGetLastError();
+    return;
+  }
+  cudaFuncAttributes attr{};
+  const cudaError_t e = cudaFuncGetAttributes(&attr, architecture_probe_kernel);
+  if (e == cudaSuccess) return;
+  cudaGetLastError();
+  cudaDeviceProp prop{};
+  cudaGetDeviceProperties(&prop, dev);
+  const std::string arch = std::to_string(prop.major) + std::to_string(prop.minor);
+  if (e != cudaErrorInvalidDeviceFunction && e != cudaErrorNoKernelImageForDevice)
+    // e.g. a fault earlier in this process, which stays with the context
+    throw RuntimeError(std::string("GPU ") + std::to_string(dev) + " (" + prop.name + ", sm_" +
+                       arch + ") is unusable: " + cudaGetErrorString(e));
+  throw RuntimeError(std::string("this build has no GPU code for GPU ") + std::to_string(dev) +
+                     " (" + prop.name + ", sm_" + arch +
+                     "): it was built with "
+                     "CMAKE_CUDA_ARCHITECTURES=" PUREMD_CUDA_ARCHITECTURES
+                     "; rebuild with "
+                     "-DCMAKE_CUDA_ARCHITECTURES=" +
+                     arch + " (or a list that holds " + arch +
+                     ", e.g. the default \"80-real;86-real;89-real;90\")");
+}
 
 int select_cuda_device(const GpuAssignment &a) {
   int count = 0;

@@ -14,6 +14,7 @@
 #include "cuda/cuda_engine.h"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/qeq_cuda_solver.h"
+#include "puremd_gpu/device_choice.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/long_range_tables.h"
 #include "puremd_gpu/physics/bond_order.h"
@@ -22,8 +23,6 @@
 namespace puremd {
 namespace cuda {
 namespace {
-
-__global__ void architecture_probe_kernel() {}
 
 // The caller's atom types and ids into the driver's: force-field elements
 // (mapped_element) and 64-bit ids.
@@ -116,22 +115,7 @@ CudaEngine::CudaEngine(const ForceField &ff, const Control &control,
   description_ = buf;
   if (prop.major < 6)
     throw RuntimeError(description_ + ": compute capability 6.0 or newer is required");
-  {
-    cudaFuncAttributes attr{};
-    const cudaError_t e = cudaFuncGetAttributes(&attr, architecture_probe_kernel);
-    if (e != cudaSuccess && e != cudaErrorInvalidDeviceFunction &&
-        e != cudaErrorNoKernelImageForDevice) {
-      cudaGetLastError();  // e.g. a fault earlier in this process, which stays with the context
-      throw RuntimeError(description_ + ": the GPU is unusable: " + cudaGetErrorString(e));
-    }
-    if (e != cudaSuccess) {
-      cudaGetLastError();
-      throw RuntimeError(description_ + ": this build has no GPU code for sm_" +
-                         std::to_string(prop.major) + std::to_string(prop.minor) + " (" +
-                         cudaGetErrorString(e) + "); reconfigure with -DCMAKE_CUDA_ARCHITECTURES=" +
-                         std::to_string(prop.major) + std::to_string(prop.minor));
-    }
-  }
+  check_cuda_code();
   stream_ = std::make_unique<CudaStream>();
   c_.stream = stream_->get();
   c_.mem.stream = c_.stream;

@@ -1,4 +1,4 @@
-// The CUDA QEq solver's QTPIE electronegativities (QEqInput::qtpie,
+// The CUDA QEq solver's QTPIE or QEqR electronegativities (QEqInput::qtpie,
 // physics/qtpie.h): chi_eff of every owned atom from the engine's far list
 // of the step, a group of lanes per atom over its partners k < i (the
 // reverse index) and j > i (its far row), within the overlap cut-off. The
@@ -21,7 +21,8 @@ struct QtpieArgs {
   EngineAtoms far;
   const int *type;  // null: per-atom parameters
   const double *chi, *exponent, *phi;
-  double cut_bohr;
+  OverlapModel model;
+  double phi_scale, cut_bohr;
   double *chi_eff;
 };
 
@@ -39,20 +40,23 @@ __global__ void __launch_bounds__(kQEqBlock) k_qtpie_chi_eff(QtpieArgs a) {
   const int pi = qtpie_param(a, i);
   const vec3 xi = a.far.x[i];
   const double ai = a.exponent[pi];
-  const double ci = a.chi[pi] + (a.phi ? a.phi[i] : 0.0);
+  auto site = [&](int j, int pj) { return OverlapSite{a.chi[pj], a.phi ? a.phi[j] : 0.0}; };
+  const OverlapSite si = site(i, pi);
   QtpieSums s;
-  if (g.lane == 0) qtpie_add(s, ai, ai, 0.0, a.cut_bohr, 0.0);  // i itself
+  if (g.lane == 0)  // i itself
+    qtpie_add(s, ai, ai, 0.0, a.cut_bohr, overlap_weight(a.model, a.phi_scale, si, si));
   auto partner = [&](int j) {
     const int pj = qtpie_param(a, j);
     const double r = pair_geometry(xi, a.far.x[j]).d;
-    qtpie_add(s, ai, a.exponent[pj], r, a.cut_bohr, ci - (a.chi[pj] + (a.phi ? a.phi[j] : 0.0)));
+    qtpie_add(s, ai, a.exponent[pj], r, a.cut_bohr,
+              overlap_weight(a.model, a.phi_scale, si, site(j, pj)));
   };
   const int r_end = a.far.rev_start[i + 1];
   for (int q = a.far.rev_start[i] + g.lane; q < r_end; q += kQtpieLanes) partner(a.far.rev_row[q]);
   const int f_end = a.far.end[i];
   for (int p = a.far.start[i] + g.lane; p < f_end; p += kQtpieLanes) partner(a.far.nbr[p]);
   g.sum_all(s);
-  if (g.lane == 0) a.chi_eff[i] = qtpie_chi_eff(s);
+  if (g.lane == 0) a.chi_eff[i] = qtpie_chi_eff(a.model, a.phi_scale, s, si);
 }
 
 }  // namespace
@@ -80,6 +84,8 @@ void CudaQEqSolver::qtpie_electronegativities(const QEqInput &in) {
   a.chi = chi_dev_.data();
   a.exponent = qtpie_exp_dev_.data();
   a.phi = qt.phi ? qtpie_phi_dev_.data() : nullptr;
+  a.model = qt.model;
+  a.phi_scale = qt.phi_scale;
   a.cut_bohr = qt.cutoff_bohr;
   a.chi_eff = chi_eff_dev_.data();
   k_qtpie_chi_eff<<<blocks_for(static_cast<long long>(nl) * kQtpieLanes, kQEqBlock), kQEqBlock, 0,

@@ -20,6 +20,7 @@ bool cuda_device_available(std::string *why) {
 
 int select_cuda_device(const GpuAssignment &) { return -1; }
 int current_cuda_device() { return -1; }
+void check_cuda_code() {}
 
 }  // namespace puremd
 #endif

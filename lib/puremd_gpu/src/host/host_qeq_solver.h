@@ -143,22 +143,28 @@ class HostQEqSolver {
     const int n = in.n_total, nl = in.n_local;
     build_half_neighbor_list(xv_.data(), nl, n, qt.cutoff_bohr / kBohrPerAngstrom, 0.0, nullptr,
                              qtpie_nl_);
-    auto chi = [&](int i) { return chi_of(in, i) + (qt.phi ? qt.phi[i] : 0.0); };
+    auto site = [&](int i) { return OverlapSite{chi_of(in, i), qt.phi ? qt.phi[i] : 0.0}; };
+    auto weight = [&](const OverlapSite &a, const OverlapSite &b) {
+      return overlap_weight(qt.model, qt.phi_scale, a, b);
+    };
     auto expo = [&](int i) { return qt.exponent[qeq_param_index(in, i)]; };
     std::vector<QtpieSums> sums(nl);
     for (int i = 0; i < nl; ++i) {
-      const double ai = expo(i), ci = chi(i);
-      qtpie_add(sums[i], ai, ai, 0.0, qt.cutoff_bohr, 0.0);  // i itself
+      const double ai = expo(i);
+      const OverlapSite si = site(i);
+      qtpie_add(sums[i], ai, ai, 0.0, qt.cutoff_bohr, weight(si, si));  // i itself
       for (int p = qtpie_nl_.start[i]; p < qtpie_nl_.end[i]; ++p) {
         const int j = qtpie_nl_.nbr[p];
-        const double aj = expo(j), cj = chi(j);
+        const double aj = expo(j);
+        const OverlapSite sj = site(j);
         const double r = pair_geometry(xv_[i], xv_[j]).d;
-        qtpie_add(sums[i], ai, aj, r, qt.cutoff_bohr, ci - cj);
-        if (j < nl) qtpie_add(sums[j], aj, ai, r, qt.cutoff_bohr, cj - ci);
+        qtpie_add(sums[i], ai, aj, r, qt.cutoff_bohr, weight(si, sj));
+        if (j < nl) qtpie_add(sums[j], aj, ai, r, qt.cutoff_bohr, weight(sj, si));
       }
     }
     chi_eff_.assign(n, 0.0);
-    for (int i = 0; i < nl; ++i) chi_eff_[i] = qtpie_chi_eff(sums[i]);
+    for (int i = 0; i < nl; ++i)
+      chi_eff_[i] = qtpie_chi_eff(qt.model, qt.phi_scale, sums[i], site(i));
   }
 
   // Rows of owned active atoms: partners within cut_hi, ghosts kept per ghost_pair_is_mine.

@@ -1,12 +1,18 @@
-// QTPIE (charge transfer with polarization current equalization, Chen and
-// Martinez 2007), as LAMMPS's fix qtpie/reaxff takes it: before the QEq
-// solve, each atom's electronegativity is replaced by an overlap-weighted
-// mean of its differences to its neighbours',
-//   chi_eff_i = sum_j (chi_i - chi_j + phi_i - phi_j) S_ij / sum_j S_ij,
+// Electronegativities from Gaussian-orbital overlaps, as LAMMPS's fix
+// qtpie/reaxff and fix qeq/rel/reaxff take them before the QEq solve. Each
+// atom's electronegativity is replaced by chi_eff, from weights w_ij summed
 // over every atom j within the overlap cut-off (i itself, owned atoms and
 // ghosts alike, inside or outside the charge group), S_ij the overlap of two
-// normalised 1s Gaussian orbitals with the exponents of i's and j's types and
-// phi an external potential (fix efield), 0 without one.
+// normalised 1s Gaussian orbitals with the exponents of i's and j's types, phi
+// an external potential (fix efield; 0 without one) and s the fixes' `scale`
+// (1 by default):
+//  - QTPIE (charge transfer with polarization current equalization, Chen and
+//    Martinez 2007): chi_eff_i = sum_j w_ij S_ij / sum_j S_ij with
+//    w_ij = chi_i - chi_j + s (phi_i - phi_j);
+//  - QEqR (Lalli et al.): the potential relative to its overlap-weighted mean,
+//    chi_eff_i = chi_i + s (phi_i - sum_j phi_j S_ij / sum_j S_ij), so only
+//    differences of the potential enter and a field may point along a
+//    periodic direction (w_ij = phi_j).
 #pragma once
 
 #include <cmath>
@@ -34,22 +40,42 @@ inline double qtpie_cutoff_bohr(double smallest_exponent) {
   return std::sqrt(2.0 * kQtpieOverlapDigits / smallest_exponent * std::log(10.0));
 }
 
+// Which chi_eff the overlaps give (see the top of this file).
+enum class OverlapModel { Qtpie, Relative };
+
+// What an atom brings to the sums: its electronegativity and the potential at it.
+struct OverlapSite {
+  double chi = 0.0, phi = 0.0;
+};
+
 // The two sums of chi_eff for one atom i, partner by partner.
 struct QtpieSums {
   double num = 0.0, den = 0.0;
 };
 
+// w_ij of partner j of atom i (j == i for the self term), written as the
+// LAMMPS fixes write it.
+PMD_HD PMD_INLINE double overlap_weight(OverlapModel model, double scale, const OverlapSite &i,
+                                        const OverlapSite &j) {
+  if (model == OverlapModel::Relative) return j.phi;
+  return i.chi - j.chi + scale * (i.phi - j.phi);
+}
+
 // Partner j at distance r_A (A) of i: counted when within cut_bohr (i itself
-// at r = 0 too, with S = 1). chi_diff = chi_i - chi_j + phi_i - phi_j.
+// at r = 0 too, with S = 1), with weight w_ij.
 PMD_HD PMD_INLINE void qtpie_add(QtpieSums &s, double a, double b, double r_A, double cut_bohr,
-                                 double chi_diff) {
+                                 double weight) {
   const double r = r_A * kBohrPerAngstrom;
   if (!(r < cut_bohr)) return;
   const double overlap = qtpie_overlap(a, b, r);
-  s.num += chi_diff * overlap;
+  s.num += weight * overlap;
   s.den += overlap;
 }
 
-PMD_HD PMD_INLINE double qtpie_chi_eff(const QtpieSums &s) { return s.num / s.den; }
+PMD_HD PMD_INLINE double qtpie_chi_eff(OverlapModel model, double scale, const QtpieSums &s,
+                                       const OverlapSite &i) {
+  if (model == OverlapModel::Relative) return i.chi + scale * (i.phi - s.num / s.den);
+  return s.num / s.den;
+}
 
 }  // namespace puremd
