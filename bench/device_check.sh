@@ -313,6 +313,7 @@ if [ "$what" = arch ]; then
   # this GPU (ARCH_PLUGIN: its folder, e.g. a build with -DCMAKE_CUDA_ARCHITECTURES=80-real,
   # machine code for sm_80 and no PTX) must stop at pair_style, naming the GPU, its
   # architecture and CMAKE_CUDA_ARCHITECTURES, on every rank count.
+  arch_plugin=${ARCH_PLUGIN:+$(cd "$ARCH_PLUGIN" && pwd)}
   cd "$root/examples/HNS"
   if command -v cuobjdump >/dev/null; then
     row "bundle plugin holds: $(cuobjdump --list-elf "${LAMMPS_PLUGIN_PATH:-$root/build/plugins}/reaxffgpuplugin.so" 2>/dev/null |
@@ -321,15 +322,15 @@ if [ "$what" = arch ]; then
   fi
   "$LMP" -in in.reaxff.hns -sf gpu -v t 10 -log none >"$out/arch_default.log" 2>&1; rc=$?
   row "default architectures: HNS -sf gpu rc=$rc  $(grep -m1 'ReaxFF/GPU: using' "$out/arch_default.log")"
-  if [ -n "${ARCH_PLUGIN:-}" ]; then
+  if [ -n "$arch_plugin" ]; then
     for np in 1 2; do
-      LAMMPS_PLUGIN_PATH="$(cd "$ARCH_PLUGIN" && pwd)" timeout 120 mpirun --bind-to none -np $np \
+      LAMMPS_PLUGIN_PATH="$arch_plugin" timeout 120 mpirun --bind-to none -np $np \
         "$LMP" -in in.reaxff.hns -sf gpu -v t 10 -log none >"$out/arch_missing_np$np.log" 2>&1
       rc=$?
       ok=no
       if [ $rc != 0 ] && [ $rc != 124 ] && grep -q 'no GPU code for GPU' "$out/arch_missing_np$np.log" &&
         grep -q 'CMAKE_CUDA_ARCHITECTURES' "$out/arch_missing_np$np.log" &&
-        grep -q 'Last command: pair_style' "$out/arch_missing_np$np.log"; then ok=yes; fi
+        grep -q 'Last input line: pair_style' "$out/arch_missing_np$np.log"; then ok=yes; fi
       row "missing architecture np=$np: rc=$rc  stopped at pair_style with the message: $ok"
       grep -m1 'ERROR' "$out/arch_missing_np$np.log"
     done

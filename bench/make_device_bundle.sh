@@ -16,7 +16,9 @@ cp "$prefix/bin/lmp" "$out/bin/"
 cp -L "$prefix"/lib/liblammps.so.0 "$out/lib/"
 ln -sf liblammps.so.0 "$out/lib/liblammps.so"
 cp "$build/plugins/reaxffgpuplugin.so" "$out/plugins/"
-cp "$build/unittest/puremd_unit_tests" "$build/unittest/lammps_tests" "$out/bin/"
+cp "$build/unittest/lammps_tests" "$out/bin/"
+# (a build of the adapters' targets alone, scripts/test.sh's second LAMMPS, has none)
+[ -x "$build/unittest/puremd_unit_tests" ] && cp "$build/unittest/puremd_unit_tests" "$out/bin/"
 pwd > "$out/source_dir"
 # the build folder, relative to the source: the test binaries load the plugin from its plugins/
 realpath --relative-to=. "$build" > "$out/build_dir"
@@ -54,3 +56,10 @@ fi
 strip --strip-unneeded "$out"/bin/* "$out"/plugins/*.so "$out"/lib/*.so.0 2>/dev/null || true
 ex=$(git rev-parse --git-path info/exclude); mkdir -p "$(dirname "$ex")"; grep -q '^/.device/' "$ex" 2>/dev/null || echo '/.device/' >> "$ex"
 du -sh "$out"
+# PACK=1: also $out.tar.xz, for the device tool's 64 MiB carry (the plugin and the
+# unit tests hold machine code for four GPU architectures: ~35 MB each, ~2.5 MB packed);
+# unpack on the device with tar -xJf
+if [ "${PACK:-0}" = 1 ]; then
+  tar -C "$(dirname "$out")" -cf - "$(basename "$out")" | xz -T0 -6 >"$out.tar.xz"
+  du -sh "$out.tar.xz"
+fi
