@@ -21,7 +21,8 @@
 #        all: CG iterations per step and ms/step for each QEq predictor, fix keyword
 #        `predictor`, on HNS 2^3, HNS 8^3 and Water-6540; arch, not in all: the GPU
 #        architectures of the bundle's plugin, and the error of a plugin built without
-#        code for this GPU, ARCH_PLUGIN)
+#        code for this GPU, ARCH_PLUGIN; xlmd, not in all: NVE drift of extended-Lagrangian
+#        charges against converged ones; XLMD=1 with bench adds ours with `xlmd yes`)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -200,8 +201,13 @@ side_by_side() {  # label, folder, input, steps-args...
   # the peer, unpacked by the first side-by-side run
   [ -x "$KK" ] || { [ -f "$peer_xz" ] && xz -dc "$peer_xz" >"$KK" && chmod +x "$KK"; }
   cd "$dir"
-  local ours=() kk=() bs=() mo=0 mk=0 m
+  local ours=() kk=() bs=() xl=() mo=0 mk=0 m
   for ((r = 1; r <= reps; r++)); do
+    if [ "${XLMD:-0}" = 1 ]; then  # ours with extended-Lagrangian charges (opt-in)
+      "$LMP" -sf gpu -in "$(with_keywords "$in" "" "xlmd yes")" "$@" -log "$out/bench_xl.log" \
+        -screen none
+      xl+=("$(ms_per_step "$out/bench_xl.log")")
+    fi
     if [ -n "$base" ]; then
       LAMMPS_PLUGIN_PATH="$base" "$LMP" -sf gpu -in "$in" "$@" -log "$out/bench_base.log" -screen none
       bs+=("$(ms_per_step "$out/bench_base.log")")
@@ -223,6 +229,11 @@ side_by_side() {  # label, folder, input, steps-args...
   row "$(printf '%-12s atoms=%-8s ours %8s ms/step (%s)  reaxff/kk %8s ms/step (%s)  kk/ours %s  GPU MiB ours %s kk %s' \
     "$label" "$atoms" "$a" "${ours[*]}" "$b" "${kk[*]}" \
     "$(awk -v a="$a" -v b="$b" 'BEGIN{if (a > 0 && b > 0) printf "%.2f", b / a; else print "-"}')" "$mo" "$mk")"
+  if [ "${XLMD:-0}" = 1 ]; then
+    local x; x=$(printf '%s\n' "${xl[@]}" | median)
+    row "$(printf '%-12s   ours xlmd yes %8s ms/step (%s)  kk/ours-xlmd %s' "$label" "$x" "${xl[*]}" \
+      "$(awk -v x="$x" -v b="$b" 'BEGIN{if (x > 0 && b > 0) printf "%.2f", b / x; else print "-"}')")"
+  fi
   if [ -n "$base" ]; then
     local c; c=$(printf '%s\n' "${bs[@]}" | median)
     row "$(printf '%-12s   base %8s ms/step (%s)  ours/base %s' "$label" "$c" "${bs[*]}" \
@@ -249,6 +260,60 @@ if [ "$what" = all ] || [ "$what" = bench ] || [ "$what" = quick ]; then
       silica) side_by_side "Silica-6000" "$root/examples/silica6000" in.silica6000.reaxff -v steps 100 ;;
       *) t=100; [ "$sys" -ge 12 ] && t=20; [ "$sys" -ge 24 ] && t=10
         side_by_side "HNS $sys^3" "$root/examples/HNS" in.reaxff.hns -v x $sys -v y $sys -v z $sys -v t $t ;;
+    esac
+  done
+fi
+
+if [ "$what" = xlmd ]; then
+  # Extended-Lagrangian charges (fix qeq/reaxff/gpu xlmd yes, opt-in) against the
+  # converged solve at 1e-10, NVE: HNS 2x2x2 5000 x 0.1 fs and Water-6540 2000 x 0.25 fs
+  # (issue 27's criterion: max |E(t) - E(0)| no more than twice the converged solve's;
+  # the slope of a least-squares line through E(t)), xlcg 2 (default) and 1; then the
+  # charges of the xlcg 2 run against converged ones at the same positions (its dump,
+  # rerun with the converged fix), RMS over atoms and frames.
+  xl_drift() {  # label, folder, input, timestep, steps, qeq-fix regex, extra -v args...
+    local label=$1 dir=$2 in=$3 dt=$4 steps=$5; shift 5
+    cd "$dir"
+    local variants="conv" res="" n
+    for n in ${XLCGS:-2 1}; do variants="$variants xl$n"; done
+    for v in $variants; do
+      local kw=""
+      [ "$v" != conv ] && kw="xlmd yes xlcg ${v#xl}"
+      sed -E -e "s/^(timestep[[:space:]]+).*/\1$dt/" \
+        -e "s/^(thermo_style[[:space:]]+).*/\1custom step etotal pe/" \
+        -e "s/^thermo_modify.*/thermo_modify norm no/" -e "s/^(thermo[[:space:]]+).*/\1 20/" \
+        -e "s/^(fix[[:space:]]+[^[:space:]]+[[:space:]]+all[[:space:]]+qeq\/reax[^[:space:]]*[[:space:]]+1[[:space:]]+0.0[[:space:]]+10.0[[:space:]]+)[^[:space:]]+([[:space:]]+reaxff).*/\11.0e-10\2 maxiter 400 $kw/" \
+        -e "s/^(run[[:space:]]+).*/dump xd all custom 500 $v.dump id x y z q\ndump_modify xd sort id format float %.16g\n\1$steps/" \
+        "$in" >"$out/in.$v"
+      "$LMP" -sf gpu -in "$out/in.$v" "$@" -log "$out/xl_$v.log" -screen none
+      awk -v dtfs="$dt" '/^ *Step/ {p = 1; next} /^Loop time/ {p = 0} p && NF == 3 {t = $1 * dtfs / 1000;
+        if (n == 0) e0 = $2; d = $2 - e0; if (d < 0) d = -d; if (d > m) m = d;
+        n++; st += t; se += $2; stt += t * t; ste += t * $2}
+        END {slope = (n * ste - st * se) / (n * stt - st * st);
+        printf "max|E(t)-E(0)| %.4f kcal/mol  slope %.4f kcal/mol/ps", m, slope}' \
+        "$out/xl_$v.log" >"$out/xl_$v.txt"
+    done
+    for v in $variants; do
+      res="$res | $([ "$v" = conv ] && echo converged || echo "xlcg ${v#xl}") $(cat "$out/xl_$v.txt")"
+    done
+    row "$(printf 'xlmd %-11s %s steps x %s fs%s' "$label" "$steps" "$dt" "$res")"
+    # the xlcg 2 run's frames, rerun with the converged fix: its charges at the same positions
+    sed -E -e "/^dump/d" -e "s/^(run[[:space:]]+).*/dump rd all custom 1 rerun.dump id q\ndump_modify rd sort id format float %.16g\nrerun xl2.dump dump x y z/" \
+      "$out/in.conv" >"$out/in.rerun"
+    "$LMP" -sf gpu -in "$out/in.rerun" "$@" -log "$out/xl_rerun.log" -screen none
+    awk 'FNR == 1 {f++} /^ITEM: ATOMS/ {a = 1; fr[f]++; next} /^ITEM/ {a = 0} a && f == 1 {q[fr[1], $1] = $5}
+      a && f == 2 {d = $2 - q[fr[2], $1]; s += d * d; n++} END {printf "%.2e over %d values", sqrt(s / n), n}' \
+      xl2.dump rerun.dump >"$out/xl_rms.txt"
+    row "$(printf 'xlmd %-11s RMS q(xlcg 2) - q(converged, same positions): %s' "$label" "$(cat "$out/xl_rms.txt")")"
+    rm -f ./*.dump
+    cd "$root"
+  }
+  # XL_SYSTEMS (default "hns water"), XLCGS the xlcg values (default "2 1"; the rerun
+  # comparison needs 2 among them)
+  for sys in ${XL_SYSTEMS:-hns water}; do
+    case $sys in
+      hns) xl_drift "HNS 2^3" "$root/examples/HNS" in.reaxff.hns 0.1 5000 -v x 2 -v y 2 -v z 2 ;;
+      water) xl_drift "Water-6540" "$root/examples/water6540" in.water6540.reaxff 0.25 2000 ;;
     esac
   done
 fi

@@ -85,10 +85,13 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, int first_ke
   // fix qtpie/reaxff/gpu's and qeq/rel/reaxff/gpu's gauss file comes before
   // the keywords, and their `scale` among them
   const bool overlap_model = first_keyword > 8;
+  // extended-Lagrangian charges: QEq's alone (not ACKS2's, QTPIE's or QEqR's)
+  const bool plain_qeq = !overlap_model && !utils::strmatch(style, "^acks2/reax");
   const std::string usage = fmt::format(
-      "fix ID group {} Nevery cutlo cuthi tol params{} [nowarn] [maxiter N]{} "
+      "fix ID group {} Nevery cutlo cuthi tol params{} [nowarn] [maxiter N]{}{} "
       "[threads_per_row N] [matrix auto|full|half|free] [predictor lammps|aspc|quadratic|linear]",
-      style, overlap_model ? " gauss_file" : "", overlap_model ? " [scale S]" : "");
+      style, overlap_model ? " gauss_file" : "", overlap_model ? " [scale S]" : " [matfree]",
+      plain_qeq ? " [xlmd yes|no] [xlcg N]" : "");
   if (narg < first_keyword)
     error->all(FLERR, "Illegal fix {} command: expected '{}'", style, usage);
 
@@ -120,6 +123,28 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, int first_ke
       imax = utils::inumeric(FLERR, arg[iarg + 1], false, lmp);
       if (imax < 1)
         error->all(FLERR, "Fix {}: maxiter must be at least 1, got {}", style, arg[iarg + 1]);
+      ++iarg;
+    } else if (!overlap_model && strcmp(arg[iarg], "matfree") == 0) {
+      // fix qeq/reaxff's and acks2/reaxff's keyword from LAMMPS 4Jul2026 on
+      // (acted on by their KOKKOS versions): H evaluated in every product
+      matrix_mode = 3;
+    } else if (strcmp(arg[iarg], "xlmd") == 0 || strcmp(arg[iarg], "xlcg") == 0) {
+      if (!plain_qeq)
+        error->all(FLERR,
+                   "Fix {}: keyword '{}' (extended-Lagrangian charges) is defined for fix "
+                   "qeq/reaxff/gpu only",
+                   style, arg[iarg]);
+      if (iarg + 1 >= narg)
+        error->all(FLERR, "Fix {}: keyword '{}' needs a value", style, arg[iarg]);
+      if (strcmp(arg[iarg], "xlmd") == 0) {
+        xlmd = utils::logical(FLERR, arg[iarg + 1], false, lmp) != 0;
+      } else {
+        xlcg = utils::inumeric(FLERR, arg[iarg + 1], false, lmp);
+        xlcg_given = true;
+        if (xlcg < 1)
+          error->all(FLERR, "Fix {}: xlcg must be at least 1 CG iteration a step, got {}", style,
+                     arg[iarg + 1]);
+      }
       ++iarg;
     } else if (overlap_model && strcmp(arg[iarg], "scale") == 0) {
       if (iarg + 1 >= narg) error->all(FLERR, "Fix {}: keyword 'scale' needs a value", style);
@@ -159,13 +184,22 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, int first_ke
       error->all(FLERR, "Unknown fix {} keyword: {} (expected '{}')", style, arg[iarg], usage);
     }
   }
+  if (xlcg_given && !xlmd)
+    error->all(FLERR, "Fix {}: keyword 'xlcg' sets the CG iterations of 'xlmd yes'; add 'xlmd yes'",
+               style);
   check_taper();
   call_library_all(lmp, context().c_str(), "check_qeq_settings",
                    [&] { puremd::check_qeq_settings(qeq_settings()); });
   qcomm = std::make_unique<LammpsComm>(this);
 
-  // the history of past solutions is per-atom data
+  // the history of past solutions is per-atom data; with xlmd it holds the
+  // extended Lagrangian's auxiliary vectors, which restart files keep
   atom->add_callback(Atom::GROW);
+  if (xlmd) {
+    restart_global = 1;
+    restart_peratom = 1;
+    atom->add_callback(Atom::RESTART);
+  }
 }
 
 /* ---------------------------------------------------------------------- */
@@ -173,6 +207,7 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, int first_ke
 FixQEqReaxFFGPU::~FixQEqReaxFFGPU() {
   if (copymode) return;
   atom->delete_callback(id, Atom::GROW);
+  if (restart_peratom) atom->delete_callback(id, Atom::RESTART);
   delete[] pertype_option;
 }
 
@@ -221,6 +256,14 @@ puremd::QEqSettings FixQEqReaxFFGPU::qeq_settings() const {
                                      puremd::QEqMatrix::Half, puremd::QEqMatrix::Free};
   set.matrix = modes[matrix_mode];
   set.predictor = predictor;
+  if (xlmd) {
+    // a converged solve where the auxiliary vectors are missing or belong to
+    // other atoms; at a run's set-up and the minimizer's evaluations one that
+    // leaves them (so several runs continue one trajectory's vectors)
+    const bool ready = xl_ready && xl_natoms == atom->natoms;
+    set.xl = !ready ? puremd::QEqXl::Start : xl_hold ? puremd::QEqXl::Hold : puremd::QEqXl::Step;
+    set.xl_iterations = xlcg;
+  }
   return set;
 }
 
@@ -239,6 +282,12 @@ void FixQEqReaxFFGPU::log_solver() {
                      comm->nprocs == 1 ? "on the GPU" : "through LAMMPS comm every CG iteration");
     else
       utils::logmesg(lmp, "QEq/GPU: fix {} uses the host QEq solver\n", id);
+    if (xlmd)
+      utils::logmesg(lmp,
+                     "QEq/GPU: fix {}: extended-Lagrangian charges, {} CG iterations a step from "
+                     "the auxiliary vectors (converged solves at a run's set-up, after atoms "
+                     "come or go, and in minimization)\n",
+                     id, xlcg);
   }
   solver_logged = true;
 }
@@ -382,7 +431,14 @@ void FixQEqReaxFFGPU::charge_model(puremd::QEqProblem &in) {
 
 /* ---------------------------------------------------------------------- */
 
-void FixQEqReaxFFGPU::setup_pre_force(int vflag) { pre_force(vflag); }
+void FixQEqReaxFFGPU::setup_pre_force(int vflag) { converged_pre_force(vflag); }
+
+// With xlmd: a converged solve that leaves the auxiliary vectors (QEqXl::Hold).
+void FixQEqReaxFFGPU::converged_pre_force(int vflag) {
+  xl_hold = true;
+  pre_force(vflag);
+  xl_hold = false;
+}
 
 void FixQEqReaxFFGPU::setup_pre_force_respa(int vflag, int ilevel) {
   if (ilevel < nlevels_respa - 1) return;
@@ -393,7 +449,7 @@ void FixQEqReaxFFGPU::pre_force_respa(int vflag, int ilevel, int /*iloop*/) {
   if (ilevel == nlevels_respa - 1) pre_force(vflag);
 }
 
-void FixQEqReaxFFGPU::min_pre_force(int vflag) { pre_force(vflag); }
+void FixQEqReaxFFGPU::min_pre_force(int vflag) { converged_pre_force(vflag); }
 
 /* ----------------------------------------------------------------------
    solve for the charges of the group's owned atoms; ghosts get them by
@@ -429,6 +485,11 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   });
   iter_s = res.iter_s;
   iter_t = res.iter_t;
+  const bool fixed_iterations = in.settings.xl == puremd::QEqXl::Step;
+  if (xlmd) {
+    xl_ready = true;
+    xl_natoms = atom->natoms;
+  }
   if (res.matrix_free && matrix_mode == 0 && !told_matrix_free && comm->me == 0)
     utils::logmesg(lmp,
                    "Fix {}: the QEq matrix would leave too little GPU memory for the step: "
@@ -443,7 +504,8 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
     iter_t_sum += iter_t;
   }
 
-  if (maxwarn && comm->me == 0) {
+  // (a fixed iteration count is not a failure to converge)
+  if (maxwarn && comm->me == 0 && !fixed_iterations) {
     if (res.breakdown)
       error->warning(FLERR, "Fix {} {} numerical breakdown after {} iterations at step {}", style,
                      method, iter_s, update->ntimestep);
@@ -516,6 +578,42 @@ int FixQEqReaxFFGPU::pack_exchange(int i, double *buf) {
 int FixQEqReaxFFGPU::unpack_exchange(int nlocal, double *buf) {
   return history_call("unpack_history", [&] { return history.unpack(nlocal, buf); });
 }
+
+/* ----------------------------------------------------------------------
+   restart files (xlmd only): whether the history holds auxiliary vectors,
+   for how many atoms, and each atom's history block
+------------------------------------------------------------------------- */
+
+void FixQEqReaxFFGPU::write_restart(FILE *fp) {
+  if (comm->me != 0) return;
+  const double state[2] = {xl_ready ? 1.0 : 0.0, static_cast<double>(xl_natoms)};
+  const int size = sizeof(state);
+  fwrite(&size, sizeof(int), 1, fp);
+  fwrite(state, sizeof(double), 2, fp);
+}
+
+void FixQEqReaxFFGPU::restart(char *buf) {
+  const auto *state = reinterpret_cast<const double *>(buf);
+  xl_ready = state[0] != 0.0;
+  xl_natoms = static_cast<bigint>(state[1]);
+}
+
+int FixQEqReaxFFGPU::pack_restart(int i, double *buf) {
+  const int n = history_call("pack_history", [&] { return history.pack(i, buf + 1); });
+  buf[0] = n + 1;
+  return n + 1;
+}
+
+void FixQEqReaxFFGPU::unpack_restart(int nlocal, int nth) {
+  double **extra = atom->extra;
+  int m = 0;  // skip the blocks of the fixes before this one
+  for (int k = 0; k < nth; ++k) m += static_cast<int>(extra[nlocal][m]);
+  history_call("unpack_history", [&] { history.unpack(nlocal, &extra[nlocal][m + 1]); });
+}
+
+int FixQEqReaxFFGPU::maxsize_restart() { return puremd::ChargeHistory::kPerAtom + 1; }
+
+int FixQEqReaxFFGPU::size_restart(int /*nlocal*/) { return puremd::ChargeHistory::kPerAtom + 1; }
 
 std::string FixQEqReaxFFGPU::context() const { return fmt::format("Fix {}", style); }
 

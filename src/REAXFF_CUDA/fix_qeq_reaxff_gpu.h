@@ -23,7 +23,14 @@
    or each pair once) or evaluates its elements in every product (QEqMatrix;
    auto: the fastest that fits); predictor lammps|aspc|quadratic|linear, how the
    initial guesses are extrapolated from the history (QEqPredictor; default
-   lammps, fix qeq/reaxff's). */
+   lammps, fix qeq/reaxff's); matfree (fix qeq/reaxff's keyword from LAMMPS
+   4Jul2026 on, for its KOKKOS version) is matrix free here; xlmd yes|no
+   (default no) and xlcg N (default 2): extended-Lagrangian charges (opt-in;
+   QEqXl, puremd_gpu/physics/qeq_history.h): each MD step's solve starts from
+   auxiliary vectors propagated with the atoms and runs exactly N CG
+   iterations; a run's set-up, minimization and steps after atoms come or go
+   solve to the tolerance. The auxiliary vectors move with the atoms and are
+   kept in restart files. */
 #ifndef LMP_FIX_QEQ_REAXFF_GPU_H
 #define LMP_FIX_QEQ_REAXFF_GPU_H
 
@@ -72,6 +79,13 @@ class FixQEqReaxFFGPU : public Fix {
   void copy_arrays(int, int, int) override;
   int pack_exchange(int, double *) override;
   int unpack_exchange(int, double *) override;
+  // restart files carry the history with xlmd (its auxiliary vectors)
+  void write_restart(FILE *) override;
+  void restart(char *) override;
+  int pack_restart(int, double *) override;
+  void unpack_restart(int, int) override;
+  int maxsize_restart() override;
+  int size_restart(int) override;
   double memory_usage() override;
 
  protected:
@@ -101,6 +115,14 @@ class FixQEqReaxFFGPU : public Fix {
   const char *method = "CG";      // the solver, as the warnings name it
   // QEqSettings::predictor
   puremd::QEqPredictor predictor = puremd::QEqPredictor::Lammps;
+  // Extended-Lagrangian charges (keywords xlmd, xlcg; QEqSettings::xl): the
+  // history holds the auxiliary vectors of xl_natoms atoms once xl_ready;
+  // xl_hold asks the solve of a run's set-up or a minimizer for a converged
+  // one that leaves them (converged_pre_force).
+  bool xlmd = false, xlcg_given = false, xl_ready = false, xl_hold = false;
+  int xlcg = 2;
+  bigint xl_natoms = -1;
+  void converged_pre_force(int vflag);
   // Per-run QEq timing, reported by post_run() with the pair's `timing yes`.
   double solve_seconds = 0.0;
   long solves = 0, iter_s_sum = 0, iter_t_sum = 0;

@@ -254,6 +254,44 @@ TEST(CudaQEq, PerAtomParametersAndChiShift) {
   }
 }
 
+// Extended-Lagrangian charges (QEqSettings::xl): Start, Steps of two CG
+// iterations from the auxiliary vectors, a Hold in between, on moving atoms;
+// the CUDA solver's charges and histories equal the host's, on both ghost
+// paths and with each stored matrix format.
+TEST(CudaQEq, ExtendedLagrangianSameAsHost) {
+  REQUIRE_GPU();
+  const int n = 64;
+  const double L = 10.0, cut = 6.0;
+  std::vector<double> pos;
+  std::vector<int> type;
+  random_atoms(n, L, 2718u, pos, type);
+  std::vector<int> active(n, 1);
+  std::mt19937 rng(9u);
+  std::normal_distribution<double> kick(0.0, 0.01);
+  const QEqXl modes[] = {QEqXl::Start, QEqXl::Step, QEqXl::Step, QEqXl::Hold,
+                         QEqXl::Step,  QEqXl::Step, QEqXl::Step};
+  for (QEqMatrix m : {QEqMatrix::Full, QEqMatrix::Half})
+    for (bool with_owner : {true, false}) {
+      QEqSettings set = settings(0.0, cut, 1e-12);
+      set.matrix = m;
+      set.xl_iterations = 2;
+      HostQEq host(set);
+      CudaQEq cuda(set);
+      std::vector<double> p = pos;
+      for (int step = 0; step < 7; ++step) {
+        host.settings.xl = cuda.settings.xl = modes[step];
+        const System sys = periodic_from_positions(p, type, active, L, cut);
+        QEqResult rc;
+        expect_same_solve(
+            host, cuda, make_input(sys, with_owner), sys,
+            "XL step " + std::to_string(step) + format_name(m) + (with_owner ? " device" : " comm"),
+            false, &rc);
+        if (modes[step] == QEqXl::Step) EXPECT_EQ(rc.iter_s, 3);
+        for (double &v : p) v += kick(rng);
+      }
+    }
+}
+
 TEST(CudaQEq, HistoryOverSeveralSolvesWithMovingAtoms) {
   REQUIRE_GPU();
   const int n = 64;

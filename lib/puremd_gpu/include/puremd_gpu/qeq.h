@@ -73,9 +73,27 @@ struct QEqSettings {
   // QEqPredictor, physics/qeq_history.h): Lammps is fix qeq/reaxff's (and fix
   // acks2/reaxff's); ACKS2 takes the chosen one for q, u and its multipliers.
   QEqPredictor predictor = QEqPredictor::Lammps;
+  // Extended-Lagrangian charges (physics/qeq_history.h, QEqXl; QEq only, not
+  // ACKS2 or QTPIE): Step runs exactly xl_iterations CG iterations from the
+  // history's auxiliary vectors (tolerance and max_iter unused), Start a
+  // converged solve that sets them, Hold a converged solve from them that
+  // leaves them.
+  QEqXl xl = QEqXl::Off;
+  int xl_iterations = 2;
 };
+// The CG limits a solve with `s` runs under: Step's fixed count (max_iter is
+// counted from 1 after the initial residual; a zero tolerance never stops it
+// early), else s's own.
+inline QEqSettings qeq_cg_settings(QEqSettings s) {
+  if (s.xl == QEqXl::Step) {
+    s.max_iter = s.xl_iterations + 1;
+    s.tolerance = 0.0;
+  }
+  return s;
+}
 // Throws InputError if cut_hi <= cut_lo, tolerance <= 0, max_iter < 1,
-// threads_per_row is not 0, 4, 8, 16 or 32, or predictor is none of QEqPredictor's.
+// threads_per_row is not 0, 4, 8, 16 or 32, predictor is none of
+// QEqPredictor's, xl none of QEqXl's or xl_iterations < 1.
 void check_qeq_settings(const QEqSettings &settings);
 
 // QTPIE's or QEqR's electronegativities instead of QEq's (physics/qtpie.h):

@@ -25,6 +25,22 @@ void check_qeq_settings(const QEqSettings &settings) {
     throw InputError(
         "QEq: predictor must be lammps, aspc, quadratic or linear (QEqPredictor), got " +
         std::to_string(predictor));
+  const int xl = static_cast<int>(settings.xl);
+  if (xl < 0 || xl > static_cast<int>(QEqXl::Hold))
+    throw InputError("QEq: xl must be Off, Start, Step or Hold (QEqXl), got " + std::to_string(xl));
+  if (settings.xl_iterations < 1)
+    throw InputError(
+        "QEq: extended-Lagrangian charges need at least 1 CG iteration a step (xlcg), "
+        "got " +
+        std::to_string(settings.xl_iterations));
+}
+
+void check_xl_input(const QEqInput &in) {
+  if (in.settings.xl == QEqXl::Off) return;
+  if (in.acks2)
+    throw InputError("ACKS2: extended-Lagrangian charges (xlmd) are defined for QEq only");
+  if (in.qtpie)
+    throw InputError("QTPIE/QEqR: extended-Lagrangian charges (xlmd) are defined for QEq only");
 }
 
 void qeq_select_rows(const QEqInput &in, std::vector<int> &rows) {

@@ -22,4 +22,8 @@ inline int qeq_param_index(const QEqInput &in, int i) { return in.type ? in.type
 // InputError for an atom without QEq parameters or with eta <= 0.
 void qeq_select_rows(const QEqInput &in, std::vector<int> &rows);
 
+// Extended-Lagrangian charges (QEqSettings::xl) are QEq's: an InputError for
+// ACKS2 or QTPIE/QEqR electronegativities with xl other than Off.
+void check_xl_input(const QEqInput &in);
+
 }  // namespace puremd

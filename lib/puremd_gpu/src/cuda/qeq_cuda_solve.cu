@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/qeq_rows.h"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/lane_group.cuh"
 #include "cuda/qeq_cuda_rows.cuh"
@@ -130,7 +131,7 @@ __global__ void __launch_bounds__(kQEqBlock)
 
 // Right-hand sides, Jacobi diagonal and the extrapolated initial guesses.
 __global__ void k_init(int n_rows, const int *rows, ParamArgs pa, const double *hist,
-                       QEqPredictor predictor, double2 *b, double2 *x, double *diag,
+                       QEqPredictor predictor, QEqXl xl, double2 *b, double2 *x, double *diag,
                        double *diag_inv) {
   const int k = blockIdx.x * kQEqBlock + threadIdx.x;
   if (k >= n_rows) return;
@@ -141,9 +142,10 @@ __global__ void k_init(int n_rows, const int *rows, ParamArgs pa, const double *
   b[i] = make_double2(bs, -1.0);
   diag[i] = pa.eta[p];
   diag_inv[i] = 1.0 / pa.eta[p];
-  // the predictor's extrapolations of s and t, rounded as the host does
+  // the predictor's extrapolations of s and t, or the extended Lagrangian's
+  // auxiliary vectors, rounded as the host does
   const double *h = hist + static_cast<long long>(i) * kQEqHistoryPerAtom;
-  x[i] = make_double2(qeq_guess_s(h, predictor), qeq_guess_t(h, predictor));
+  x[i] = make_double2(qeq_start_s(h, predictor, xl), qeq_start_t(h, predictor, xl));
 }
 
 __global__ void k_sum_solution(int n_rows, const int *rows, const double2 *x, double *partial) {
@@ -163,17 +165,17 @@ __global__ void k_mu(const double *partial, int nblocks, double *mu) {
   if (threadIdx.x == 0) *mu = st[0] / st[1];
 }
 
-// q = s - mu t (mu from the device when mu_dev is given); shift the history
-// and store the new s and t.
+// q = s - mu t (mu from the device when mu_dev is given); the history takes
+// the new s and t (qeq_record).
 __global__ void k_charges(int n_rows, const int *rows, double mu_given, const double *mu_dev,
-                          const double2 *x, double *q, double *hist) {
+                          const double2 *x, QEqXl xl, double *q, double *hist) {
   const int k = blockIdx.x * kQEqBlock + threadIdx.x;
   if (k >= n_rows) return;
   const double mu = mu_dev ? *mu_dev : mu_given;
   const int i = rows[k];
   const double2 xi = x[i];
   q[i] = qeq_charge(xi.x, xi.y, mu);
-  qeq_push_history(hist + static_cast<long long>(i) * kQEqHistoryPerAtom, xi.x, xi.y);
+  qeq_record(hist + static_cast<long long>(i) * kQEqHistoryPerAtom, xi.x, xi.y, xl);
 }
 
 }  // namespace
@@ -202,7 +204,9 @@ bool CudaQEqSolver::copy_charges(double *dst) {
 
 QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in,
                                   ChargeHistory &history, QEqComm &comm, double *q) {
-  settings_ = in.settings;  // checked by the engine (CudaEngine::solve_charges)
+  check_xl_input(in);
+  // checked by the engine (CudaEngine::solve_charges); the CG's limits as xl has them
+  settings_ = qeq_cg_settings(in.settings);
   taper_ = make_taper(settings_.cut_lo, settings_.cut_hi);
   atoms_ = atoms;
   setup(in, history);
@@ -220,8 +224,8 @@ QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in,
   if (nl > 0) PMD_CUDA_CHECK(cudaMemsetAsync(diag_.data(), 0, nl * sizeof(double), stream_));
   if (nr > 0) {
     k_init<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(
-        nr, rows_dev_.data(), params_, hist_dev_, settings_.predictor, b_.data(), x, diag_.data(),
-        diag_inv_.data());
+        nr, rows_dev_.data(), params_, hist_dev_, settings_.predictor, settings_.xl, b_.data(), x,
+        diag_.data(), diag_inv_.data());
     PMD_CUDA_CHECK_LAUNCH("k_init", stream_);
   }
 
@@ -256,8 +260,8 @@ QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in,
       PMD_CUDA_CHECK(
           cudaMemcpyAsync(q_dev_.data(), q, nl * sizeof(double), cudaMemcpyHostToDevice, stream_));
     k_charges<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(
-        nr, rows_dev_.data(), mu, on_device ? sums_dev_.data() : nullptr, x, q_dev_.data(),
-        hist_dev_);
+        nr, rows_dev_.data(), mu, on_device ? sums_dev_.data() : nullptr, x, settings_.xl,
+        q_dev_.data(), hist_dev_);
     PMD_CUDA_CHECK_LAUNCH("k_charges", stream_);
     const int n_down = device_comm_ ? n : nl;
     if (device_comm_ && n > nl) {

@@ -26,7 +26,8 @@ class HostQEqSolver {
 
   QEqResult solve(const QEqInput &in, ChargeHistory &history, QEqComm &comm, double *q) {
     check_qeq_settings(in.settings);
-    settings_ = in.settings;
+    check_xl_input(in);
+    settings_ = qeq_cg_settings(in.settings);
     taper_ = make_taper(settings_.cut_lo, settings_.cut_hi);
     setup(in);
     hist_ = history.host_blocks(in.n_local);
@@ -45,8 +46,8 @@ class HostQEqSolver {
       b_s_[i] = in.qtpie ? -chi_eff_[i] : -chi_of(in, i);
       if (in.chi_shift) b_s_[i] -= in.chi_shift[i];
       b_t_[i] = -1.0;
-      s_[i] = qeq_guess_s(history_block(i), settings_.predictor);
-      t_[i] = qeq_guess_t(history_block(i), settings_.predictor);
+      s_[i] = qeq_start_s(history_block(i), settings_.predictor, settings_.xl);
+      t_[i] = qeq_start_t(history_block(i), settings_.predictor, settings_.xl);
     }
     comm.forward(s_.data());
     comm.forward(t_.data());
@@ -68,7 +69,7 @@ class HostQEqSolver {
     const double mu = s_sum / t_sum;
     for (int i : rows_) {
       q[i] = qeq_charge(s_[i], t_[i], mu);
-      qeq_push_history(history_block(i), s_[i], t_[i]);
+      qeq_record(history_block(i), s_[i], t_[i], settings_.xl);
     }
     comm.forward(q);
     return res;

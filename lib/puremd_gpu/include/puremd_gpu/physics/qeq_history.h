@@ -120,6 +120,69 @@ PMD_HD PMD_INLINE void qeq_push_history(double *block, double s, double t) {
   ht[0] = t;
 }
 
+// ---------------------------------------------------------------------------
+// Extended-Lagrangian charges (opt-in; QEqSettings::xl): auxiliary vectors
+// s~, t~ follow the QEq solutions s, t harmonically and time-reversibly with
+// the atoms, give each solve its start, and the solve then runs a fixed small
+// number of CG iterations instead of converging (Nomura, Small, Kalia,
+// Nakano, Vashishta, Comput. Phys. Commun. 192 (2015) 91-96). The auxiliary
+// vectors are propagated by the dissipative Verlet scheme of extended-
+// Lagrangian Born-Oppenheimer MD (Niklasson, Steneteg, Odell, Bock,
+// Challacombe, Tymczak, Holmstrom, Zheng, Weber, J. Chem. Phys. 130 (2009)
+// 214109), with K = 3, the order whose K + 1 past values fill the history:
+//   x~(n+1) = 2 x~(n) - x~(n-1) + kappa (x(n) - x~(n))
+//             + alpha (c0 x~(n) + c1 x~(n-1) + c2 x~(n-2) + c3 x~(n-3)),
+//   kappa = 1.69, alpha = 0.150, (c0, c1, c2, c3) = (-2, 3, 0, -1)
+// (that paper's Table I; sum c_k = 0, so a constant sequence stays put).
+// The history then holds x~(n+1), x~(n), x~(n-1), x~(n-2), newest first,
+// computed right after solve n, and solve n + 1 starts from its newest entry.
+enum class QEqXl : int {
+  Off,    // solves converge; the history keeps past solutions (the predictors)
+  Start,  // a converged solve whose solution fills the whole history: x~ = x
+  Step,   // start at the history's newest x~, fixed iterations, then propagate
+  Hold,   // a converged solve from the newest x~ that leaves the history as it
+          // is (a run's set-up, a minimizer's or rerun's evaluations)
+};
+constexpr double kXlKappa = 1.69;
+constexpr double kXlAlpha = 0.150;
+constexpr double kXlC0 = -2.0, kXlC1 = 3.0, kXlC2 = 0.0, kXlC3 = -1.0;
+static_assert(kQEqHistoryDepth == 4, "the extended Lagrangian's K + 1 = 4 past values");
+
+// x~(n+1) from x(n) and the past x~ (newest first, kQEqHistoryDepth of them).
+PMD_HD PMD_INLINE double qeq_xl_next(const double *aux, double x) {
+  const double dissipation = qeq_add(qeq_add(qeq_mul(kXlC0, aux[0]), qeq_mul(kXlC1, aux[1])),
+                                     qeq_add(qeq_mul(kXlC2, aux[2]), qeq_mul(kXlC3, aux[3])));
+  const double verlet = qeq_sub(qeq_mul(2.0, aux[0]), aux[1]);
+  const double pull = qeq_mul(kXlKappa, qeq_sub(x, aux[0]));
+  return qeq_add(qeq_add(verlet, pull), qeq_mul(kXlAlpha, dissipation));
+}
+
+// A solve's initial guesses of s and t from an atom's history block.
+PMD_HD PMD_INLINE bool qeq_xl_starts_at_aux(QEqXl xl) {
+  return xl == QEqXl::Step || xl == QEqXl::Hold;
+}
+PMD_HD PMD_INLINE double qeq_start_s(const double *block, QEqPredictor predictor, QEqXl xl) {
+  return qeq_xl_starts_at_aux(xl) ? block[0] : qeq_guess_s(block, predictor);
+}
+PMD_HD PMD_INLINE double qeq_start_t(const double *block, QEqPredictor predictor, QEqXl xl) {
+  return qeq_xl_starts_at_aux(xl) ? block[kQEqHistoryDepth] : qeq_guess_t(block, predictor);
+}
+
+// After a solve: the history takes the solution s, t as `xl` says.
+PMD_HD PMD_INLINE void qeq_record(double *block, double s, double t, QEqXl xl) {
+  double *hs = block, *ht = block + kQEqHistoryDepth;
+  if (xl == QEqXl::Off) {
+    qeq_push_history(block, s, t);
+  } else if (xl == QEqXl::Start) {
+    for (int k = 0; k < kQEqHistoryDepth; ++k) {
+      hs[k] = s;
+      ht[k] = t;
+    }
+  } else if (xl == QEqXl::Step) {
+    qeq_push_history(block, qeq_xl_next(hs, s), qeq_xl_next(ht, t));
+  }
+}
+
 // The charge from the two solutions, mu = sum s / sum t over the group.
 PMD_HD PMD_INLINE double qeq_charge(double s, double t, double mu) {
   return qeq_sub(s, qeq_mul(mu, t));

@@ -1,0 +1,171 @@
+// Extended-Lagrangian charges, fix qeq/reaxff/gpu ... xlmd yes [xlcg N]
+// (opt-in; QEqXl, physics/qeq_history.h): NVE energy drift against the
+// converged solve at tolerance 1e-10, the charges' distance from converged
+// ones along the run, restart files that carry the auxiliary vectors, and
+// the keywords' bad inputs. HNS, one cell (304 atoms), 0.1 fs steps; in CI
+// the host driver runs kDriftSteps of them, on the device (driver auto: the
+// CUDA driver) bench/device_check.sh xlmd runs the long ones.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "example_inputs.h"
+#include "lammps_session.h"
+
+namespace {
+
+constexpr int kDriftSteps = 1000;
+constexpr int kThermoEvery = 20;
+
+std::string hns(const std::string &f) { return source_dir() + "/examples/HNS/" + f; }
+
+// HNS at 300 K under fix nve, with `fix_keywords` on fix qeq/reaxff/gpu.
+std::string setup(const std::string &fix_keywords, const std::string &tol = "1.0e-10") {
+  return "units real\natom_style charge\natom_modify map array\nread_data " +
+         hns("data.hns-equil") + "\npair_style reaxff/gpu NULL\npair_coeff * * " +
+         hns("ffield.reax.hns") + " C H O N\nfix q all qeq/reaxff/gpu 1 0.0 10.0 " + tol +
+         " reaxff maxiter 400 " + fix_keywords +
+         "\nvelocity all create 300.0 4928459 mom yes rot yes loop geom\nfix nve all nve\n"
+         "timestep 0.1\nneighbor 2.0 bin\nneigh_modify every 10 delay 0 check no\n";
+}
+
+struct Drift {
+  double max_dev = 0, slope = 0;  // kcal/mol; kcal/mol per ps (least-squares fit)
+  std::vector<double> q;          // charges at the end
+};
+
+Drift drift(const std::string &fix_keywords) {
+  const std::string log = scratch_path("xlmd_drift.log");
+  Drift d;
+  {
+    LammpsSession lmp(log);
+    lmp.load_plugin();
+    EXPECT_EQ(lmp.run(setup(fix_keywords) + "thermo_style custom step etotal\nthermo " +
+                      std::to_string(kThermoEvery) + "\nrun " + std::to_string(kDriftSteps) +
+                      " post no\n"),
+              "");
+    d.q = lmp.gather("q", 1);
+  }
+  if (mpi_rank() != 0) return d;
+  const auto runs = thermo_rows_of_log(read_text(log));
+  EXPECT_EQ(runs.size(), 1u);
+  if (runs.empty() || runs[0].empty()) return d;
+  std::vector<double> t, e;
+  for (const ThermoRow &row : runs[0]) {
+    t.push_back(row[0].second * 0.1e-3);  // ps
+    e.push_back(row[1].second);
+  }
+  double tm = 0, em = 0;
+  for (size_t k = 0; k < t.size(); ++k) {
+    tm += t[k] / t.size();
+    em += e[k] / e.size();
+    d.max_dev = std::max(d.max_dev, std::fabs(e[k] - e[0]));
+  }
+  double stt = 0, ste = 0;
+  for (size_t k = 0; k < t.size(); ++k) {
+    stt += (t[k] - tm) * (t[k] - tm);
+    ste += (t[k] - tm) * (e[k] - em);
+  }
+  d.slope = ste / stt;
+  return d;
+}
+
+int nprocs() {
+  int n = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  return n;
+}
+
+TEST(Xlmd, NveDriftNoWorseThanTwiceTheConvergedSolve) {
+  if (nprocs() > 2) GTEST_SKIP() << "run on at most 2 ranks (CI time)";
+  const Drift conv = drift(""), xl = drift("xlmd yes"), one = drift("xlmd yes xlcg 1");
+  if (mpi_rank() != 0) return;
+  EXPECT_LE(xl.max_dev, 2.0 * conv.max_dev + 1e-4)
+      << "max |E(t) - E(0)| over " << kDriftSteps << " steps: converged " << conv.max_dev;
+  double rms = 0;
+  for (size_t i = 0; i < xl.q.size(); ++i) rms += (xl.q[i] - conv.q[i]) * (xl.q[i] - conv.q[i]);
+  rms = std::sqrt(rms / xl.q.size());
+  // the trajectories part (chaos), so the end charges differ by what 100 fs
+  // of different paths give, not only by the solve: a bound, not a precision
+  EXPECT_LT(rms, 1e-2) << "charges at the end, xlcg 2 vs converged";
+  std::printf(
+      "[ table ] xlmd HNS 304 atoms NVE %d x 0.1 fs: max |E(t)-E(0)| converged (1e-10) %.2e, "
+      "xlcg 2 %.2e, xlcg 1 %.2e kcal/mol; slopes %.2e, %.2e, %.2e kcal/mol/ps; RMS q(xlcg 2) "
+      "- q(converged) at the end %.1e\n",
+      kDriftSteps, conv.max_dev, xl.max_dev, one.max_dev, conv.slope, xl.slope, one.slope, rms);
+}
+
+// A run cut by write_restart / read_restart continues as one run does: the
+// restart file carries the auxiliary vectors (and a fix with another ID,
+// which gets none, starts from converged charges and parts from it).
+TEST(Xlmd, RestartCarriesTheAuxiliaryVectors) {
+  const std::string file = scratch_path("xlmd.restart");
+  const std::string run = "thermo_style custom step pe etotal\nrun 60 post no\n";
+  std::vector<double> q_one, q_restarted, q_other;
+  double e_one = 0, e_restarted = 0, e_other = 0;
+  {
+    LammpsSession lmp;
+    lmp.load_plugin();
+    ASSERT_EQ(lmp.run(setup("xlmd yes") + "run 60 post no\nwrite_restart " + file + "\n" + run),
+              "");
+    q_one = lmp.gather("q", 1);
+    e_one = lmp.thermo("etotal");
+  }
+  for (const char *id : {"q", "other"}) {
+    LammpsSession lmp;
+    lmp.load_plugin();
+    ASSERT_EQ(lmp.run("read_restart " + file + "\npair_style reaxff/gpu NULL\npair_coeff * * " +
+                      hns("ffield.reax.hns") + " C H O N\nfix " + id +
+                      " all qeq/reaxff/gpu 1 0.0 10.0 1.0e-10 reaxff maxiter 400 xlmd yes\n"
+                      "fix nve all nve\ntimestep 0.1\nneighbor 2.0 bin\n"
+                      "neigh_modify every 10 delay 0 check no\n" +
+                      run),
+              "");
+    (std::string(id) == "q" ? q_restarted : q_other) = lmp.gather("q", 1);
+    (std::string(id) == "q" ? e_restarted : e_other) = lmp.thermo("etotal");
+  }
+  double same = 0, other = 0;
+  for (size_t i = 0; i < q_one.size(); ++i) {
+    same = std::max(same, std::fabs(q_restarted[i] - q_one[i]));
+    other = std::max(other, std::fabs(q_other[i] - q_one[i]));
+  }
+  EXPECT_LT(same, 1e-8) << "charges after the restart";
+  EXPECT_NEAR(e_restarted, e_one, 1e-8 * std::fabs(e_one));
+  EXPECT_GT(other, 100 * same + 1e-9) << "without the vectors the run should part from it";
+  if (mpi_rank() == 0)
+    std::printf("[ table ] xlmd restart: max |dq| restarted %.1e, fix without the vectors %.1e\n",
+                same, other);
+}
+
+TEST(Xlmd, BadKeywords) {
+  const std::string reax = "units real\natom_style charge\nread_data " + hns("data.hns-equil") +
+                           "\npair_style reaxff/gpu NULL\npair_coeff * * " +
+                           hns("ffield.reax.hns") + " C H O N\n";
+  const std::string gauss = scratch_file("xlmd_gauss", "1 0.2240\n2 0.5434\n3 0.2240\n4 0.2240\n");
+  struct Bad {
+    std::string fix, expected;
+  };
+  const Bad bad[] = {
+      {"qeq/reaxff/gpu 1 0.0 10.0 1e-6 reaxff xlmd yes xlcg 0", "xlcg must be at least 1"},
+      {"qeq/reaxff/gpu 1 0.0 10.0 1e-6 reaxff xlcg 3", "add 'xlmd yes'"},
+      {"qeq/reaxff/gpu 1 0.0 10.0 1e-6 reaxff xlmd maybe", "maybe"},
+      {"qeq/reaxff/gpu 1 0.0 10.0 1e-6 reaxff xlmd", "needs a value"},
+      {"qtpie/reaxff/gpu 1 0.0 10.0 1e-6 reaxff " + gauss + " xlmd yes",
+       "defined for fix qeq/reaxff/gpu only"},
+      {"acks2/reaxff/gpu 1 0.0 10.0 1e-6 reaxff xlmd yes", "defined for fix qeq/reaxff/gpu only"},
+  };
+  for (const Bad &b : bad) {
+    LammpsSession lmp;
+    lmp.load_plugin();
+    ASSERT_EQ(lmp.run(reax), "");
+    const std::string err = lmp.run("fix q all " + b.fix + "\nrun 0 post no\n");
+    EXPECT_NE(err.find(b.expected), std::string::npos) << b.fix << "\nerror: " << err;
+  }
+}
+
+}  // namespace

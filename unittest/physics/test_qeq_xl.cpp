@@ -1,0 +1,178 @@
+// Extended-Lagrangian charges (QEqXl, physics/qeq_history.h): the auxiliary
+// vectors' propagation against the dissipative Verlet scheme written out with
+// Niklasson et al.'s K = 3 coefficients, the history in each mode, and the
+// host solver: Step runs exactly xl_iterations CG iterations from the newest
+// auxiliary vector, Start and Hold converge, Hold leaves the history, and the
+// charges of a moving system stay close to the converged ones.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "host_qeq.h"
+#include "puremd_gpu/errors.h"
+#include "puremd_gpu/physics/qeq_history.h"
+#include "puremd_gpu/qeq.h"
+#include "qeq_test_system.h"
+
+using namespace puremd;
+using namespace qeq_test;
+
+namespace {
+
+// x~(n+1) as the scheme writes it, from x~(n), ..., x~(n-3) and x(n):
+// Niklasson et al., J. Chem. Phys. 130 (2009) 214109, Table I, K = 3.
+double verlet_with_dissipation(const double *aux, double x) {
+  const double kappa = 1.69, alpha = 0.150;
+  const double c[4] = {-2.0, 3.0, 0.0, -1.0};
+  double sum = 0.0;
+  for (int k = 0; k < 4; ++k) sum += c[k] * aux[k];
+  return 2.0 * aux[0] - aux[1] + kappa * (x - aux[0]) + alpha * sum;
+}
+
+std::vector<double> block_with(double s0, double t0) {
+  std::vector<double> b(kQEqHistoryPerAtom);
+  for (int k = 0; k < kQEqHistoryDepth; ++k) {
+    b[k] = s0 + 0.1 * k - 0.03 * k * k;
+    b[kQEqHistoryDepth + k] = t0 - 0.2 * k + 0.01 * k * k * k;
+  }
+  return b;
+}
+
+}  // namespace
+
+TEST(QEqXl, PropagationIsTheDissipativeVerletScheme) {
+  const std::vector<double> b = block_with(0.7, -1.3);
+  for (double x : {0.7, 0.93, -2.0}) {
+    EXPECT_NEAR(qeq_xl_next(b.data(), x), verlet_with_dissipation(b.data(), x), 1e-14) << x;
+    EXPECT_NEAR(qeq_xl_next(b.data() + kQEqHistoryDepth, x),
+                verlet_with_dissipation(b.data() + kQEqHistoryDepth, x), 1e-14)
+        << x;
+  }
+  // a constant sequence at the solution stays where it is (sum c_k = 0)
+  const double still[4] = {0.25, 0.25, 0.25, 0.25};
+  EXPECT_EQ(qeq_xl_next(still, 0.25), 0.25);
+}
+
+TEST(QEqXl, HistoryInEachMode) {
+  const std::vector<double> b0 = block_with(0.7, -1.3);
+  const double s = 0.81, t = -1.17;
+  std::vector<double> b = b0;
+  EXPECT_EQ(qeq_start_s(b.data(), QEqPredictor::Lammps, QEqXl::Step), b0[0]);
+  EXPECT_EQ(qeq_start_t(b.data(), QEqPredictor::Lammps, QEqXl::Hold), b0[kQEqHistoryDepth]);
+  EXPECT_EQ(qeq_start_s(b.data(), QEqPredictor::Lammps, QEqXl::Start),
+            qeq_guess_s(b0.data(), QEqPredictor::Lammps));
+
+  qeq_record(b.data(), s, t, QEqXl::Hold);
+  EXPECT_EQ(b, b0) << "Hold leaves the auxiliary vectors";
+
+  qeq_record(b.data(), s, t, QEqXl::Step);
+  EXPECT_EQ(b[0], qeq_xl_next(b0.data(), s));
+  EXPECT_EQ(b[kQEqHistoryDepth], qeq_xl_next(b0.data() + kQEqHistoryDepth, t));
+  for (int k = 1; k < kQEqHistoryDepth; ++k) {
+    EXPECT_EQ(b[k], b0[k - 1]);
+    EXPECT_EQ(b[kQEqHistoryDepth + k], b0[kQEqHistoryDepth + k - 1]);
+  }
+
+  qeq_record(b.data(), s, t, QEqXl::Start);
+  for (int k = 0; k < kQEqHistoryDepth; ++k) {
+    EXPECT_EQ(b[k], s);
+    EXPECT_EQ(b[kQEqHistoryDepth + k], t);
+  }
+}
+
+TEST(QEqXl, SettingsAndLimits) {
+  QEqSettings set;
+  set.xl = QEqXl::Step;
+  set.xl_iterations = 0;
+  EXPECT_THROW(check_qeq_settings(set), InputError);
+  set.xl_iterations = 2;
+  check_qeq_settings(set);
+  const QEqSettings cg = qeq_cg_settings(set);
+  EXPECT_EQ(cg.max_iter, 3) << "two CG iterations, counted from 1 as fix qeq/reaxff counts";
+  EXPECT_EQ(cg.tolerance, 0.0);
+  set.xl = QEqXl::Hold;
+  EXPECT_EQ(qeq_cg_settings(set).max_iter, set.max_iter);
+  EXPECT_EQ(qeq_cg_settings(set).tolerance, set.tolerance);
+}
+
+// A system whose atoms move a little each step: Start, then Steps of two CG
+// iterations. The charges stay near the converged ones (checked at every
+// step against a converged solve of the same positions), each Step runs
+// exactly two iterations, and a Hold in between converges without moving the
+// auxiliary vectors. Two iterations a step from fix qeq/reaxff's predictor
+// instead (its extrapolation of unconverged solutions) run away: the
+// auxiliary vectors are what makes two iterations enough.
+TEST(QEqXl, HostSolverFollowsTheConvergedCharges) {
+  System sys = make_periodic_system(64, 10.0, 6.0, 77u);
+  const System start = sys;
+  QEqSettings set;
+  set.cut_hi = 6.0;
+  set.tolerance = 1e-12;
+  set.max_iter = 500;
+  set.xl_iterations = 2;
+  QEqSettings two = set;  // two iterations from the predictor: the contrast
+  two.max_iter = 3;
+  HostQEq xl(set), ref(set), plain(set);
+  SingleRankComm comm = make_comm(sys);
+  const int n = sys.n_total();
+  std::vector<double> q(n), q_ref(n), q_plain(n);
+  double worst_start = 0.0, worst = 0.0, worst_plain = 0.0, spread = 0.0;
+  for (int step = 0; step < 40; ++step) {
+    // every atom on a small circle of its own, 0.01 A a step
+    for (int i = 0; i < n; ++i) {
+      const double ph = 0.05 * step + 0.7 * i;
+      sys.x[3 * i] = start.x[3 * i] + 0.15 * std::cos(ph);
+      sys.x[3 * i + 1] = start.x[3 * i + 1] + 0.15 * std::sin(ph);
+    }
+    xl.settings.xl = step == 0 ? QEqXl::Start : QEqXl::Step;
+    const QEqResult r = xl.solve(make_input(sys), comm, q.data());
+    if (step > 0) EXPECT_EQ(r.iter_s, 3) << "step " << step;
+    plain.settings = step == 0 ? set : two;
+    plain.solve(make_input(sys), comm, q_plain.data());
+    ref.solve(make_input(sys), comm, q_ref.data());
+    for (int i = 0; i < sys.n_local; ++i) {
+      // the first steps start from a history without a trend (x~ = x)
+      (step < 15 ? worst_start : worst) =
+          std::max(step < 15 ? worst_start : worst, std::fabs(q[i] - q_ref[i]));
+      worst_plain = std::max(worst_plain, std::fabs(q_plain[i] - q_ref[i]));
+      spread = std::max(spread, std::fabs(q_ref[i]));
+    }
+    if (step == 20) {  // a run's set-up in between: converged, history kept
+      std::vector<double> before(kQEqHistoryPerAtom), after(kQEqHistoryPerAtom);
+      xl.history.pack(5, before.data());
+      xl.settings.xl = QEqXl::Hold;
+      const QEqResult h = xl.solve(make_input(sys), comm, q.data());
+      EXPECT_TRUE(h.converged_s && h.converged_t);
+      xl.history.pack(5, after.data());
+      EXPECT_EQ(before, after);
+      for (int i = 0; i < sys.n_local; ++i) EXPECT_NEAR(q[i], q_ref[i], 1e-9);
+    }
+  }
+  EXPECT_GT(spread, 1e-2);
+  EXPECT_LT(worst_start, 1e-2 * spread);
+  EXPECT_LT(worst, 1e-3 * spread) << "charges of two CG iterations a step, vs converged";
+  EXPECT_GT(worst_plain, spread) << "two iterations from the predictor should run away";
+  std::printf(
+      "[ table ] XL charges, host, 64 atoms, 40 steps: worst |q - q_converged| %.2e "
+      "(first 15 steps %.2e; max |q| %.2f); two iterations from fix qeq/reaxff's "
+      "predictor: %.2e\n",
+      worst, worst_start, spread, worst_plain);
+}
+
+TEST(QEqXl, RefusedForAcks2AndQtpie) {
+  const System sys = make_periodic_system(10, 8.0, 6.0, 5u);
+  QEqSettings set;
+  set.cut_hi = 6.0;
+  set.xl = QEqXl::Step;
+  HostQEq solver(set);
+  SingleRankComm comm = make_comm(sys);
+  std::vector<double> q(sys.n_total());
+  const double exponent[3] = {0.2240, 0.5434, 0.3100};
+  QtpieInput qt;
+  qt.exponent = exponent;
+  qt.cutoff_bohr = qtpie_cutoff_bohr(exponent[0]);
+  QEqInput in = make_input(sys);
+  in.qtpie = &qt;
+  EXPECT_THROW(solver.solve(in, comm, q.data()), InputError);
+}
