@@ -94,7 +94,8 @@ TEST(SettingsKeywords, SettingsChangeNoResultOnTheCudaDriver) {
       {"", "matrix stored"},  // the earlier spelling of full
       {"", "matrix half"},
       {"", "matrix free"},
-      {"", "matrix free threads_per_row 4"}};
+      {"", "matrix free threads_per_row 4"},
+      {"", "matfree"}};  // fix qeq/reaxff's keyword (LAMMPS 4Jul2026): matrix free
   for (const auto &[pair_keywords, fix_keywords] : tunings) {
     SCOPED_TRACE("pair_style ... " + pair_keywords + ", fix ... " + fix_keywords);
     const HnsRun m = run_hns("driver cuda " + pair_keywords, fix_keywords);
