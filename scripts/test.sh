@@ -8,12 +8,13 @@
 # the companion styles (fix reaxff/species, compute reaxff/atom), fix
 # qeq/rel/reaxff/gpu's registration, on 1 and 2 ranks, and that LAMMPS's ReaxFF
 # force-style reference data: what proves the adapters against it.
-# OTHER_LAMMPS=none leaves that part out (OTHER_LAMMPS=<version> picks it).
+# OTHER_LAMMPS=none leaves that part out (OTHER_LAMMPS=<version> picks it), as does
+# a LAMMPS of your own (-DLAMMPS_SOURCE_DIR=...).
 # CI builds the default CUDA architectures (sm_80, 86, 89 and 90 with PTX: the
 # README's build), though it has no GPU to run them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/configure.sh "$@"
+BUILD_DIR=build bash scripts/configure.sh "$@"
 rc=0
 (cd build && ctest --output-on-failure --timeout 1500) || rc=$?
 echo "Comparison table (worst differences vs pair_style reaxff):"
@@ -24,11 +25,21 @@ case "${OTHER_LAMMPS:-}" in
   "") other=$([ "$default" = 4Feb2025 ] && echo 4Jul2026 || echo 4Feb2025) ;;
   *) other=$OTHER_LAMMPS ;;
 esac
+# the first part's other settings (e.g. CMAKE_CUDA_ARCHITECTURES) carry over; a
+# LAMMPS of the caller's own (-DLAMMPS_SOURCE_DIR/INSTALL_DIR) has no "other release"
+pass=()
+for a in "$@"; do
+  case "$a" in
+    -DLAMMPS_SOURCE_DIR=* | -DLAMMPS_INSTALL_DIR=*) other=none ;;
+    -DLAMMPS_VERSION=*) ;;
+    *) pass+=("$a") ;;
+  esac
+done
 if [ "$other" != none ] && [ "$other" != "$default" ]; then
   dir=build-lammps-$other
   echo "=== LAMMPS $other: the adapters ($dir) ==="
   BUILD_DIR=$dir BUILD_TARGETS="reaxffgpuplugin lammps_tests test_pair_style reaxff_gpu_yaml" \
-    bash scripts/configure.sh -DLAMMPS_VERSION="$other"
+    bash scripts/configure.sh "${pass[@]}" -DLAMMPS_VERSION="$other"
   (cd "$dir" && ctest --output-on-failure --timeout 1500 -R '^lammps_yaml_') || rc=$?
   (cd "$dir" &&
     GTEST_FILTER='Inputs/ExamplesReaxff.*:ExamplesReaxffSource.*:CompanionStyles.*:QEqRelInput.RegisteredOnlyWhereLammpsHasIt' \

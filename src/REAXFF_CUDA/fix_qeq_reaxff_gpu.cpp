@@ -10,6 +10,7 @@
 
 #include "atom.h"
 #include "comm.h"
+#include "domain.h"
 #include "error.h"
 #include "force.h"
 #include "group.h"
@@ -179,10 +180,23 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, int first_ke
                    "Fix {}: predictor must be 'lammps', 'aspc', 'quadratic' or 'linear', got '{}'",
                    style, arg[iarg + 1]);
       predictor = static_cast<puremd::QEqPredictor>(p);
+      predictor_given = true;
       ++iarg;
     } else {
       error->all(FLERR, "Unknown fix {} keyword: {} (expected '{}')", style, arg[iarg], usage);
     }
+  }
+  if (xlmd && comm->me == 0) {
+    if (nevery > 1)
+      error->warning(FLERR,
+                     "Fix {} xlmd with Nevery {}: the auxiliary vectors advance once a solve, "
+                     "every {} steps",
+                     style, nevery, nevery);
+    if (predictor_given)
+      error->warning(FLERR,
+                     "Fix {}: with xlmd the predictor starts the converged solves only; each "
+                     "step starts from the auxiliary vectors",
+                     style);
   }
   if (xlcg_given && !xlmd)
     error->all(FLERR, "Fix {}: keyword 'xlcg' sets the CG iterations of 'xlmd yes'; add 'xlmd yes'",
@@ -198,6 +212,7 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, int first_ke
   if (xlmd) {
     restart_global = 1;
     restart_peratom = 1;
+    create_attribute = 1;  // set_arrays: new atoms have no auxiliary vectors
     atom->add_callback(Atom::RESTART);
   }
 }
@@ -257,11 +272,7 @@ puremd::QEqSettings FixQEqReaxFFGPU::qeq_settings() const {
   set.matrix = modes[matrix_mode];
   set.predictor = predictor;
   if (xlmd) {
-    // a converged solve where the auxiliary vectors are missing or belong to
-    // other atoms; at a run's set-up and the minimizer's evaluations one that
-    // leaves them (so several runs continue one trajectory's vectors)
-    const bool ready = xl_ready && xl_natoms == atom->natoms;
-    set.xl = !ready ? puremd::QEqXl::Start : xl_hold ? puremd::QEqXl::Hold : puremd::QEqXl::Step;
+    set.xl = xl_mode;  // chosen for the solve at hand (pre_force)
     set.xl_iterations = xlcg;
   }
   return set;
@@ -431,13 +442,18 @@ void FixQEqReaxFFGPU::charge_model(puremd::QEqProblem &in) {
 
 /* ---------------------------------------------------------------------- */
 
-void FixQEqReaxFFGPU::setup_pre_force(int vflag) { converged_pre_force(vflag); }
-
-// With xlmd: a converged solve that leaves the auxiliary vectors (QEqXl::Hold).
-void FixQEqReaxFFGPU::converged_pre_force(int vflag) {
-  xl_hold = true;
+// With xlmd, a run's set-up solves to the tolerance: leaving the auxiliary
+// vectors (Hold) where the run continues the last one's trajectory (same
+// step, same unwrapped positions as at its end, e.g. `run N` twice, or
+// after write_restart / read_restart); refilling them (Start) anywhere else
+// (minimization, rerun, atoms moved or the box changed in between).
+void FixQEqReaxFFGPU::setup_pre_force(int vflag) {
+  if (xlmd) {
+    const bool continues = update->whichflag == 1 && xl_print_valid &&
+                           update->ntimestep == xl_print_step && same_positions_as_print();
+    xl_next = continues ? puremd::QEqXl::Hold : puremd::QEqXl::Start;
+  }
   pre_force(vflag);
-  xl_hold = false;
 }
 
 void FixQEqReaxFFGPU::setup_pre_force_respa(int vflag, int ilevel) {
@@ -449,7 +465,12 @@ void FixQEqReaxFFGPU::pre_force_respa(int vflag, int ilevel, int /*iloop*/) {
   if (ilevel == nlevels_respa - 1) pre_force(vflag);
 }
 
-void FixQEqReaxFFGPU::min_pre_force(int vflag) { converged_pre_force(vflag); }
+// The minimizer's evaluations solve to the tolerance and refill the
+// auxiliary vectors with the solution (a later run starts from them).
+void FixQEqReaxFFGPU::min_pre_force(int vflag) {
+  if (xlmd) xl_next = puremd::QEqXl::Start;
+  pre_force(vflag);
+}
 
 /* ----------------------------------------------------------------------
    solve for the charges of the group's owned atoms; ghosts get them by
@@ -458,6 +479,8 @@ void FixQEqReaxFFGPU::min_pre_force(int vflag) { converged_pre_force(vflag); }
 
 void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   if (update->ntimestep % nevery) return;
+
+  if (xlmd) choose_xl_mode();
 
   // The problem; the atoms are the pair style's (its StepInput). LAMMPS's
   // arrays as they are: the solver reads the group from the mask.
@@ -489,6 +512,7 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   if (xlmd) {
     xl_ready = true;
     xl_natoms = atom->natoms;
+    xl_next = puremd::QEqXl::Step;  // what an MD step asks next
   }
   if (res.matrix_free && matrix_mode == 0 && !told_matrix_free && comm->me == 0)
     utils::logmesg(lmp,
@@ -524,6 +548,11 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
 // (with the CUDA driver also the upload and neighbour search it starts the
 // step with) and the CG iterations, beside the pair style's phase table.
 void FixQEqReaxFFGPU::post_run() {
+  if (xlmd) {  // where this run's trajectory ends, for the next run's set-up
+    position_print(xl_print, xl_print_scale);
+    xl_print_step = update->ntimestep;
+    xl_print_valid = true;
+  }
   if (solves == 0 || comm->me != 0) return;
   utils::logmesg(lmp,
                  "ReaxFF/GPU phase QEq ({} solver): {:.3f} ms/solve, CG iterations per solve "
@@ -586,16 +615,58 @@ int FixQEqReaxFFGPU::unpack_exchange(int nlocal, double *buf) {
 
 void FixQEqReaxFFGPU::write_restart(FILE *fp) {
   if (comm->me != 0) return;
-  const double state[2] = {xl_ready ? 1.0 : 0.0, static_cast<double>(xl_natoms)};
+  const double state[kXlRestartValues] = {
+      xl_ready ? 1.0 : 0.0, static_cast<double>(xl_natoms),    xl_print_valid ? 1.0 : 0.0, xl_print,
+      xl_print_scale,       static_cast<double>(xl_print_step)};
   const int size = sizeof(state);
   fwrite(&size, sizeof(int), 1, fp);
-  fwrite(state, sizeof(double), 2, fp);
+  fwrite(state, sizeof(double), kXlRestartValues, fp);
 }
 
 void FixQEqReaxFFGPU::restart(char *buf) {
   const auto *state = reinterpret_cast<const double *>(buf);
   xl_ready = state[0] != 0.0;
   xl_natoms = static_cast<bigint>(state[1]);
+  xl_print_valid = state[2] != 0.0;
+  xl_print = state[3];
+  xl_print_scale = state[4];
+  xl_print_step = static_cast<bigint>(state[5]);
+}
+
+// The mode of this solve: Start where the auxiliary vectors are missing or
+// belong to other atoms (atoms came or went: their number changed, or some
+// were created, set_arrays, on any rank), else what the caller asked.
+void FixQEqReaxFFGPU::choose_xl_mode() {
+  int created = xl_created ? 1 : 0, any = 0;
+  MPI_Allreduce(&created, &any, 1, MPI_INT, MPI_MAX, world);
+  xl_created = false;
+  const bool ready = xl_ready && xl_natoms == atom->natoms && !any;
+  xl_mode = ready ? xl_next : puremd::QEqXl::Start;
+}
+
+void FixQEqReaxFFGPU::set_arrays(int /*i*/) { xl_created = true; }
+
+// A fingerprint of the owned atoms' unwrapped positions (invariant under
+// periodic wrapping and migration), summed over the ranks, and its scale.
+void FixQEqReaxFFGPU::position_print(double &print, double &scale) {
+  double local[2] = {0.0, 0.0}, all[2] = {0.0, 0.0};
+  for (int i = 0; i < atom->nlocal; ++i) {
+    double u[3];
+    domain->unmap(atom->x[i], atom->image[i], u);
+    const double v = u[0] + 1.7 * u[1] + 2.3 * u[2];
+    local[0] += v;
+    local[1] += std::fabs(v);
+  }
+  MPI_Allreduce(local, all, 2, MPI_DOUBLE, MPI_SUM, world);
+  print = all[0];
+  scale = all[1];
+}
+
+bool FixQEqReaxFFGPU::same_positions_as_print() {
+  double print = 0.0, scale = 0.0;
+  position_print(print, scale);
+  // the same positions summed in another order (atoms on other ranks)
+  return std::fabs(print - xl_print) <= 1e-12 * std::max(scale, xl_print_scale);
 }
 
 int FixQEqReaxFFGPU::pack_restart(int i, double *buf) {

@@ -86,6 +86,7 @@ class FixQEqReaxFFGPU : public Fix {
   void unpack_restart(int, int) override;
   int maxsize_restart() override;
   int size_restart(int) override;
+  void set_arrays(int) override;
   double memory_usage() override;
 
  protected:
@@ -117,12 +118,20 @@ class FixQEqReaxFFGPU : public Fix {
   puremd::QEqPredictor predictor = puremd::QEqPredictor::Lammps;
   // Extended-Lagrangian charges (keywords xlmd, xlcg; QEqSettings::xl): the
   // history holds the auxiliary vectors of xl_natoms atoms once xl_ready;
-  // xl_hold asks the solve of a run's set-up or a minimizer for a converged
-  // one that leaves them (converged_pre_force).
-  bool xlmd = false, xlcg_given = false, xl_ready = false, xl_hold = false;
+  // xl_next is what the next solve asks (Step in MD steps; set-up and the
+  // minimizer choose Hold or Start), xl_mode what it runs (choose_xl_mode);
+  // xl_print* fingerprint the positions where the last run ended
+  // (post_run), for the next run's set-up (setup_pre_force).
+  bool xlmd = false, xlcg_given = false, predictor_given = false, xl_ready = false;
+  bool xl_created = false, xl_print_valid = false;
   int xlcg = 2;
-  bigint xl_natoms = -1;
-  void converged_pre_force(int vflag);
+  bigint xl_natoms = -1, xl_print_step = -1;
+  double xl_print = 0.0, xl_print_scale = 0.0;
+  puremd::QEqXl xl_next = puremd::QEqXl::Step, xl_mode = puremd::QEqXl::Off;
+  static constexpr int kXlRestartValues = 6;
+  void choose_xl_mode();
+  void position_print(double &print, double &scale);
+  bool same_positions_as_print();
   // Per-run QEq timing, reported by post_run() with the pair's `timing yes`.
   double solve_seconds = 0.0;
   long solves = 0, iter_s_sum = 0, iter_t_sum = 0;

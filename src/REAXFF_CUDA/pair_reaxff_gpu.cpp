@@ -349,8 +349,13 @@ void PairReaxFFGPU::make_engine() {
   std::string why;
   const bool gpu = puremd::cuda_available(&why);
   const puremd::Driver d = requested_driver;
-  if (d == puremd::Driver::Cuda && !gpu)
-    error->all(FLERR, "pair_style reaxff/gpu driver cuda requested but no usable GPU: {}", why);
+  // every rank stops together, or none (ranks without a GPU among ranks with
+  // one would otherwise leave those in the collective GPU assignment)
+  int without = (d == puremd::Driver::Cuda && !gpu) ? 1 : 0, any_without = 0;
+  MPI_Allreduce(&without, &any_without, 1, MPI_INT, MPI_MAX, world);
+  if (any_without)
+    error->all(FLERR, "pair_style reaxff/gpu driver cuda requested but {} has no usable GPU{}{}",
+               without ? "this rank" : "another rank", without ? ": " : "", without ? why : "");
   const bool on_gpu_rank = gpu && d != puremd::Driver::Host;
   const std::string context = fmt::format("pair_style reaxff/gpu: cannot start the {} driver",
                                           on_gpu_rank ? "CUDA" : "host");

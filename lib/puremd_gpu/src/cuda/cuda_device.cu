@@ -32,6 +32,14 @@ void check_cuda_code() {
   cudaDeviceProp prop{};
   cudaGetDeviceProperties(&prop, dev);
   const std::string arch = std::to_string(prop.major) + std::to_string(prop.minor);
+  if (e == cudaErrorUnsupportedPtxVersion || e == cudaErrorInvalidPtx)
+    // PTX only for this GPU, newer than the driver can compile
+    throw RuntimeError(std::string("GPU ") + std::to_string(dev) + " (" + prop.name + ", sm_" +
+                       arch + ") has only this build's PTX, which its driver cannot compile (" +
+                       cudaGetErrorString(e) +
+                       "): update the NVIDIA driver, or rebuild with "
+                       "-DCMAKE_CUDA_ARCHITECTURES=" +
+                       arch + " (built with " PUREMD_CUDA_ARCHITECTURES ")");
   if (e != cudaErrorInvalidDeviceFunction && e != cudaErrorNoKernelImageForDevice)
     // e.g. a fault earlier in this process, which stays with the context
     throw RuntimeError(std::string("GPU ") + std::to_string(dev) + " (" + prop.name + ", sm_" +
