@@ -161,8 +161,9 @@ TEST(Xlmd, AtomsMovedBetweenRunsStartAfresh) {
     double worst = 0;
     for (size_t i = 0; i < q_xl.size(); ++i)
       worst = std::max(worst, std::fabs(q_xl[i] - q_conv[i]));
-    // (measured: 2.0e-3 and 1.2e-3; from the last run's vectors 7.3e-2 and 1.5e-2)
-    EXPECT_LT(worst, 5e-3) << "charges two steps after the atoms moved";
+    // (measured: host 2.0e-3 and 1.2e-3, H100 up to 4.0e-3 and 1.2e-3; from the last
+    // run's vectors, as before this test, 7.3e-2 and 1.5e-2)
+    EXPECT_LT(worst, 1e-2) << "charges two steps after the atoms moved";
     if (mpi_rank() == 0)
       std::printf("[ table ] xlmd after %s: max |q - q_converged| two steps on %.1e\n",
                   between.substr(0, between.find(' ')).c_str(), worst);
