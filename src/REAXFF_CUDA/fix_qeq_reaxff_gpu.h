@@ -28,9 +28,10 @@
    (default no) and xlcg N (default 2): extended-Lagrangian charges (opt-in;
    QEqXl, puremd_gpu/physics/qeq_history.h): each MD step's solve starts from
    auxiliary vectors propagated with the atoms and runs exactly N CG
-   iterations; a run's set-up, minimization and steps after atoms come or go
-   solve to the tolerance. The auxiliary vectors move with the atoms and are
-   kept in restart files. */
+   iterations; a run's set-up, minimization, rerun and steps after atoms come
+   or go solve to the tolerance (a set-up keeps the vectors only where the run
+   continues the last one's trajectory). The auxiliary vectors move with the
+   atoms and are kept in restart files. */
 #ifndef LMP_FIX_QEQ_REAXFF_GPU_H
 #define LMP_FIX_QEQ_REAXFF_GPU_H
 
