@@ -292,33 +292,24 @@ PairReaxFFGPU *PairReaxFFGPU::find(LAMMPS *lmp) {
 // they are registered with) work on PairReaxFF's CPU neighbour list, which
 // this style does not build: they would fail or leave the charges alone.
 void PairReaxFFGPU::refuse_foreign_charge_fixes() {
+  struct Foreign {
+    const char *pattern, *what, *ours;
+  };
+  static const Foreign foreign[] = {
+      {"^qeq/reax", "charge equilibration", "qeq/reaxff/gpu"},
+      {"^qeq/rel/reax", "QEqR charges", "qeq/rel/reaxff/gpu"},
+      {"^qtpie/reax", "QTPIE charges", "qtpie/reaxff/gpu"},
+      {"^acks2/reax", "ACKS2 charges", "acks2/reaxff/gpu"},
+  };
   for (const Fix *fix : modify->get_fix_list()) {
     const char *style = fix->style;
     if (is_our_charge_fix(style)) continue;
-    if (utils::strmatch(style, "^qeq/reax"))
-      error->all(FLERR,
-                 "Fix {} is {}, LAMMPS's charge equilibration for pair_style reaxff; with "
-                 "pair_style reaxff/gpu use fix qeq/reaxff/gpu with the same arguments "
-                 "(`-sf gpu` renames both)",
-                 fix->id, style);
-    if (utils::strmatch(style, "^qeq/rel/reax"))
-      error->all(FLERR,
-                 "Fix {} is {}, LAMMPS's QEqR charges for pair_style reaxff; with pair_style "
-                 "reaxff/gpu use fix qeq/rel/reaxff/gpu with the same arguments (`-sf gpu` "
-                 "renames both)",
-                 fix->id, style);
-    if (utils::strmatch(style, "^qtpie/reax"))
-      error->all(FLERR,
-                 "Fix {} is {}, LAMMPS's QTPIE charges for pair_style reaxff; with pair_style "
-                 "reaxff/gpu use fix qtpie/reaxff/gpu with the same arguments (`-sf gpu` "
-                 "renames both)",
-                 fix->id, style);
-    if (utils::strmatch(style, "^acks2/reax"))
-      error->all(FLERR,
-                 "Fix {} is {}, LAMMPS's ACKS2 charges for pair_style reaxff; with pair_style "
-                 "reaxff/gpu use fix acks2/reaxff/gpu with the same arguments (`-sf gpu` "
-                 "renames both)",
-                 fix->id, style);
+    for (const Foreign &f : foreign)
+      if (utils::strmatch(style, f.pattern))
+        error->all(FLERR,
+                   "Fix {} is {}, LAMMPS's {} for pair_style reaxff; with pair_style reaxff/gpu "
+                   "use fix {} with the same arguments (`-sf gpu` renames both)",
+                   fix->id, style, f.what, f.ours);
   }
 }
 

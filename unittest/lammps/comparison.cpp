@@ -159,6 +159,20 @@ void expect_same_charges_and_forces(const std::vector<double> &ref_q, const std:
   EXPECT_LE(df, 1e-8 * fmax) << "forces (max |F| " << fmax << ")";
 }
 
+ChargeState charge_state(LammpsSession &lmp) {
+  return {lmp.thermo("pe"), lmp.compute_vector("reax", 14), lmp.gather("q", 1), lmp.gather("f", 3)};
+}
+
+void expect_same_charge_state(const ChargeState &ref, const ChargeState &ours,
+                              const std::string &when, double min_charge) {
+  SCOPED_TRACE(when);
+  EXPECT_NEAR(ours.pe, ref.pe, 1e-10 * std::fabs(ref.pe)) << "pe";
+  for (int k = 0; k < 14; ++k)
+    EXPECT_NEAR(ours.terms[k], ref.terms[k], std::max(1e-10 * std::fabs(ref.terms[k]), 1e-8))
+        << "compute pair term " << k + 1;
+  expect_same_charges_and_forces(ref.q, ours.q, ref.f, ours.f, min_charge);
+}
+
 double pe_after_move(LammpsSession &lmp, int id, int d, double dx) {
   std::ostringstream move;
   move << "group probe id " << id << "\ndisplace_atoms probe move " << (d == 0 ? dx : 0.0) << " "

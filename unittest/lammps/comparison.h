@@ -51,6 +51,18 @@ void expect_same_charges_and_forces(const std::vector<double> &ref_q, const std:
                                     const std::vector<double> &ref_f, const std::vector<double> &f,
                                     double min_charge);
 
+// The charge-model comparisons' snapshot of the last evaluation: pe, compute
+// pair's 14 terms (the input names that compute `reax`), charges and forces.
+struct ChargeState {
+  double pe = 0;
+  std::vector<double> terms, q, f;
+};
+ChargeState charge_state(LammpsSession &lmp);
+// pe and the 14 terms within 1e-10 relative (1e-8 absolute floor), then
+// expect_same_charges_and_forces with min_charge.
+void expect_same_charge_state(const ChargeState &ref, const ChargeState &ours,
+                              const std::string &when, double min_charge);
+
 // pe after moving atom `id` by dx along axis d (0 x, 1 y, 2 z) and `run 0
 // post no`: one point of a central difference. The atom stays moved.
 double pe_after_move(LammpsSession &lmp, int id, int d, double dx);

@@ -85,35 +85,21 @@ std::string setup(bool ours, const std::string &fix_args, const std::string &ext
          "fix nve all nve\ntimestep 0.25\n";
 }
 
-struct State {
-  double pe = 0;
-  std::vector<double> terms, q, f;
-};
-
-State state(LammpsSession &lmp) {
-  return {lmp.thermo("pe"), lmp.compute_vector("reax", 14), lmp.gather("q", 1), lmp.gather("f", 3)};
-}
-
-std::vector<State> run_case(bool ours, const Acks2Case &c) {
+std::vector<ChargeState> run_case(bool ours, const Acks2Case &c) {
   LammpsSession lmp;
   if (ours) lmp.load_plugin();
-  std::vector<State> out;
+  std::vector<ChargeState> out;
   const std::string &fix = ours || c.ref_fix.empty() ? c.fix : c.ref_fix;
   EXPECT_EQ(lmp.run(setup(ours, fix, c.extra) + "run 0 post no\n"), "");
-  out.push_back(state(lmp));
+  out.push_back(charge_state(lmp));
   EXPECT_EQ(lmp.run("run " + std::to_string(c.steps) + " post no\n"), "");
-  out.push_back(state(lmp));
+  out.push_back(charge_state(lmp));
   return out;
 }
 
-void expect_same(const State &ref, const State &ours, const std::string &when) {
-  SCOPED_TRACE(when);
-  ASSERT_FALSE(ref.q.empty());
-  EXPECT_NEAR(ours.pe, ref.pe, 1e-10 * std::fabs(ref.pe));
-  for (int k = 0; k < 14; ++k)
-    EXPECT_NEAR(ours.terms[k], ref.terms[k], std::max(1e-10 * std::fabs(ref.terms[k]), 1e-8))
-        << "compute pair term " << k + 1;
-  expect_same_charges_and_forces(ref.q, ours.q, ref.f, ours.f, 0.3);
+void expect_same(const ChargeState &ref, const ChargeState &ours, const std::string &when) {
+  ASSERT_FALSE(ref.q.empty()) << when;
+  expect_same_charge_state(ref, ours, when, 0.3);
 }
 
 class Acks2 : public ::testing::TestWithParam<Acks2Case> {};
@@ -125,7 +111,7 @@ TEST_P(Acks2, MatchesAcks2Reaxff) {
   if (nprocs > c.max_ranks)
     GTEST_SKIP() << "fix acks2/reaxff leaves the file's bond softness unset beyond rank 0; case "
                     "force_field_values_from_a_file covers files on several ranks";
-  const std::vector<State> ref = run_case(false, c), ours = run_case(true, c);
+  const std::vector<ChargeState> ref = run_case(false, c), ours = run_case(true, c);
   ASSERT_EQ(ref.size(), 2u);
   ASSERT_EQ(ours.size(), 2u);
   expect_same(ref[0], ours[0], "step 0");
@@ -141,13 +127,13 @@ INSTANTIATE_TEST_SUITE_P(Cases, Acks2, ::testing::ValuesIn(cases()),
 // `suffix gpu`: pair_style reaxff and fix acks2/reax become ours.
 TEST(Acks2Names, OldNameUnderSuffixGpu) {
   const Acks2Case &c = cases().front();
-  const State ref = run_case(false, c).front();
+  const ChargeState ref = run_case(false, c).front();
   std::string script = setup(false, c.fix);
   script.replace(script.find("acks2/reaxff"), 12, "acks2/reax");
   LammpsSession lmp;
   lmp.load_plugin();
   ASSERT_EQ(lmp.run("suffix gpu\n" + script + "run 0 post no\n"), "");
-  const State ours = state(lmp);
+  const ChargeState ours = charge_state(lmp);
   expect_same(ref, ours, "acks2/reax with suffix gpu");
 }
 

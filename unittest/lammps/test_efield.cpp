@@ -47,37 +47,24 @@ std::string setup(bool ours, const FieldCase &field, const std::string &pair_ext
          "timestep 0.25\n";
 }
 
-struct State {
-  double pe = 0;
-  std::vector<double> terms, q, f;
-};
-
-State state(LammpsSession &lmp) {
-  return {lmp.thermo("pe"), lmp.compute_vector("reax", 14), lmp.gather("q", 1), lmp.gather("f", 3)};
-}
-
-void expect_same(const State &ref, const State &ours, const std::string &when) {
-  SCOPED_TRACE(when);
-  EXPECT_NEAR(ours.pe, ref.pe, 1e-10 * std::fabs(ref.pe)) << "pe with the field's energy";
-  for (int k = 0; k < 14; ++k)
-    EXPECT_NEAR(ours.terms[k], ref.terms[k], std::max(1e-10 * std::fabs(ref.terms[k]), 1e-8))
-        << "compute pair term " << k + 1;
-  EXPECT_EQ(ours.terms[12], 0.0) << "efi: the field's energy belongs to fix efield";
-  // forces: pair and fix efield
-  expect_same_charges_and_forces(ref.q, ours.q, ref.f, ours.f, 0.1);
+// pe includes the field's energy (fix_modify energy yes); forces are pair's
+// and fix efield's.
+void expect_same(const ChargeState &ref, const ChargeState &ours, const std::string &when) {
+  expect_same_charge_state(ref, ours, when, 0.1);
+  EXPECT_EQ(ours.terms[12], 0.0) << when << ": efi, the field's energy, belongs to fix efield";
 }
 
 class EfieldQEq : public ::testing::TestWithParam<FieldCase> {};
 
 TEST_P(EfieldQEq, MatchesQEqReaxff) {
-  State ref0, ref1, our0, our1;
+  ChargeState ref0, ref1, our0, our1;
   for (bool ours : {false, true}) {
     LammpsSession lmp;
     if (ours) lmp.load_plugin();
     ASSERT_EQ(lmp.run(setup(ours, GetParam()) + "run 0 post no\n"), "");
-    (ours ? our0 : ref0) = state(lmp);
+    (ours ? our0 : ref0) = charge_state(lmp);
     ASSERT_EQ(lmp.run("run 10 post no\n"), "");
-    (ours ? our1 : ref1) = state(lmp);
+    (ours ? our1 : ref1) = charge_state(lmp);
   }
   expect_same(ref0, our0, "step 0");
   expect_same(ref1, our1, "after 10 steps");

@@ -58,24 +58,6 @@ std::string setup(bool ours, const FieldCase &c) {
          "fix nve all nve\ntimestep 0.5\n";
 }
 
-struct State {
-  double pe = 0;
-  std::vector<double> terms, q, f;
-};
-
-State state(LammpsSession &lmp) {
-  return {lmp.thermo("pe"), lmp.compute_vector("reax", 14), lmp.gather("q", 1), lmp.gather("f", 3)};
-}
-
-void expect_same(const State &ref, const State &ours, const std::string &when) {
-  SCOPED_TRACE(when);
-  EXPECT_NEAR(ours.pe, ref.pe, 1e-10 * std::fabs(ref.pe)) << "pe";
-  for (int k = 0; k < 14; ++k)
-    EXPECT_NEAR(ours.terms[k], ref.terms[k], std::max(1e-10 * std::fabs(ref.terms[k]), 1e-8))
-        << "compute pair term " << k + 1;
-  expect_same_charges_and_forces(ref.q, ours.q, ref.f, ours.f, 0.1);
-}
-
 class QEqRel : public ::testing::TestWithParam<FieldCase> {};
 
 TEST_P(QEqRel, MatchesFixQEqRelReaxff) {
@@ -83,17 +65,17 @@ TEST_P(QEqRel, MatchesFixQEqRelReaxff) {
   int nprocs = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
   if (nprocs > kMaxRanks) GTEST_SKIP() << "run on at most " << kMaxRanks << " ranks (CI time)";
-  State ref0, ref1, our0, our1;
+  ChargeState ref0, ref1, our0, our1;
   for (bool ours : {false, true}) {
     LammpsSession lmp;
     if (ours) lmp.load_plugin();
     ASSERT_EQ(lmp.run(setup(ours, GetParam()) + "run 0 post no\n"), "");
-    (ours ? our0 : ref0) = state(lmp);
+    (ours ? our0 : ref0) = charge_state(lmp);
     ASSERT_EQ(lmp.run("run 10 post no\n"), "");
-    (ours ? our1 : ref1) = state(lmp);
+    (ours ? our1 : ref1) = charge_state(lmp);
   }
-  expect_same(ref0, our0, "step 0");
-  expect_same(ref1, our1, "after 10 steps");
+  expect_same_charge_state(ref0, our0, "step 0", 0.1);
+  expect_same_charge_state(ref1, our1, "after 10 steps", 0.1);
   if (GetParam().field.empty()) return;
   // the field moved charges: a solve that ignored it would not match
   LammpsSession lmp;
@@ -174,6 +156,20 @@ TEST(QEqRelInput, RefusedAsFixQEqRelReaxffRefusesThem) {
       }
     }
   }
+}
+
+// LAMMPS's fix qeq/rel/reaxff beside pair_style reaxff/gpu is refused, naming ours.
+TEST(QEqRelInput, LammpsFixBesideOurPairIsRefused) {
+  REQUIRE_QEQ_REL();
+  LammpsSession lmp;
+  lmp.load_plugin();
+  ASSERT_EQ(
+      lmp.run("units real\natom_style charge\nread_data " + water("data.water") +
+              "\npair_style reaxff/gpu NULL\npair_coeff * * " + water("qeq_ff.water") + " O H\n"),
+      "");
+  const std::string err = lmp.run("fix q all qeq/rel/reaxff 1 0.0 10.0 1e-6 reaxff " +
+                                  water("gauss_exp.txt") + "\nrun 0 post no\n");
+  EXPECT_NE(err.find("use fix qeq/rel/reaxff/gpu"), std::string::npos) << err;
 }
 
 // fix qeq/rel/reaxff/gpu exists exactly where LAMMPS's fix qeq/rel/reaxff does.
