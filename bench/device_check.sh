@@ -202,9 +202,16 @@ side_by_side() {  # label, folder, input, steps-args...
   [ -x "$KK" ] || { [ -f "$peer_xz" ] && xz -dc "$peer_xz" >"$KK" && chmod +x "$KK"; }
   cd "$dir"
   local ours=() kk=() bs=() xl=() mo=0 mk=0 m
+  # xlmd runs three times the steps (-v t / -v steps), so that its K converged
+  # solves after the start weigh as little as in a production run
+  local xl_args=() prev="" a
+  for a in "$@"; do
+    { [ "$prev" = t ] || [ "$prev" = steps ]; } && a=$((a * 3))
+    xl_args+=("$a"); prev=$a
+  done
   for ((r = 1; r <= reps; r++)); do
     if [ "${XLMD:-0}" = 1 ]; then  # ours with extended-Lagrangian charges (opt-in)
-      "$LMP" -sf gpu -in "$(with_keywords "$in" "" "xlmd yes")" "$@" -log "$out/bench_xl.log" \
+      "$LMP" -sf gpu -in "$(with_keywords "$in" "" "xlmd yes")" "${xl_args[@]}" -log "$out/bench_xl.log" \
         -screen none
       xl+=("$(ms_per_step "$out/bench_xl.log")")
     fi
@@ -246,6 +253,12 @@ side_by_side() {  # label, folder, input, steps-args...
   "$LMP" -sf gpu -in "$(with_keywords "$in" "timing yes")" "$@" -log "$out/phases.log" -screen none
   awk '/ReaxFF\/GPU (phase|peak)/ {p = 1; print; next} p && /^  / {print; next} {p = 0}' \
     "$out/phases.log"
+  if [ "${XLMD:-0}" = 1 ]; then
+    echo "phases with xlmd yes ($label):"
+    "$LMP" -sf gpu -in "$(with_keywords "$in" "timing yes" "xlmd yes")" "${xl_args[@]}" \
+      -log "$out/phases.log" -screen none
+    awk '/ReaxFF\/GPU phase/ {p = 1; print; next} p && /^  / {print; next} {p = 0}' "$out/phases.log"
+  fi
   cd "$root"
 }
 
@@ -274,11 +287,13 @@ if [ "$what" = xlmd ]; then
   xl_drift() {  # label, folder, input, timestep, steps, qeq-fix regex, extra -v args...
     local label=$1 dir=$2 in=$3 dt=$4 steps=$5; shift 5
     cd "$dir"
-    local variants="conv" res="" n
-    for n in ${XLCGS:-2 1}; do variants="$variants xl$n"; done
+    # variants kKcN: xlk K, xlcg N (XL_VARIANTS; the first is compared with
+    # converged charges at the same positions below)
+    local variants="conv ${XL_VARIANTS:-k5c2 k5c1}" res="" first
+    first=$(echo ${XL_VARIANTS:-k5c2} | awk '{print $1}')
     for v in $variants; do
       local kw=""
-      [ "$v" != conv ] && kw="xlmd yes xlcg ${v#xl}"
+      [ "$v" != conv ] && kw="xlmd yes xlk $(echo "$v" | sed -E 's/k([0-9]+)c([0-9]+)/\1 xlcg \2/')"
       sed -E -e "s/^(timestep[[:space:]]+).*/\1$dt/" \
         -e "s/^(thermo_style[[:space:]]+).*/\1custom step etotal pe/" \
         -e "s/^thermo_modify.*/thermo_modify norm no/" -e "s/^(thermo[[:space:]]+).*/\1 20/" \
@@ -294,22 +309,21 @@ if [ "$what" = xlmd ]; then
         "$out/xl_$v.log" >"$out/xl_$v.txt"
     done
     for v in $variants; do
-      res="$res | $([ "$v" = conv ] && echo converged || echo "xlcg ${v#xl}") $(cat "$out/xl_$v.txt")"
+      res="$res | $([ "$v" = conv ] && echo converged || echo "$v" | sed -E 's/k([0-9]+)c([0-9]+)/xlk \1 xlcg \2/') $(cat "$out/xl_$v.txt")"
     done
     row "$(printf 'xlmd %-11s %s steps x %s fs%s' "$label" "$steps" "$dt" "$res")"
-    # the xlcg 2 run's frames, rerun with the converged fix: its charges at the same positions
-    sed -E -e "/^dump/d" -e "s/^(run[[:space:]]+).*/dump rd all custom 1 rerun.dump id q\ndump_modify rd sort id format float %.16g\nrerun xl2.dump dump x y z/" \
+    # the first variant's frames, rerun with the converged fix: its charges at the same positions
+    sed -E -e "/^dump/d" -e "s/^(run[[:space:]]+).*/dump rd all custom 1 rerun.dump id q\ndump_modify rd sort id format float %.16g\nrerun $first.dump dump x y z/" \
       "$out/in.conv" >"$out/in.rerun"
     "$LMP" -sf gpu -in "$out/in.rerun" "$@" -log "$out/xl_rerun.log" -screen none
     awk 'FNR == 1 {f++} /^ITEM: ATOMS/ {a = 1; fr[f]++; next} /^ITEM/ {a = 0} a && f == 1 {q[fr[1], $1] = $5}
       a && f == 2 {d = $2 - q[fr[2], $1]; s += d * d; n++} END {printf "%.2e over %d values", sqrt(s / n), n}' \
-      xl2.dump rerun.dump >"$out/xl_rms.txt"
-    row "$(printf 'xlmd %-11s RMS q(xlcg 2) - q(converged, same positions): %s' "$label" "$(cat "$out/xl_rms.txt")")"
+      $first.dump rerun.dump >"$out/xl_rms.txt"
+    row "$(printf 'xlmd %-11s RMS q(%s) - q(converged, same positions): %s' "$label" "$first" "$(cat "$out/xl_rms.txt")")"
     rm -f ./*.dump
     cd "$root"
   }
-  # XL_SYSTEMS (default "hns water"), XLCGS the xlcg values (default "2 1"; the rerun
-  # comparison needs 2 among them)
+  # XL_SYSTEMS (default "hns water"), XL_VARIANTS the xlk/xlcg pairs (default "k5c2 k5c1")
   for sys in ${XL_SYSTEMS:-hns water}; do
     case $sys in
       hns) xl_drift "HNS 2^3" "$root/examples/HNS" in.reaxff.hns 0.1 5000 -v x 2 -v y 2 -v z 2 ;;

@@ -92,7 +92,7 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, int first_ke
       "fix ID group {} Nevery cutlo cuthi tol params{} [nowarn] [maxiter N]{}{} "
       "[threads_per_row N] [matrix auto|full|half|free] [predictor lammps|aspc|quadratic|linear]",
       style, overlap_model ? " gauss_file" : "", overlap_model ? " [scale S]" : " [matfree]",
-      plain_qeq ? " [xlmd yes|no] [xlcg N]" : "");
+      plain_qeq ? " [xlmd yes|no] [xlcg N] [xlk K]" : "");
   if (narg < first_keyword)
     error->all(FLERR, "Illegal fix {} command: expected '{}'", style, usage);
 
@@ -129,7 +129,8 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, int first_ke
       // fix qeq/reaxff's and acks2/reaxff's keyword from LAMMPS 4Jul2026 on
       // (acted on by their KOKKOS versions): H evaluated in every product
       matrix_mode = 3;
-    } else if (strcmp(arg[iarg], "xlmd") == 0 || strcmp(arg[iarg], "xlcg") == 0) {
+    } else if (strcmp(arg[iarg], "xlmd") == 0 || strcmp(arg[iarg], "xlcg") == 0 ||
+               strcmp(arg[iarg], "xlk") == 0) {
       if (!plain_qeq)
         error->all(FLERR,
                    "Fix {}: keyword '{}' (extended-Lagrangian charges) is defined for fix "
@@ -139,6 +140,14 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, int first_ke
         error->all(FLERR, "Fix {}: keyword '{}' needs a value", style, arg[iarg]);
       if (strcmp(arg[iarg], "xlmd") == 0) {
         xlmd = utils::logical(FLERR, arg[iarg + 1], false, lmp) != 0;
+      } else if (strcmp(arg[iarg], "xlk") == 0) {
+        xlk = utils::inumeric(FLERR, arg[iarg + 1], false, lmp);
+        xlk_given = true;
+        if (xlk < puremd::kQEqXlMinOrder || xlk > puremd::kQEqXlMaxOrder)
+          error->all(FLERR,
+                     "Fix {}: xlk (the order K of the auxiliary vectors' dissipation) must be "
+                     "{} to {}, got {}",
+                     style, puremd::kQEqXlMinOrder, puremd::kQEqXlMaxOrder, arg[iarg + 1]);
       } else {
         xlcg = utils::inumeric(FLERR, arg[iarg + 1], false, lmp);
         xlcg_given = true;
@@ -201,13 +210,18 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, int first_ke
   if (xlcg_given && !xlmd)
     error->all(FLERR, "Fix {}: keyword 'xlcg' sets the CG iterations of 'xlmd yes'; add 'xlmd yes'",
                style);
+  if (xlk_given && !xlmd)
+    error->all(FLERR, "Fix {}: keyword 'xlk' sets the order of 'xlmd yes'; add 'xlmd yes'", style);
   check_taper();
   call_library_all(lmp, context().c_str(), "check_qeq_settings",
                    [&] { puremd::check_qeq_settings(qeq_settings()); });
   qcomm = std::make_unique<LammpsComm>(this);
 
   // the history of past solutions is per-atom data; with xlmd it holds the
-  // extended Lagrangian's auxiliary vectors, which restart files keep
+  // extended Lagrangian's auxiliary vectors (K + 1 past values), which
+  // restart files keep
+  history = puremd::ChargeHistory(
+      puremd::qeq_history_depth(xlmd ? puremd::QEqXl::Step : puremd::QEqXl::Off, xlk));
   atom->add_callback(Atom::GROW);
   if (xlmd) {
     restart_global = 1;
@@ -274,6 +288,7 @@ puremd::QEqSettings FixQEqReaxFFGPU::qeq_settings() const {
   if (xlmd) {
     set.xl = xl_mode;  // chosen for the solve at hand (pre_force)
     set.xl_iterations = xlcg;
+    set.xl_order = xlk;
   }
   return set;
 }
@@ -296,9 +311,10 @@ void FixQEqReaxFFGPU::log_solver() {
     if (xlmd)
       utils::logmesg(lmp,
                      "QEq/GPU: fix {}: extended-Lagrangian charges, {} CG iterations a step from "
-                     "the auxiliary vectors (converged solves at a run's set-up, after atoms "
-                     "come or go, and in minimization)\n",
-                     id, xlcg);
+                     "the auxiliary vectors, dissipation of order K = {} (converged solves at a "
+                     "run's set-up, the {} steps after a fresh start, after atoms come or go, "
+                     "and in minimization)\n",
+                     id, xlcg, xlk, xlk);
   }
   solver_logged = true;
 }
@@ -513,6 +529,9 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
     xl_ready = true;
     xl_natoms = atom->natoms;
     xl_next = puremd::QEqXl::Step;  // what an MD step asks next
+    // a fresh start is followed by K converged solves (Warm)
+    if (xl_mode == puremd::QEqXl::Start) xl_warm_left = xlk;
+    if (xl_mode == puremd::QEqXl::Warm) --xl_warm_left;
   }
   if (res.matrix_free && matrix_mode == 0 && !told_matrix_free && comm->me == 0)
     utils::logmesg(lmp,
@@ -615,9 +634,14 @@ int FixQEqReaxFFGPU::unpack_exchange(int nlocal, double *buf) {
 
 void FixQEqReaxFFGPU::write_restart(FILE *fp) {
   if (comm->me != 0) return;
-  const double state[kXlRestartValues] = {
-      xl_ready ? 1.0 : 0.0, static_cast<double>(xl_natoms),    xl_print_valid ? 1.0 : 0.0, xl_print,
-      xl_print_scale,       static_cast<double>(xl_print_step)};
+  const double state[kXlRestartValues] = {xl_ready ? 1.0 : 0.0,
+                                          static_cast<double>(xl_natoms),
+                                          xl_print_valid ? 1.0 : 0.0,
+                                          xl_print,
+                                          xl_print_scale,
+                                          static_cast<double>(xl_print_step),
+                                          static_cast<double>(xlk),
+                                          static_cast<double>(xl_warm_left)};
   const int size = sizeof(state);
   fwrite(&size, sizeof(int), 1, fp);
   fwrite(state, sizeof(double), kXlRestartValues, fp);
@@ -631,17 +655,22 @@ void FixQEqReaxFFGPU::restart(char *buf) {
   xl_print = state[3];
   xl_print_scale = state[4];
   xl_print_step = static_cast<bigint>(state[5]);
+  // auxiliary vectors of another order are not this scheme's history
+  if (static_cast<int>(state[6]) != xlk) xl_ready = false;
+  xl_warm_left = static_cast<int>(state[7]);
 }
 
 // The mode of this solve: Start where the auxiliary vectors are missing or
 // belong to other atoms (atoms came or went: their number changed, or some
-// were created, set_arrays, on any rank), else what the caller asked.
+// were created, set_arrays, on any rank), else what the caller asked, an MD
+// step being Warm for the K solves after a Start.
 void FixQEqReaxFFGPU::choose_xl_mode() {
   int created = xl_created ? 1 : 0, any = 0;
   MPI_Allreduce(&created, &any, 1, MPI_INT, MPI_MAX, world);
   xl_created = false;
   const bool ready = xl_ready && xl_natoms == atom->natoms && !any;
   xl_mode = ready ? xl_next : puremd::QEqXl::Start;
+  if (xl_mode == puremd::QEqXl::Step && xl_warm_left > 0) xl_mode = puremd::QEqXl::Warm;
 }
 
 void FixQEqReaxFFGPU::set_arrays(int /*i*/) { xl_created = true; }
@@ -679,12 +708,17 @@ void FixQEqReaxFFGPU::unpack_restart(int nlocal, int nth) {
   double **extra = atom->extra;
   int m = 0;  // skip the blocks of the fixes before this one
   for (int k = 0; k < nth; ++k) m += static_cast<int>(extra[nlocal][m]);
+  // a block of another size (another xlk) is not this history's: start afresh
+  if (static_cast<int>(extra[nlocal][m]) != history.per_atom() + 1) {
+    xl_created = true;
+    return;
+  }
   history_call("unpack_history", [&] { history.unpack(nlocal, &extra[nlocal][m + 1]); });
 }
 
-int FixQEqReaxFFGPU::maxsize_restart() { return puremd::ChargeHistory::kPerAtom + 1; }
+int FixQEqReaxFFGPU::maxsize_restart() { return history.per_atom() + 1; }
 
-int FixQEqReaxFFGPU::size_restart(int /*nlocal*/) { return puremd::ChargeHistory::kPerAtom + 1; }
+int FixQEqReaxFFGPU::size_restart(int /*nlocal*/) { return history.per_atom() + 1; }
 
 std::string FixQEqReaxFFGPU::context() const { return fmt::format("Fix {}", style); }
 

@@ -25,13 +25,14 @@
    initial guesses are extrapolated from the history (QEqPredictor; default
    lammps, fix qeq/reaxff's); matfree (fix qeq/reaxff's keyword from LAMMPS
    4Jul2026 on, for its KOKKOS version) is matrix free here; xlmd yes|no
-   (default no) and xlcg N (default 2): extended-Lagrangian charges (opt-in;
-   QEqXl, puremd_gpu/physics/qeq_history.h): each MD step's solve starts from
-   auxiliary vectors propagated with the atoms and runs exactly N CG
-   iterations; a run's set-up, minimization, rerun and steps after atoms come
-   or go solve to the tolerance (a set-up keeps the vectors only where the run
-   continues the last one's trajectory). The auxiliary vectors move with the
-   atoms and are kept in restart files. */
+   (default no), xlcg N (default 2) and xlk K (default 5): extended-Lagrangian
+   charges (opt-in; QEqXl, puremd_gpu/physics/qeq_history.h): each MD step's
+   solve starts from auxiliary vectors propagated with the atoms by a scheme
+   with dissipation of order K and runs exactly N CG iterations; a run's
+   set-up, the K steps after a fresh start, minimization, rerun and steps
+   after atoms come or go solve to the tolerance (a set-up keeps the vectors
+   only where the run continues the last one's trajectory). The auxiliary
+   vectors move with the atoms and are kept in restart files. */
 #ifndef LMP_FIX_QEQ_REAXFF_GPU_H
 #define LMP_FIX_QEQ_REAXFF_GPU_H
 
@@ -117,19 +118,20 @@ class FixQEqReaxFFGPU : public Fix {
   const char *method = "CG";      // the solver, as the warnings name it
   // QEqSettings::predictor
   puremd::QEqPredictor predictor = puremd::QEqPredictor::Lammps;
-  // Extended-Lagrangian charges (keywords xlmd, xlcg; QEqSettings::xl): the
-  // history holds the auxiliary vectors of xl_natoms atoms once xl_ready;
+  // Extended-Lagrangian charges (keywords xlmd, xlcg, xlk; QEqSettings::xl):
+  // the history holds the auxiliary vectors of xl_natoms atoms once xl_ready;
   // xl_next is what the next solve asks (Step in MD steps; set-up and the
-  // minimizer choose Hold or Start), xl_mode what it runs (choose_xl_mode);
+  // minimizer choose Hold or Start), xl_mode what it runs (choose_xl_mode),
+  // xl_warm_left how many Warm solves are still due after a Start;
   // xl_print* fingerprint the positions where the last run ended
   // (post_run), for the next run's set-up (setup_pre_force).
-  bool xlmd = false, xlcg_given = false, predictor_given = false, xl_ready = false;
-  bool xl_created = false, xl_print_valid = false;
-  int xlcg = 2;
+  bool xlmd = false, xlcg_given = false, xlk_given = false, predictor_given = false;
+  bool xl_ready = false, xl_created = false, xl_print_valid = false;
+  int xlcg = 2, xlk = puremd::kQEqXlDefaultOrder, xl_warm_left = 0;
   bigint xl_natoms = -1, xl_print_step = -1;
   double xl_print = 0.0, xl_print_scale = 0.0;
   puremd::QEqXl xl_next = puremd::QEqXl::Step, xl_mode = puremd::QEqXl::Off;
-  static constexpr int kXlRestartValues = 6;
+  static constexpr int kXlRestartValues = 8;
   void choose_xl_mode();
   void position_print(double &print, double &scale);
   bool same_positions_as_print();

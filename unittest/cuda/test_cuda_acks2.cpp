@@ -65,7 +65,7 @@ void expect_same(const Acks2Out &host, const Acks2Out &gpu, ChargeHistory &hs, C
     ASSERT_NEAR(gpu.u[i], host.u[i], 1e-9) << "u of atom " << i;
   }
   for (int i = 0; i < sys.n_local; ++i)
-    for (int k = 0; k < ChargeHistory::kDepth; ++k) {
+    for (int k = 0; k < kQEqHistoryDepth; ++k) {
       ASSERT_NEAR(gs.s(i, k), hs.s(i, k), 1e-9) << "q history " << i << "," << k;
       ASSERT_NEAR(gs.t(i, k), hs.t(i, k), 1e-9) << "u history " << i << "," << k;
     }

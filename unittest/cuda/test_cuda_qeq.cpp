@@ -41,8 +41,9 @@ QEqSettings settings(double lo, double hi, double tol, int max_iter = 200) {
 
 void expect_same_history(ChargeHistory &host, ChargeHistory &cuda, int n_local,
                          const std::string &where, double tol = 1e-10) {
+  ASSERT_EQ(cuda.depth(), host.depth()) << where;
   for (int i = 0; i < n_local; ++i)
-    for (int k = 0; k < ChargeHistory::kDepth; ++k) {
+    for (int k = 0; k < host.depth(); ++k) {
       ASSERT_NEAR(cuda.s(i, k), host.s(i, k), tol)
           << where << ": s history of atom " << i << ", depth " << k;
       ASSERT_NEAR(cuda.t(i, k), host.t(i, k), tol)
@@ -254,10 +255,10 @@ TEST(CudaQEq, PerAtomParametersAndChiShift) {
   }
 }
 
-// Extended-Lagrangian charges (QEqSettings::xl): Start, Steps of two CG
-// iterations from the auxiliary vectors, a Hold in between, on moving atoms;
-// the CUDA solver's charges and histories equal the host's, on both ghost
-// paths and with each stored matrix format.
+// Extended-Lagrangian charges (QEqSettings::xl): Start, Warm, Steps of two CG
+// iterations from the auxiliary vectors, a Hold in between, on moving atoms,
+// at orders 3, 5 and 7; the CUDA solver's charges and histories equal the
+// host's, on both ghost paths and with each stored matrix format.
 TEST(CudaQEq, ExtendedLagrangianSameAsHost) {
   REQUIRE_GPU();
   const int n = 64;
@@ -268,28 +269,31 @@ TEST(CudaQEq, ExtendedLagrangianSameAsHost) {
   std::vector<int> active(n, 1);
   std::mt19937 rng(9u);
   std::normal_distribution<double> kick(0.0, 0.01);
-  const QEqXl modes[] = {QEqXl::Start, QEqXl::Step, QEqXl::Step, QEqXl::Hold,
-                         QEqXl::Step,  QEqXl::Step, QEqXl::Step};
-  for (QEqMatrix m : {QEqMatrix::Full, QEqMatrix::Half})
-    for (bool with_owner : {true, false}) {
-      QEqSettings set = settings(0.0, cut, 1e-12);
-      set.matrix = m;
-      set.xl_iterations = 2;
-      HostQEq host(set);
-      CudaQEq cuda(set);
-      std::vector<double> p = pos;
-      for (int step = 0; step < 7; ++step) {
-        host.settings.xl = cuda.settings.xl = modes[step];
-        const System sys = periodic_from_positions(p, type, active, L, cut);
-        QEqResult rc;
-        expect_same_solve(
-            host, cuda, make_input(sys, with_owner), sys,
-            "XL step " + std::to_string(step) + format_name(m) + (with_owner ? " device" : " comm"),
-            false, &rc);
-        if (modes[step] == QEqXl::Step) EXPECT_EQ(rc.iter_s, 3);
-        for (double &v : p) v += kick(rng);
+  const QEqXl modes[] = {QEqXl::Start, QEqXl::Warm, QEqXl::Step, QEqXl::Step,
+                         QEqXl::Hold,  QEqXl::Step, QEqXl::Step, QEqXl::Step};
+  for (int order : {3, 5, 7})
+    for (QEqMatrix m : {QEqMatrix::Full, QEqMatrix::Half})
+      for (bool with_owner : {true, false}) {
+        QEqSettings set = settings(0.0, cut, 1e-12);
+        set.matrix = m;
+        set.xl_iterations = 2;
+        set.xl = QEqXl::Start;
+        set.xl_order = order;
+        HostQEq host(set);
+        CudaQEq cuda(set);
+        std::vector<double> p = pos;
+        for (int step = 0; step < 8; ++step) {
+          host.settings.xl = cuda.settings.xl = modes[step];
+          const System sys = periodic_from_positions(p, type, active, L, cut);
+          QEqResult rc;
+          expect_same_solve(host, cuda, make_input(sys, with_owner), sys,
+                            "XL order " + std::to_string(order) + " step " + std::to_string(step) +
+                                format_name(m) + (with_owner ? " device" : " comm"),
+                            false, &rc);
+          if (modes[step] == QEqXl::Step) EXPECT_EQ(rc.iter_s, 3);
+          for (double &v : p) v += kick(rng);
+        }
       }
-    }
 }
 
 TEST(CudaQEq, HistoryOverSeveralSolvesWithMovingAtoms) {
@@ -317,7 +321,7 @@ TEST(CudaQEq, HistoryOverSeveralSolvesWithMovingAtoms) {
       for (double &v : p) v += kick(rng);
       if (step % 2 == 1) {
         const int a = step, b = n - 1 - step;
-        std::vector<double> ha(ChargeHistory::kPerAtom), hb(ChargeHistory::kPerAtom);
+        std::vector<double> ha(kQEqHistoryPerAtom), hb(kQEqHistoryPerAtom);
         for (ChargeHistory *h : {&host.history, &cuda.history}) {
           h->pack(a, ha.data());
           h->pack(b, hb.data());
@@ -328,7 +332,7 @@ TEST(CudaQEq, HistoryOverSeveralSolvesWithMovingAtoms) {
         std::swap(t[a], t[b]);
       }
       if (step == 2) {  // atoms 10 and n-1 trade slots, one of them through copy_history
-        std::vector<double> h10(ChargeHistory::kPerAtom);
+        std::vector<double> h10(kQEqHistoryPerAtom);
         for (ChargeHistory *h : {&host.history, &cuda.history}) {
           h->pack(10, h10.data());
           h->copy(n - 1, 10);
@@ -731,7 +735,7 @@ TEST(CudaQEq, HistoryStaysOnTheGpuBetweenSolves) {
       ASSERT_NEAR(qc[i], qh[i], 1e-10) << "step " << step << ": q of atom " << i;
     for (double &v : pos) v += kick(rng);
     if (step == 3) {  // the first call of the history API brings it home
-      std::vector<double> block(ChargeHistory::kPerAtom);
+      std::vector<double> block(kQEqHistoryPerAtom);
       for (ChargeHistory *h : {&host.history, &cuda.history}) {
         h->pack(5, block.data());
         h->copy(40, 5);
@@ -758,11 +762,11 @@ TEST(CudaQEq, EveryPredictorStartsWhereTheHostDoes) {
     set.predictor = p;
     HostQEq host(set);
     CudaQEq cuda(set);
-    std::vector<double> block(ChargeHistory::kPerAtom);
+    std::vector<double> block(kQEqHistoryPerAtom);
     for (ChargeHistory *h : {&host.history, &cuda.history}) {
       h->grow(sys.n_local);
       for (int i = 0; i < sys.n_local; ++i) {
-        for (int k = 0; k < ChargeHistory::kPerAtom; ++k)
+        for (int k = 0; k < kQEqHistoryPerAtom; ++k)
           block[k] = 0.01 * i - 0.3 * k + 0.07 * k * k - 0.011 * k * k * k;
         h->unpack(i, block.data());
       }

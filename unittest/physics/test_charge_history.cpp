@@ -29,7 +29,7 @@ struct FakeMirror : ChargeHistory::Mirror {
 FakeMirror *attach_newest(ChargeHistory &h, int rows, int *fetches) {
   auto m = std::make_unique<FakeMirror>(fetches);
   for (int i = 0; i < rows; ++i)
-    for (int k = 0; k < ChargeHistory::kPerAtom; ++k) m->values.push_back(100.0 * i + k);
+    for (int k = 0; k < puremd::kQEqHistoryPerAtom; ++k) m->values.push_back(100.0 * i + k);
   FakeMirror *raw = m.get();
   h.attach(std::move(m));
   h.mirror_is_newest(rows);
@@ -47,7 +47,7 @@ TEST(ChargeHistory, HostAccessBringsTheMirrorHome) {
   h.grow(6);  // growing keeps entries by index: nothing to fetch yet
   EXPECT_EQ(fetches, 0);
   EXPECT_EQ(h.s(2, 1), 201.0);  // the mirror's value, not the host's zero
-  EXPECT_EQ(h.t(1, 0), 100.0 + ChargeHistory::kDepth);
+  EXPECT_EQ(h.t(1, 0), 100.0 + puremd::kQEqHistoryDepth);
   EXPECT_EQ(fetches, 1);
   EXPECT_EQ(h.mirror_rows(), -1);
   EXPECT_EQ(h.s(2, 1), 201.0);  // home now: no second fetch
@@ -57,7 +57,7 @@ TEST(ChargeHistory, HostAccessBringsTheMirrorHome) {
 }
 
 TEST(ChargeHistory, EveryHostEntryPointFetchesFirst) {
-  std::vector<double> buf(ChargeHistory::kPerAtom);
+  std::vector<double> buf(puremd::kQEqHistoryPerAtom);
   for (int entry = 0; entry < 4; ++entry) {
     int fetches = 0;
     ChargeHistory h;
@@ -78,7 +78,7 @@ TEST(ChargeHistory, EveryHostEntryPointFetchesFirst) {
         EXPECT_EQ(h.s(5, 0), -1.0);
         break;
       case 3:
-        EXPECT_EQ(h.host_blocks(3)[ChargeHistory::kPerAtom * 2 + 1], 201.0);
+        EXPECT_EQ(h.host_blocks(3)[puremd::kQEqHistoryPerAtom * 2 + 1], 201.0);
         break;
     }
     EXPECT_EQ(fetches, 1) << "entry " << entry;

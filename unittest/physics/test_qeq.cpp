@@ -241,21 +241,21 @@ TEST(QEqSolver, HistoryExtrapolationAndShift) {
   set.max_iter = 1;  // no CG step: the solution is the extrapolated guess
   HostQEq solver(set);
   solver.history.grow(sys.n_local);
-  std::vector<double> buf(ChargeHistory::kPerAtom);
+  std::vector<double> buf(kQEqHistoryPerAtom);
   for (int i = 0; i < sys.n_local; ++i) {
-    for (int k = 0; k < ChargeHistory::kPerAtom; ++k) buf[k] = 0.1 * i + 0.37 * k * k - k;
-    EXPECT_EQ(solver.history.unpack(i, buf.data()), ChargeHistory::kPerAtom);
+    for (int k = 0; k < kQEqHistoryPerAtom; ++k) buf[k] = 0.1 * i + 0.37 * k * k - k;
+    EXPECT_EQ(solver.history.unpack(i, buf.data()), kQEqHistoryPerAtom);
   }
   SingleRankComm comm = make_comm(sys);
   std::vector<double> q(sys.n_total());
   solver.solve(make_input(sys), comm, q.data());
   for (int i = 0; i < sys.n_local; ++i) {
-    double h[ChargeHistory::kPerAtom];
-    for (int k = 0; k < ChargeHistory::kPerAtom; ++k) h[k] = 0.1 * i + 0.37 * k * k - k;
-    const double *s = h, *t = h + ChargeHistory::kDepth;
+    double h[kQEqHistoryPerAtom];
+    for (int k = 0; k < kQEqHistoryPerAtom; ++k) h[k] = 0.1 * i + 0.37 * k * k - k;
+    const double *s = h, *t = h + kQEqHistoryDepth;
     EXPECT_NEAR(solver.history.s(i, 0), 4 * (s[0] + s[2]) - (6 * s[1] + s[3]), 1e-12);
     EXPECT_NEAR(solver.history.t(i, 0), t[2] + 3 * (t[0] - t[1]), 1e-12);
-    for (int k = 1; k < ChargeHistory::kDepth; ++k) {
+    for (int k = 1; k < kQEqHistoryDepth; ++k) {
       EXPECT_EQ(solver.history.s(i, k), s[k - 1]);
       EXPECT_EQ(solver.history.t(i, k), t[k - 1]);
     }
@@ -276,10 +276,10 @@ TEST(QEqSolver, ExactGuessNeedsNoIteration) {
   solver.solve(make_input(sys), comm, q1.data());
   // A history of four equal solutions extrapolates to that solution.
   for (int i = 0; i < sys.n_local; ++i) {
-    double b[ChargeHistory::kPerAtom];
-    for (int k = 0; k < ChargeHistory::kDepth; ++k) {
+    double b[kQEqHistoryPerAtom];
+    for (int k = 0; k < kQEqHistoryDepth; ++k) {
       b[k] = solver.history.s(i, 0);
-      b[ChargeHistory::kDepth + k] = solver.history.t(i, 0);
+      b[kQEqHistoryDepth + k] = solver.history.t(i, 0);
     }
     solver.history.unpack(i, b);
   }
@@ -295,20 +295,20 @@ TEST(QEqSolver, HistoryFollowsAtoms) {
   HostQEq solver(QEqSettings{});
   solver.history.grow(3);
   EXPECT_EQ(solver.history.capacity(), 3);
-  std::vector<double> a(ChargeHistory::kPerAtom), b(ChargeHistory::kPerAtom);
-  for (int k = 0; k < ChargeHistory::kPerAtom; ++k) a[k] = k + 1.5;
+  std::vector<double> a(kQEqHistoryPerAtom), b(kQEqHistoryPerAtom);
+  for (int k = 0; k < kQEqHistoryPerAtom; ++k) a[k] = k + 1.5;
   solver.history.unpack(1, a.data());
   solver.history.grow(10);  // growing keeps entries, new ones are zero
   EXPECT_EQ(solver.history.capacity(), 10);
   solver.history.copy(1, 7);
-  EXPECT_EQ(solver.history.pack(7, b.data()), ChargeHistory::kPerAtom);
+  EXPECT_EQ(solver.history.pack(7, b.data()), kQEqHistoryPerAtom);
   EXPECT_EQ(a, b);
   solver.history.pack(9, b.data());
   for (double v : b) EXPECT_EQ(v, 0.0);
   solver.history.unpack(12, a.data());  // unpack past the end grows
   EXPECT_GE(solver.history.capacity(), 13);
   EXPECT_EQ(solver.history.s(12, 0), 1.5);
-  EXPECT_EQ(solver.history.t(12, 0), 1.5 + ChargeHistory::kDepth);
+  EXPECT_EQ(solver.history.t(12, 0), 1.5 + kQEqHistoryDepth);
   solver.history.clear();
   EXPECT_EQ(solver.history.s(1, 0), 0.0);
 }

@@ -57,7 +57,7 @@ TEST(QEqPredictor, ExactUpToItsDegreeAndNotBeyond) {
           // s; ACKS2's u (the t half of the block through qeq_guess_s); t
           const double s = qeq_guess_s(b.data(), p.predictor);
           const double u = qeq_guess_s(b.data() + kQEqHistoryDepth, p.predictor);
-          const double t = qeq_guess_t(b.data(), p.predictor);
+          const double t = qeq_guess_t(b.data(), kQEqHistoryDepth, p.predictor);
           if (m <= p.degree_s) {
             EXPECT_EQ(s, next) << where << ": s";
             EXPECT_EQ(u, next) << where << ": ACKS2's u";
@@ -86,7 +86,7 @@ TEST(QEqPredictor, Coefficients) {
       const QEqPredictor pred = kClaims[p].predictor;
       EXPECT_DOUBLE_EQ(qeq_guess_s(b.data(), pred), expected[p][0][k])
           << kClaims[p].name << ", s coefficient " << k + 1;
-      EXPECT_DOUBLE_EQ(qeq_guess_t(b.data(), pred), expected[p][1][k])
+      EXPECT_DOUBLE_EQ(qeq_guess_t(b.data(), kQEqHistoryDepth, pred), expected[p][1][k])
           << kClaims[p].name << ", t coefficient " << k + 1;
     }
 }
@@ -103,9 +103,9 @@ TEST(QEqPredictor, LammpsIsFixQEqReaxFFsFormulaBitForBit) {
     const double s_ref = 4 * (s[0] + s[2]) - (6 * s[1] + s[3]);
     const double t_ref = t[2] + 3 * (t[0] - t[1]);
     EXPECT_EQ(qeq_guess_s(h, QEqPredictor::Lammps), s_ref);
-    EXPECT_EQ(qeq_guess_t(h, QEqPredictor::Lammps), t_ref);
+    EXPECT_EQ(qeq_guess_t(h, kQEqHistoryDepth, QEqPredictor::Lammps), t_ref);
     // `quadratic` is the same formula as LAMMPS's t
-    EXPECT_EQ(qeq_guess_t(h, QEqPredictor::Quadratic), t_ref);
+    EXPECT_EQ(qeq_guess_t(h, kQEqHistoryDepth, QEqPredictor::Quadratic), t_ref);
   }
 }
 
@@ -133,19 +133,19 @@ TEST(QEqPredictor, HostSolverStartsFromIt) {
     set.predictor = p.predictor;
     HostQEq solver(set);
     solver.history.grow(sys.n_local);
-    std::vector<double> buf(ChargeHistory::kPerAtom);
+    std::vector<double> buf(kQEqHistoryPerAtom);
     for (int i = 0; i < sys.n_local; ++i) {
-      for (int k = 0; k < ChargeHistory::kPerAtom; ++k) buf[k] = past(i, k);
+      for (int k = 0; k < kQEqHistoryPerAtom; ++k) buf[k] = past(i, k);
       solver.history.unpack(i, buf.data());
     }
     SingleRankComm comm = make_comm(sys);
     std::vector<double> q(sys.n_total());
     solver.solve(make_input(sys), comm, q.data());
     for (int i = 0; i < sys.n_local; ++i) {
-      for (int k = 0; k < ChargeHistory::kPerAtom; ++k) buf[k] = past(i, k);
+      for (int k = 0; k < kQEqHistoryPerAtom; ++k) buf[k] = past(i, k);
       EXPECT_EQ(solver.history.s(i, 0), qeq_guess_s(buf.data(), p.predictor))
           << p.name << ", atom " << i;
-      EXPECT_EQ(solver.history.t(i, 0), qeq_guess_t(buf.data(), p.predictor))
+      EXPECT_EQ(solver.history.t(i, 0), qeq_guess_t(buf.data(), kQEqHistoryDepth, p.predictor))
           << p.name << ", atom " << i;
     }
   }

@@ -20,9 +20,11 @@ namespace qeq_test {
 struct CudaQEq {
   std::unique_ptr<puremd::Engine> engine;
   puremd::QEqSettings settings;
+  // deep enough for the extended Lagrangian's order where s asks for it
   puremd::ChargeHistory history;
 
-  explicit CudaQEq(const puremd::QEqSettings &s) : settings(s) {
+  explicit CudaQEq(const puremd::QEqSettings &s)
+      : settings(s), history(puremd::qeq_history_depth(s.xl, s.xl_order)) {
     const std::string dir = std::string(REAXFF_CUDA_SOURCE_DIR) + "/examples/CHO/";
     const puremd::ForceField ff = puremd::read_force_field(dir + "ffield.reax.cho");
     puremd::Control control;

@@ -9,9 +9,13 @@ namespace qeq_test {
 
 struct HostQEq {
   puremd::QEqSettings settings;
+  // deep enough for the extended Lagrangian's order where s asks for it
   puremd::ChargeHistory history;
 
-  explicit HostQEq(const puremd::QEqSettings &s) : settings(s) { puremd::check_qeq_settings(s); }
+  explicit HostQEq(const puremd::QEqSettings &s)
+      : settings(s), history(puremd::qeq_history_depth(s.xl, s.xl_order)) {
+    puremd::check_qeq_settings(s);
+  }
 
   puremd::QEqResult solve(puremd::QEqInput in, puremd::QEqComm &comm, double *q) {
     in.settings = settings;

@@ -1,8 +1,10 @@
 // The per-atom history of past charge solutions, from which each solve
 // extrapolates its initial guess (physics/qeq_history.h): one block of
-// kPerAtom doubles per atom (QEq: the s history, then the t history; ACKS2:
-// q, then u), plus the same block for the problem's global unknowns (ACKS2's
-// two multipliers).
+// per_atom() = 2 depth() doubles per atom (QEq: the s history, then the t
+// history; ACKS2: q, then u), plus the same block for the problem's global
+// unknowns (ACKS2's two multipliers). The depth is the predictors' four past
+// values, or more for an extended Lagrangian of higher order
+// (qeq_history_depth); it is fixed when the history is made.
 //
 // It belongs to the caller, not to an engine: LAMMPS moves it with the atoms
 // (the fix's grow / copy / pack / unpack callbacks call grow, copy, pack and
@@ -25,9 +27,6 @@ namespace puremd {
 
 class ChargeHistory {
  public:
-  static constexpr int kDepth = kQEqHistoryDepth;
-  static constexpr int kPerAtom = kQEqHistoryPerAtom;
-
   // A driver's copy of the first rows() atoms' blocks.
   class Mirror {
    public:
@@ -37,17 +36,19 @@ class ChargeHistory {
     virtual std::size_t bytes() const = 0;
   };
 
-  ChargeHistory() = default;
+  explicit ChargeHistory(int depth = kQEqHistoryDepth);
   ChargeHistory(ChargeHistory &&) = default;
   ChargeHistory &operator=(ChargeHistory &&) = default;
 
   // --- the caller's side (LAMMPS's per-atom callbacks) ---
+  int depth() const { return depth_; }
+  int per_atom() const { return 2 * depth_; }  // doubles a block
   void grow(int n);  // room for n atoms; existing entries kept, new ones zero
-  int capacity() const { return static_cast<int>(values_.size() / kPerAtom); }
+  int capacity() const { return static_cast<int>(values_.size() / per_atom()); }
   void clear();  // every entry zero, the global block too
   void copy(int from, int to);
-  int pack(int i, double *buf);          // returns kPerAtom
-  int unpack(int i, const double *buf);  // grows past the end; returns kPerAtom
+  int pack(int i, double *buf);          // returns per_atom()
+  int unpack(int i, const double *buf);  // grows past the end; returns per_atom()
   double s(int i, int k);                // k-th newest s (ACKS2: q) of atom i
   double t(int i, int k);                // k-th newest t (ACKS2: u)
   std::size_t bytes() const;             // host and mirror
@@ -56,7 +57,7 @@ class ChargeHistory {
   // The blocks on the host, brought up to date (n atoms, grown if needed).
   double *host_blocks(int n);
   // The global unknowns' block (kept on the host by every driver).
-  double *global_block() { return global_; }
+  double *global_block() { return global_.data(); }
   Mirror *mirror() const { return mirror_.get(); }
   void attach(std::unique_ptr<Mirror> mirror);  // the values go home first
   // After a solve: the mirror holds the newest values of its first `rows`
@@ -67,10 +68,11 @@ class ChargeHistory {
 
  private:
   void bring_home();
-  double *block(int i) { return values_.data() + static_cast<std::size_t>(i) * kPerAtom; }
+  double *block(int i) { return values_.data() + static_cast<std::size_t>(i) * per_atom(); }
 
+  int depth_;
   std::vector<double> values_;
-  double global_[kPerAtom] = {};
+  std::vector<double> global_;
   std::unique_ptr<Mirror> mirror_;
   int mirror_rows_ = -1;
 };

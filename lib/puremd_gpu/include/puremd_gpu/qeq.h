@@ -76,10 +76,13 @@ struct QEqSettings {
   // Extended-Lagrangian charges (physics/qeq_history.h, QEqXl; QEq only, not
   // ACKS2 or QTPIE): Step runs exactly xl_iterations CG iterations from the
   // history's auxiliary vectors (tolerance and max_iter unused), Start a
-  // converged solve that sets them, Hold a converged solve from them that
-  // leaves them.
+  // converged solve that sets them, Warm a converged solve that enters them,
+  // Hold a converged solve from them that leaves them. xl_order is the
+  // scheme's K (3 to 7, qeq_xl_scheme); the history must hold K + 1 past
+  // values (ChargeHistory(qeq_history_depth(xl, xl_order))).
   QEqXl xl = QEqXl::Off;
   int xl_iterations = 2;
+  int xl_order = kQEqXlDefaultOrder;
 };
 // The CG limits a solve with `s` runs under: Step's fixed count (max_iter is
 // counted from 1 after the initial residual; a zero tolerance never stops it
@@ -93,7 +96,7 @@ inline QEqSettings qeq_cg_settings(QEqSettings s) {
 }
 // Throws InputError if cut_hi <= cut_lo, tolerance <= 0, max_iter < 1,
 // threads_per_row is not 0, 4, 8, 16 or 32, predictor is none of
-// QEqPredictor's, xl none of QEqXl's or xl_iterations < 1.
+// QEqPredictor's, xl none of QEqXl's, xl_iterations < 1 or xl_order not 3 to 7.
 void check_qeq_settings(const QEqSettings &settings);
 
 // QTPIE's or QEqR's electronegativities instead of QEq's (physics/qtpie.h):

@@ -3,20 +3,31 @@
 #include "puremd_gpu/charge_history.h"
 
 #include <algorithm>
+#include <string>
+
+#include "puremd_gpu/errors.h"
 
 namespace puremd {
+
+ChargeHistory::ChargeHistory(int depth) : depth_(depth) {
+  if (depth < kQEqHistoryDepth)
+    throw InputError("charge history: the depth must be at least " +
+                     std::to_string(kQEqHistoryDepth) + " past values (the predictors'), got " +
+                     std::to_string(depth));
+  global_.assign(per_atom(), 0.0);
+}
 
 void ChargeHistory::bring_home() {
   if (mirror_rows_ < 0) return;
   const int rows = mirror_rows_;
   mirror_rows_ = -1;  // a failed fetch leaves the host's values (a worse guess, never a wrong one)
   grow(rows);
-  if (rows > 0) mirror_->fetch(values_.data(), static_cast<std::size_t>(rows) * kPerAtom);
+  if (rows > 0) mirror_->fetch(values_.data(), static_cast<std::size_t>(rows) * per_atom());
 }
 
 // Growing keeps entries by index: the mirror's rows stay the newest.
 void ChargeHistory::grow(int n) {
-  const std::size_t want = static_cast<std::size_t>(std::max(n, 0)) * kPerAtom;
+  const std::size_t want = static_cast<std::size_t>(std::max(n, 0)) * per_atom();
   if (values_.size() < want) values_.resize(want, 0.0);
 }
 
@@ -25,26 +36,26 @@ void ChargeHistory::clear() {
   grow(mirror_rows_);
   mirror_rows_ = -1;
   std::fill(values_.begin(), values_.end(), 0.0);
-  std::fill(global_, global_ + kPerAtom, 0.0);
+  std::fill(global_.begin(), global_.end(), 0.0);
 }
 
 void ChargeHistory::copy(int from, int to) {
   if (from == to) return;
   bring_home();
-  std::copy_n(block(from), kPerAtom, block(to));
+  std::copy_n(block(from), per_atom(), block(to));
 }
 
 int ChargeHistory::pack(int i, double *buf) {
   bring_home();
-  std::copy_n(block(i), kPerAtom, buf);
-  return kPerAtom;
+  std::copy_n(block(i), per_atom(), buf);
+  return per_atom();
 }
 
 int ChargeHistory::unpack(int i, const double *buf) {
   bring_home();
   grow(i + 1);
-  std::copy_n(buf, kPerAtom, block(i));
-  return kPerAtom;
+  std::copy_n(buf, per_atom(), block(i));
+  return per_atom();
 }
 
 double ChargeHistory::s(int i, int k) {
@@ -54,7 +65,7 @@ double ChargeHistory::s(int i, int k) {
 
 double ChargeHistory::t(int i, int k) {
   bring_home();
-  return block(i)[kDepth + k];
+  return block(i)[depth_ + k];
 }
 
 std::size_t ChargeHistory::bytes() const {

@@ -27,16 +27,26 @@ void check_qeq_settings(const QEqSettings &settings) {
         std::to_string(predictor));
   const int xl = static_cast<int>(settings.xl);
   if (xl < 0 || xl > static_cast<int>(QEqXl::Hold))
-    throw InputError("QEq: xl must be Off, Start, Step or Hold (QEqXl), got " + std::to_string(xl));
+    throw InputError("QEq: xl must be Off, Start, Warm, Step or Hold (QEqXl), got " +
+                     std::to_string(xl));
   if (settings.xl_iterations < 1)
     throw InputError(
         "QEq: extended-Lagrangian charges need at least 1 CG iteration a step (xlcg), "
         "got " +
         std::to_string(settings.xl_iterations));
+  if (qeq_xl_scheme(settings.xl_order).order == 0)
+    throw InputError("QEq: the extended Lagrangian's order (xlk) must be 3 to 7, got " +
+                     std::to_string(settings.xl_order));
 }
 
-void check_xl_input(const QEqInput &in) {
+void check_xl_input(const QEqInput &in, int history_depth) {
   if (in.settings.xl == QEqXl::Off) return;
+  const int need = qeq_history_depth(in.settings.xl, in.settings.xl_order);
+  if (history_depth < need)
+    throw InputError("QEq: an extended Lagrangian of order " +
+                     std::to_string(in.settings.xl_order) + " needs a charge history of " +
+                     std::to_string(need) + " past values; this one holds " +
+                     std::to_string(history_depth));
   if (in.acks2)
     throw InputError("ACKS2: extended-Lagrangian charges (xlmd) are defined for QEq only");
   if (in.qtpie)

@@ -23,7 +23,8 @@ inline int qeq_param_index(const QEqInput &in, int i) { return in.type ? in.type
 void qeq_select_rows(const QEqInput &in, std::vector<int> &rows);
 
 // Extended-Lagrangian charges (QEqSettings::xl) are QEq's: an InputError for
-// ACKS2 or QTPIE/QEqR electronegativities with xl other than Off.
-void check_xl_input(const QEqInput &in);
+// ACKS2 or QTPIE/QEqR electronegativities with xl other than Off, or for a
+// history of fewer past values than the scheme's order needs.
+void check_xl_input(const QEqInput &in, int history_depth);
 
 }  // namespace puremd

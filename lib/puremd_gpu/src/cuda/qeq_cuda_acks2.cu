@@ -98,8 +98,8 @@ __global__ void __launch_bounds__(kQEqBlock)
 // of q and u from the history (both cubic for QEqPredictor::Lammps), rounded
 // as the host does.
 __global__ void k_acks2_init(int n_rows, const int *rows, ParamArgs pa, const double *hist,
-                             QEqPredictor predictor, double2 *b, double2 *x, double *diag,
-                             double *diag_inv) {
+                             int depth, QEqPredictor predictor, double2 *b, double2 *x,
+                             double *diag, double *diag_inv) {
   const int k = blockIdx.x * kQEqBlock + threadIdx.x;
   if (k >= n_rows) return;
   const int i = rows[k];
@@ -109,8 +109,8 @@ __global__ void k_acks2_init(int n_rows, const int *rows, ParamArgs pa, const do
   b[i] = make_double2(bq, 0.0);
   diag[i] = pa.eta[p];
   diag_inv[i] = 1.0 / pa.eta[p];
-  const double *h = hist + static_cast<long long>(i) * kQEqHistoryPerAtom;
-  x[i] = make_double2(qeq_guess_s(h, predictor), qeq_guess_s(h + kQEqHistoryDepth, predictor));
+  const double *h = hist + static_cast<long long>(i) * 2 * depth;
+  x[i] = make_double2(qeq_guess_s(h, predictor), qeq_guess_s(h + depth, predictor));
 }
 
 // X's diagonal from its folded off-diagonal row sums (in w.y), and 1/X_ii
@@ -278,14 +278,14 @@ __global__ void k_acks2_direction_step(Acks2State *st) { acks2_direction(*st); }
 
 // q and u of the rows, and the history shifted to take them.
 __global__ void k_acks2_results(int n_rows, const int *rows, const double2 *x, double *q, double *u,
-                                double *hist) {
+                                double *hist, int depth) {
   const int k = blockIdx.x * kQEqBlock + threadIdx.x;
   if (k >= n_rows) return;
   const int i = rows[k];
   const double2 xi = x[i];
   q[i] = xi.x;
   u[i] = xi.y;
-  qeq_push_history(hist + static_cast<long long>(i) * kQEqHistoryPerAtom, xi.x, xi.y);
+  qeq_push_history(hist + static_cast<long long>(i) * 2 * depth, depth, xi.x, xi.y);
 }
 
 // Every entry (owned and ghost) of v set to (0, 1).
@@ -525,15 +525,15 @@ QEqResult CudaQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *
   if (nl > 0) PMD_CUDA_CHECK(cudaMemsetAsync(diag_.data(), 0, nl * sizeof(double), stream_));
   if (nr > 0) {
     k_acks2_init<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(
-        nr, rows, params_, hist_dev_, settings_.predictor, b_.data(), x_.data(), diag_.data(),
-        diag_inv_.data());
+        nr, rows, params_, hist_dev_, hist_depth_, settings_.predictor, b_.data(), x_.data(),
+        diag_.data(), diag_inv_.data());
     PMD_CUDA_CHECK_LAUNCH("k_acks2_init", stream_);
   }
   Acks2State start;
   start.tol = settings_.tolerance;
   start.max_iter = settings_.max_iter;
   start.x = Acks2Mult{qeq_guess_s(global_hist_, settings_.predictor),
-                      qeq_guess_s(global_hist_ + kQEqHistoryDepth, settings_.predictor)};
+                      qeq_guess_s(global_hist_ + hist_depth_, settings_.predictor)};
   const Acks2State end = bicgstab(start, comm);
 
   QEqResult res;
@@ -543,7 +543,7 @@ QEqResult CudaQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *
   res.breakdown = end.breakdown != 0;
   res.matrix_free = matrix_free_;
   res.matrix = format_;
-  qeq_push_history(global_hist_, end.x.u, end.x.q);
+  qeq_push_history(global_hist_, hist_depth_, end.x.u, end.x.q);
 
   // q and u straight into the caller's arrays: owned atoms outside the rows
   // keep theirs (uploaded first), ghosts get their owners' on the device
@@ -556,7 +556,7 @@ QEqResult CudaQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *
           cudaMemcpyAsync(u_dev_.data(), u, nl * sizeof(double), cudaMemcpyHostToDevice, stream_));
     }
     k_acks2_results<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(
-        nr, rows, x_.data(), q_dev_.data(), u_dev_.data(), hist_dev_);
+        nr, rows, x_.data(), q_dev_.data(), u_dev_.data(), hist_dev_, hist_depth_);
     PMD_CUDA_CHECK_LAUNCH("k_acks2_results", stream_);
     const int n_down = device_comm_ ? n : nl;
     if (device_comm_ && n > nl) {

@@ -146,6 +146,7 @@ void CudaQEqSolver::setup(const QEqInput &in, ChargeHistory &history) {
   find_ghost_owners(in);
   hist_dev_ = history_on_device(history, nl);
   global_hist_ = history.global_block();
+  hist_depth_ = history.depth();
 
   x_.reserve_discarding(n, kGrowHeadroom);
   d_.reserve_discarding(n, kGrowHeadroom);
@@ -183,7 +184,7 @@ double *CudaQEqSolver::history_on_device(ChargeHistory &history, int nl) {
     mirror = made.get();
     history.attach(std::move(made));
   }
-  const std::size_t block = kHistoryPerAtom;
+  const std::size_t block = history.per_atom();
   DeviceArray<double> &dev = mirror->values;
   int rows = history.mirror_rows();
   // growing drops the contents: then the values go home (host_blocks) and up again

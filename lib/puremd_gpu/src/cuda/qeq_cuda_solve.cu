@@ -130,7 +130,7 @@ __global__ void __launch_bounds__(kQEqBlock)
 }
 
 // Right-hand sides, Jacobi diagonal and the extrapolated initial guesses.
-__global__ void k_init(int n_rows, const int *rows, ParamArgs pa, const double *hist,
+__global__ void k_init(int n_rows, const int *rows, ParamArgs pa, const double *hist, int depth,
                        QEqPredictor predictor, QEqXl xl, double2 *b, double2 *x, double *diag,
                        double *diag_inv) {
   const int k = blockIdx.x * kQEqBlock + threadIdx.x;
@@ -144,8 +144,8 @@ __global__ void k_init(int n_rows, const int *rows, ParamArgs pa, const double *
   diag_inv[i] = 1.0 / pa.eta[p];
   // the predictor's extrapolations of s and t, or the extended Lagrangian's
   // auxiliary vectors, rounded as the host does
-  const double *h = hist + static_cast<long long>(i) * kQEqHistoryPerAtom;
-  x[i] = make_double2(qeq_start_s(h, predictor, xl), qeq_start_t(h, predictor, xl));
+  const double *h = hist + static_cast<long long>(i) * 2 * depth;
+  x[i] = make_double2(qeq_start_s(h, predictor, xl), qeq_start_t(h, depth, predictor, xl));
 }
 
 __global__ void k_sum_solution(int n_rows, const int *rows, const double2 *x, double *partial) {
@@ -168,14 +168,15 @@ __global__ void k_mu(const double *partial, int nblocks, double *mu) {
 // q = s - mu t (mu from the device when mu_dev is given); the history takes
 // the new s and t (qeq_record).
 __global__ void k_charges(int n_rows, const int *rows, double mu_given, const double *mu_dev,
-                          const double2 *x, QEqXl xl, double *q, double *hist) {
+                          const double2 *x, QEqXl xl, QEqXlScheme scheme, double *q, double *hist,
+                          int depth) {
   const int k = blockIdx.x * kQEqBlock + threadIdx.x;
   if (k >= n_rows) return;
   const double mu = mu_dev ? *mu_dev : mu_given;
   const int i = rows[k];
   const double2 xi = x[i];
   q[i] = qeq_charge(xi.x, xi.y, mu);
-  qeq_record(hist + static_cast<long long>(i) * kQEqHistoryPerAtom, xi.x, xi.y, xl);
+  qeq_record(hist + static_cast<long long>(i) * 2 * depth, depth, xi.x, xi.y, xl, scheme);
 }
 
 }  // namespace
@@ -204,7 +205,7 @@ bool CudaQEqSolver::copy_charges(double *dst) {
 
 QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in,
                                   ChargeHistory &history, QEqComm &comm, double *q) {
-  check_xl_input(in);
+  check_xl_input(in, history.depth());
   // checked by the engine (CudaEngine::solve_charges); the CG's limits as xl has them
   settings_ = qeq_cg_settings(in.settings);
   taper_ = make_taper(settings_.cut_lo, settings_.cut_hi);
@@ -224,8 +225,8 @@ QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in,
   if (nl > 0) PMD_CUDA_CHECK(cudaMemsetAsync(diag_.data(), 0, nl * sizeof(double), stream_));
   if (nr > 0) {
     k_init<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(
-        nr, rows_dev_.data(), params_, hist_dev_, settings_.predictor, settings_.xl, b_.data(), x,
-        diag_.data(), diag_inv_.data());
+        nr, rows_dev_.data(), params_, hist_dev_, hist_depth_, settings_.predictor, settings_.xl,
+        b_.data(), x, diag_.data(), diag_inv_.data());
     PMD_CUDA_CHECK_LAUNCH("k_init", stream_);
   }
 
@@ -261,7 +262,7 @@ QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in,
           cudaMemcpyAsync(q_dev_.data(), q, nl * sizeof(double), cudaMemcpyHostToDevice, stream_));
     k_charges<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(
         nr, rows_dev_.data(), mu, on_device ? sums_dev_.data() : nullptr, x, settings_.xl,
-        q_dev_.data(), hist_dev_);
+        qeq_xl_scheme(settings_.xl_order), q_dev_.data(), hist_dev_, hist_depth_);
     PMD_CUDA_CHECK_LAUNCH("k_charges", stream_);
     const int n_down = device_comm_ ? n : nl;
     if (device_comm_ && n > nl) {

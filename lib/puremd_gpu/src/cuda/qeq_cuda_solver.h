@@ -148,9 +148,6 @@ class CudaHistoryMirror final : public ChargeHistory::Mirror {
 
 class CudaQEqSolver {
  public:
-  static constexpr int kHistoryDepth = ChargeHistory::kDepth;
-  static constexpr int kHistoryPerAtom = ChargeHistory::kPerAtom;
-
   // On the engine's device, stream, memory tracker and CUB scratch.
   CudaQEqSolver(int device, cudaStream_t stream, MemoryTracker &mem,
                 DeviceArray<unsigned char> &cub_scratch);
@@ -255,8 +252,9 @@ class CudaQEqSolver {
   // the multipliers' past solutions (ACKS2: the history's global block, laid
   // out as one atom's block: the u multiplier where s goes, the q one where t goes)
   double *global_hist_ = nullptr;
-  EngineAtoms atoms_;      // of the solve in progress
-  QEqRowArgs row_args_{};  // the row rules' inputs of the solve in progress
+  int hist_depth_ = kQEqHistoryDepth;  // the history's (ChargeHistory::depth)
+  EngineAtoms atoms_;                  // of the solve in progress
+  QEqRowArgs row_args_{};              // the row rules' inputs of the solve in progress
   bool device_comm_ = false;
   // ghost owners found by id (ghosts_are_images), kept until the atoms are
   // reordered: for n_total owners_of_ (-1: none kept) and n_local owners_nl_

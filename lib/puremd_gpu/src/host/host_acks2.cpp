@@ -41,10 +41,10 @@ QEqResult HostQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *
     // u as q: fix acks2/reaxff's cubic guess for both (QEqPredictor::Lammps),
     // or the predictor chosen
     x[i] = qeq_guess_s(h, settings_.predictor);
-    x[n + i] = qeq_guess_s(h + kHistoryDepth, settings_.predictor);
+    x[n + i] = qeq_guess_s(h + depth_, settings_.predictor);
   }
   x[2 * n] = qeq_guess_s(global_hist_, settings_.predictor);
-  x[2 * n + 1] = qeq_guess_s(global_hist_ + kHistoryDepth, settings_.predictor);
+  x[2 * n + 1] = qeq_guess_s(global_hist_ + depth_, settings_.predictor);
   acks2_forward(x.data(), comm);
 
   QEqResult res;
@@ -55,9 +55,9 @@ QEqResult HostQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *
   for (int i : rows_) {
     q[i] = x[i];
     ak.u[i] = x[n + i];
-    qeq_push_history(history_block(i), x[i], x[n + i]);
+    qeq_push_history(history_block(i), depth_, x[i], x[n + i]);
   }
-  qeq_push_history(global_hist_, x[2 * n], x[2 * n + 1]);
+  qeq_push_history(global_hist_, depth_, x[2 * n], x[2 * n + 1]);
   comm.forward(q);
   comm.forward(ak.u);
   return res;

@@ -21,17 +21,16 @@ namespace puremd::host {
 // Scratch kept between solves (the host engine's owns one); the history is the caller's.
 class HostQEqSolver {
  public:
-  static constexpr int kHistoryDepth = ChargeHistory::kDepth;
-  static constexpr int kHistoryPerAtom = ChargeHistory::kPerAtom;
-
   QEqResult solve(const QEqInput &in, ChargeHistory &history, QEqComm &comm, double *q) {
     check_qeq_settings(in.settings);
-    check_xl_input(in);
+    check_xl_input(in, history.depth());
     settings_ = qeq_cg_settings(in.settings);
+    scheme_ = qeq_xl_scheme(settings_.xl_order);
     taper_ = make_taper(settings_.cut_lo, settings_.cut_hi);
     setup(in);
     hist_ = history.host_blocks(in.n_local);
     global_hist_ = history.global_block();
+    depth_ = history.depth();
     if (in.acks2) check_acks2_input(in);  // host_acks2.cpp
     build_matrix(in);
     if (in.acks2) return solve_acks2(in, comm, q);
@@ -47,7 +46,7 @@ class HostQEqSolver {
       if (in.chi_shift) b_s_[i] -= in.chi_shift[i];
       b_t_[i] = -1.0;
       s_[i] = qeq_start_s(history_block(i), settings_.predictor, settings_.xl);
-      t_[i] = qeq_start_t(history_block(i), settings_.predictor, settings_.xl);
+      t_[i] = qeq_start_t(history_block(i), depth_, settings_.predictor, settings_.xl);
     }
     comm.forward(s_.data());
     comm.forward(t_.data());
@@ -69,7 +68,7 @@ class HostQEqSolver {
     const double mu = s_sum / t_sum;
     for (int i : rows_) {
       q[i] = qeq_charge(s_[i], t_[i], mu);
-      qeq_record(history_block(i), s_[i], t_[i], settings_.xl);
+      qeq_record(history_block(i), depth_, s_[i], t_[i], settings_.xl, scheme_);
     }
     comm.forward(q);
     return res;
@@ -92,7 +91,7 @@ class HostQEqSolver {
 
  private:
   static double chi_of(const QEqInput &in, int i) { return in.chi[qeq_param_index(in, i)]; }
-  double *history_block(int i) { return hist_ + static_cast<std::size_t>(i) * kHistoryPerAtom; }
+  double *history_block(int i) { return hist_ + static_cast<std::size_t>(i) * 2 * depth_; }
 
   // Checks the input, lists the owned active atoms, sizes the work vectors.
   void setup(const QEqInput &in) {
@@ -283,6 +282,8 @@ class HostQEqSolver {
   // block: the u multiplier where s goes, the q multiplier where t goes).
   double *hist_ = nullptr;
   double *global_hist_ = nullptr;
+  int depth_ = kQEqHistoryDepth;  // the history's (ChargeHistory::depth)
+  QEqXlScheme scheme_;
 
   std::vector<int> rows_, skip_;
   std::vector<vec3> xv_;

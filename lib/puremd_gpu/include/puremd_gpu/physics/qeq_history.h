@@ -3,8 +3,10 @@
 // extrapolation of its last four values, that of t the quadratic one of its
 // last three (QEqPredictor::Lammps; other predictors below); after a solve
 // the history shifts by one and takes the new s, t; the charge is
-// q = s - mu t. One block of kQEqHistoryPerAtom doubles per atom: the s
-// history (newest first), then the t history.
+// q = s - mu t. One block of 2 * depth doubles per atom: the s history
+// (newest first), then the t history; depth is kQEqHistoryDepth, or more
+// where the extended Lagrangian of order K needs its K + 1 past values
+// (qeq_history_depth).
 //
 // Every operation is rounded on its own (no fused multiply-add on the GPU),
 // so that the host and the CUDA solver start from the same guesses and give
@@ -15,6 +17,7 @@
 
 namespace puremd {
 
+// The predictors' four past values: the depth of every history.
 constexpr int kQEqHistoryDepth = 4;
 constexpr int kQEqHistoryPerAtom = 2 * kQEqHistoryDepth;
 
@@ -101,18 +104,19 @@ PMD_HD PMD_INLINE double qeq_guess_s(const double *past, QEqPredictor predictor)
   }
 }
 
-// The initial guess of t from an atom's history block: the quadratic one for
-// Lammps (as fix qeq/reaxff), else the predictor's for s.
-PMD_HD PMD_INLINE double qeq_guess_t(const double *block, QEqPredictor predictor) {
-  const double *t = block + kQEqHistoryDepth;
+// The initial guess of t from an atom's history block (depth past values
+// each): the quadratic one for Lammps (as fix qeq/reaxff), else the
+// predictor's for s.
+PMD_HD PMD_INLINE double qeq_guess_t(const double *block, int depth, QEqPredictor predictor) {
+  const double *t = block + depth;
   return predictor == QEqPredictor::Lammps ? qeq_extrapolate_quadratic(t)
                                            : qeq_guess_s(t, predictor);
 }
 
 // After a solve: the oldest entries drop out, s and t become the newest.
-PMD_HD PMD_INLINE void qeq_push_history(double *block, double s, double t) {
-  double *hs = block, *ht = block + kQEqHistoryDepth;
-  for (int k = kQEqHistoryDepth - 1; k > 0; --k) {
+PMD_HD PMD_INLINE void qeq_push_history(double *block, int depth, double s, double t) {
+  double *hs = block, *ht = block + depth;
+  for (int k = depth - 1; k > 0; --k) {
     hs[k] = hs[k - 1];
     ht[k] = ht[k - 1];
   }
@@ -129,57 +133,112 @@ PMD_HD PMD_INLINE void qeq_push_history(double *block, double s, double t) {
 // vectors are propagated by the dissipative Verlet scheme of extended-
 // Lagrangian Born-Oppenheimer MD (Niklasson, Steneteg, Odell, Bock,
 // Challacombe, Tymczak, Holmstrom, Zheng, Weber, J. Chem. Phys. 130 (2009)
-// 214109), with K = 3, the order whose K + 1 past values fill the history:
+// 214109) of order K (3 to 7):
 //   x~(n+1) = 2 x~(n) - x~(n-1) + kappa (x(n) - x~(n))
-//             + alpha (c0 x~(n) + c1 x~(n-1) + c2 x~(n-2) + c3 x~(n-3)),
-//   kappa = 1.69, alpha = 0.150, (c0, c1, c2, c3) = (-2, 3, 0, -1)
-// (that paper's Table I; sum c_k = 0, so a constant sequence stays put).
-// The history then holds x~(n+1), x~(n), x~(n-1), x~(n-2), newest first,
-// computed right after solve n, and solve n + 1 starts from its newest entry.
+//             + alpha sum_{k=0..K} c_k x~(n-k),
+// with kappa, alpha and c_k from that paper's Table I (qeq_xl_scheme). The
+// dissipation (alpha) damps the noise of the unconverged solves; it also
+// makes the auxiliary vectors lag, more so the less a solve of few
+// iterations pulls them, and the lag drains energy: alpha falls from 0.15 at
+// K = 3 to 0.0016 at K = 7 (bench/README, issue 27, measures the drift).
+// After solve n the history holds x~(n+1), x~(n), ..., x~(n+1-K), newest
+// first (K + 1 values), and solve n + 1 starts from its newest entry.
 enum class QEqXl : int {
   Off,    // solves converge; the history keeps past solutions (the predictors)
   Start,  // a converged solve whose solution fills the whole history: x~ = x
+  Warm,   // a converged solve (from the newest x~) that enters the history as
+          // its x~(n), then propagates: the K solves after a Start, so that the
+          // scheme starts from K + 1 converged past values, not from rest
   Step,   // start at the history's newest x~, fixed iterations, then propagate
   Hold,   // a converged solve from the newest x~ that leaves the history as it
           // is (a run's set-up, a minimizer's or rerun's evaluations)
 };
-constexpr double kXlKappa = 1.69;
-constexpr double kXlAlpha = 0.150;
-constexpr double kXlC0 = -2.0, kXlC1 = 3.0, kXlC2 = 0.0, kXlC3 = -1.0;
-static_assert(kQEqHistoryDepth == 4, "the extended Lagrangian's K + 1 = 4 past values");
+constexpr int kQEqXlMinOrder = 3, kQEqXlMaxOrder = 7;
+constexpr int kQEqXlDefaultOrder = 5;
 
-// x~(n+1) from x(n) and the past x~ (newest first, kQEqHistoryDepth of them).
-PMD_HD PMD_INLINE double qeq_xl_next(const double *aux, double x) {
-  const double dissipation = qeq_add(qeq_add(qeq_mul(kXlC0, aux[0]), qeq_mul(kXlC1, aux[1])),
-                                     qeq_add(qeq_mul(kXlC2, aux[2]), qeq_mul(kXlC3, aux[3])));
+// One row of Niklasson et al.'s Table I.
+struct QEqXlScheme {
+  int order = 0;  // K
+  double kappa = 0.0, alpha = 0.0;
+  double c[kQEqXlMaxOrder + 1] = {};  // c_0 .. c_K
+};
+PMD_HD PMD_INLINE QEqXlScheme qeq_xl_scheme(int order) {
+  QEqXlScheme s;
+  s.order = order;
+  switch (order) {
+    case 3:
+      s.kappa = 1.69, s.alpha = 0.150;
+      s.c[0] = -2, s.c[1] = 3, s.c[2] = 0, s.c[3] = -1;
+      break;
+    case 4:
+      s.kappa = 1.75, s.alpha = 0.057;
+      s.c[0] = -3, s.c[1] = 6, s.c[2] = -2, s.c[3] = -2, s.c[4] = 1;
+      break;
+    case 5:
+      s.kappa = 1.82, s.alpha = 0.018;
+      s.c[0] = -6, s.c[1] = 14, s.c[2] = -8, s.c[3] = -3, s.c[4] = 4, s.c[5] = -1;
+      break;
+    case 6:
+      s.kappa = 1.84, s.alpha = 0.0055;
+      s.c[0] = -14, s.c[1] = 36, s.c[2] = -27, s.c[3] = -2, s.c[4] = 12, s.c[5] = -6, s.c[6] = 1;
+      break;
+    case 7:
+      s.kappa = 1.86, s.alpha = 0.0016;
+      s.c[0] = -36, s.c[1] = 99, s.c[2] = -88, s.c[3] = 11, s.c[4] = 32, s.c[5] = -25, s.c[6] = 8,
+      s.c[7] = -1;
+      break;
+    default:
+      s.order = 0;  // not a row of the table (check_qeq_settings refuses it)
+  }
+  return s;
+}
+
+// The history depth a solve with these settings' xl and order needs: the
+// predictors' kQEqHistoryDepth, or K + 1 past auxiliary values.
+PMD_HD PMD_INLINE int qeq_history_depth(QEqXl xl, int order) {
+  return xl != QEqXl::Off && order + 1 > kQEqHistoryDepth ? order + 1 : kQEqHistoryDepth;
+}
+
+// x~(n+1) from x(n) and the past x~ (newest first, K + 1 of them).
+PMD_HD PMD_INLINE double qeq_xl_next(const double *aux, double x, const QEqXlScheme &scheme) {
+  double dissipation = 0.0;
+  for (int k = 0; k <= scheme.order; ++k)
+    dissipation = qeq_add(dissipation, qeq_mul(scheme.c[k], aux[k]));
   const double verlet = qeq_sub(qeq_mul(2.0, aux[0]), aux[1]);
-  const double pull = qeq_mul(kXlKappa, qeq_sub(x, aux[0]));
-  return qeq_add(qeq_add(verlet, pull), qeq_mul(kXlAlpha, dissipation));
+  const double pull = qeq_mul(scheme.kappa, qeq_sub(x, aux[0]));
+  return qeq_add(qeq_add(verlet, pull), qeq_mul(scheme.alpha, dissipation));
 }
 
 // A solve's initial guesses of s and t from an atom's history block.
 PMD_HD PMD_INLINE bool qeq_xl_starts_at_aux(QEqXl xl) {
-  return xl == QEqXl::Step || xl == QEqXl::Hold;
+  return xl == QEqXl::Step || xl == QEqXl::Hold || xl == QEqXl::Warm;
 }
 PMD_HD PMD_INLINE double qeq_start_s(const double *block, QEqPredictor predictor, QEqXl xl) {
   return qeq_xl_starts_at_aux(xl) ? block[0] : qeq_guess_s(block, predictor);
 }
-PMD_HD PMD_INLINE double qeq_start_t(const double *block, QEqPredictor predictor, QEqXl xl) {
-  return qeq_xl_starts_at_aux(xl) ? block[kQEqHistoryDepth] : qeq_guess_t(block, predictor);
+PMD_HD PMD_INLINE double qeq_start_t(const double *block, int depth, QEqPredictor predictor,
+                                     QEqXl xl) {
+  return qeq_xl_starts_at_aux(xl) ? block[depth] : qeq_guess_t(block, depth, predictor);
 }
 
-// After a solve: the history takes the solution s, t as `xl` says.
-PMD_HD PMD_INLINE void qeq_record(double *block, double s, double t, QEqXl xl) {
-  double *hs = block, *ht = block + kQEqHistoryDepth;
+// After a solve: the history (depth values each of s and t) takes the
+// solution s, t as `xl` says.
+PMD_HD PMD_INLINE void qeq_record(double *block, int depth, double s, double t, QEqXl xl,
+                                  const QEqXlScheme &scheme) {
+  double *hs = block, *ht = block + depth;
   if (xl == QEqXl::Off) {
-    qeq_push_history(block, s, t);
+    qeq_push_history(block, depth, s, t);
   } else if (xl == QEqXl::Start) {
-    for (int k = 0; k < kQEqHistoryDepth; ++k) {
+    for (int k = 0; k < depth; ++k) {
       hs[k] = s;
       ht[k] = t;
     }
-  } else if (xl == QEqXl::Step) {
-    qeq_push_history(block, qeq_xl_next(hs, s), qeq_xl_next(ht, t));
+  } else if (xl == QEqXl::Step || xl == QEqXl::Warm) {
+    if (xl == QEqXl::Warm) {  // the converged solution is this step's x~
+      hs[0] = s;
+      ht[0] = t;
+    }
+    qeq_push_history(block, depth, qeq_xl_next(hs, s, scheme), qeq_xl_next(ht, t, scheme));
   }
 }
 
