@@ -312,7 +312,7 @@ void FixQEqReaxFFGPU::log_solver() {
       utils::logmesg(lmp,
                      "QEq/GPU: fix {}: extended-Lagrangian charges, {} CG iterations a step from "
                      "the auxiliary vectors, dissipation of order K = {} (converged solves at a "
-                     "run's set-up, the {} steps after a fresh start, after atoms come or go, "
+                     "run's set-up, the {} solves after a fresh start, after atoms come or go, "
                      "and in minimization)\n",
                      id, xlcg, xlk, xlk);
   }
@@ -634,7 +634,8 @@ int FixQEqReaxFFGPU::unpack_exchange(int nlocal, double *buf) {
 
 void FixQEqReaxFFGPU::write_restart(FILE *fp) {
   if (comm->me != 0) return;
-  const double state[kXlRestartValues] = {xl_ready ? 1.0 : 0.0,
+  const double state[kXlRestartValues] = {kXlRestartFormat,
+                                          xl_ready ? 1.0 : 0.0,
                                           static_cast<double>(xl_natoms),
                                           xl_print_valid ? 1.0 : 0.0,
                                           xl_print,
@@ -647,17 +648,21 @@ void FixQEqReaxFFGPU::write_restart(FILE *fp) {
   fwrite(state, sizeof(double), kXlRestartValues, fp);
 }
 
+// LAMMPS gives no size: the first value says which layout follows (an
+// earlier one, without it, begins with 0 or 1 and is not read further).
 void FixQEqReaxFFGPU::restart(char *buf) {
   const auto *state = reinterpret_cast<const double *>(buf);
-  xl_ready = state[0] != 0.0;
-  xl_natoms = static_cast<bigint>(state[1]);
-  xl_print_valid = state[2] != 0.0;
-  xl_print = state[3];
-  xl_print_scale = state[4];
-  xl_print_step = static_cast<bigint>(state[5]);
+  xl_ready = false;
+  if (state[0] != kXlRestartFormat) return;
+  xl_ready = state[1] != 0.0;
+  xl_natoms = static_cast<bigint>(state[2]);
+  xl_print_valid = state[3] != 0.0;
+  xl_print = state[4];
+  xl_print_scale = state[5];
+  xl_print_step = static_cast<bigint>(state[6]);
   // auxiliary vectors of another order are not this scheme's history
-  if (static_cast<int>(state[6]) != xlk) xl_ready = false;
-  xl_warm_left = static_cast<int>(state[7]);
+  if (static_cast<int>(state[7]) != xlk) xl_ready = false;
+  xl_warm_left = std::min(std::max(static_cast<int>(state[8]), 0), xlk);
 }
 
 // The mode of this solve: Start where the auxiliary vectors are missing or

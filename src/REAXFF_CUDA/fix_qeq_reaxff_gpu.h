@@ -131,7 +131,10 @@ class FixQEqReaxFFGPU : public Fix {
   bigint xl_natoms = -1, xl_print_step = -1;
   double xl_print = 0.0, xl_print_scale = 0.0;
   puremd::QEqXl xl_next = puremd::QEqXl::Step, xl_mode = puremd::QEqXl::Off;
-  static constexpr int kXlRestartValues = 8;
+  // restart state: a layout tag (never 0 or 1, the first value of the
+  // earlier layout), then readiness, atoms, position print, order, warm-up
+  static constexpr int kXlRestartValues = 9;
+  static constexpr double kXlRestartFormat = -27.2;
   void choose_xl_mode();
   void position_print(double &print, double &scale);
   bool same_positions_as_print();

@@ -187,6 +187,66 @@ TEST(Xlmd, FirstKStepsConvergeThenXlcgIterations) {
   }
 }
 
+// Between two runs the atoms move (displace_atoms) or are minimized: the
+// next run's set-up refills the auxiliary vectors from a converged solve
+// (QEqXl::Start), so its first steps' charges stay near converged ones; the
+// vectors of the last run's trajectory would start them from elsewhere.
+TEST(Xlmd, AtomsMovedBetweenRunsStartAfresh) {
+  for (const std::string between : {std::string("displace_atoms all random 0.15 0.15 0.15 7177\n"),
+                                    std::string("minimize 0.0 1.0e-8 30 300\n")}) {
+    SCOPED_TRACE(between);
+    LammpsSession lmp;
+    lmp.load_plugin();
+    ASSERT_EQ(lmp.run(setup("xlmd yes") + "thermo_style custom step pe\nrun 40 post no\n" +
+                      between + "run 2 post no\n"),
+              "");
+    const std::vector<double> q_xl = lmp.gather("q", 1);
+    ASSERT_EQ(lmp.run("run 0 post no\n"), "");  // a converged solve at the same positions
+    const std::vector<double> q_conv = lmp.gather("q", 1);
+    double worst = 0;
+    for (size_t i = 0; i < q_xl.size(); ++i)
+      worst = std::max(worst, std::fabs(q_xl[i] - q_conv[i]));
+    // (measured, from the fresh start and its converged warm-up: host 6.4e-9 and 4.1e-9;
+    // before the warm-up, host 2.0e-3 and 1.2e-3; from the last run's vectors 7.3e-2
+    // and 1.5e-2)
+    EXPECT_LT(worst, 1e-2) << "charges two steps after the atoms moved";
+    if (mpi_rank() == 0)
+      std::printf("[ table ] xlmd after %s: max |q - q_converged| two steps on %.1e\n",
+                  between.substr(0, between.find(' ')).c_str(), worst);
+  }
+}
+
+// A restart taken during the K converged solves after a fresh start keeps
+// their count: the run read back converges as many more, then runs xlcg.
+TEST(Xlmd, RestartDuringTheWarmUpKeepsItsCount) {
+  const std::string file = scratch_path("xlmd_warm.restart");
+  const std::string fix =
+      "fix q all qeq/reaxff/gpu 1 0.0 10.0 1.0e-10 reaxff maxiter 400 xlmd yes xlk 4\n";
+  {
+    LammpsSession lmp;
+    lmp.load_plugin();
+    ASSERT_EQ(lmp.run(setup("xlmd yes xlk 4") + "run 2 post no\nwrite_restart " + file + "\n"), "");
+  }
+  LammpsSession lmp;
+  lmp.load_plugin();
+  ASSERT_EQ(lmp.run("read_restart " + file + "\npair_style reaxff/gpu NULL\npair_coeff * * " +
+                    hns("ffield.reax.hns") + " C H O N\n" + fix +
+                    "fix nve all nve\ntimestep 0.1\nneighbor 2.0 bin\n"
+                    "neigh_modify every 10 delay 0 check no\nthermo_style custom step f_q[1]\n"),
+            "");
+  // solves 3 and 4 of the warm-up, then xlcg 2's fixed count
+  for (int step = 3; step <= 6; ++step) {
+    ASSERT_EQ(lmp.run("run 1 post no\n"), "");
+    double iterations = -1;
+    for (const auto &kv : lmp.last_thermo())
+      if (kv.first == "f_q[1]") iterations = kv.second;
+    if (step <= 4)
+      EXPECT_GT(iterations, 3.0) << "solve " << step << ": still warming up";
+    else
+      EXPECT_EQ(iterations, 3.0) << "solve " << step;
+  }
+}
+
 TEST(Xlmd, BadKeywords) {
   const std::string reax = "units real\natom_style charge\nread_data " + hns("data.hns-equil") +
                            "\npair_style reaxff/gpu NULL\npair_coeff * * " +

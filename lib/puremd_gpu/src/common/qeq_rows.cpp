@@ -41,16 +41,16 @@ void check_qeq_settings(const QEqSettings &settings) {
 
 void check_xl_input(const QEqInput &in, int history_depth) {
   if (in.settings.xl == QEqXl::Off) return;
+  if (in.acks2)
+    throw InputError("ACKS2: extended-Lagrangian charges (xlmd) are defined for QEq only");
+  if (in.qtpie)
+    throw InputError("QTPIE/QEqR: extended-Lagrangian charges (xlmd) are defined for QEq only");
   const int need = qeq_history_depth(in.settings.xl, in.settings.xl_order);
   if (history_depth < need)
     throw InputError("QEq: an extended Lagrangian of order " +
                      std::to_string(in.settings.xl_order) + " needs a charge history of " +
                      std::to_string(need) + " past values; this one holds " +
                      std::to_string(history_depth));
-  if (in.acks2)
-    throw InputError("ACKS2: extended-Lagrangian charges (xlmd) are defined for QEq only");
-  if (in.qtpie)
-    throw InputError("QTPIE/QEqR: extended-Lagrangian charges (xlmd) are defined for QEq only");
 }
 
 void qeq_select_rows(const QEqInput &in, std::vector<int> &rows) {
