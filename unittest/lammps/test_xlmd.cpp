@@ -247,6 +247,41 @@ TEST(Xlmd, RestartDuringTheWarmUpKeepsItsCount) {
   }
 }
 
+// With fix efield the field's potential shifts the electronegativities, so
+// the solution the auxiliary vectors follow moves with the field too: a field
+// that grows every step (RDX, open along z) leaves the charges of the
+// fixed-iteration solves as near the converged ones as without a field.
+TEST(Xlmd, FollowsAFieldThatChanges) {
+  const std::string dir = source_dir() + "/examples/RDX/";
+  double worst[2] = {0, 0};
+  for (int with_field : {0, 1}) {
+    LammpsSession lmp;
+    lmp.load_plugin();
+    ASSERT_EQ(
+        lmp.run("units real\natom_style charge\natom_modify map array\nboundary p p s\n"
+                "read_data " +
+                dir + "data.RDX\npair_style reaxff/gpu NULL\npair_coeff * * " + dir +
+                "ffield.reax.rdx H C O N\nfix q all qeq/reaxff/gpu 1 0.0 10.0 1.0e-10 " + dir +
+                "param.qeq maxiter 400 xlmd yes\n" +
+                (with_field ? "variable ez equal 0.2+0.02*step\nfix ef all efield 0.0 0.0 v_ez\n"
+                            : "") +
+                "velocity all create 300.0 4928459 mom yes rot no loop geom\nfix nve all nve\n"
+                "timestep 0.25\nthermo_style custom step pe\nrun 40 post no\n"),
+        "");
+    const std::vector<double> q_xl = lmp.gather("q", 1);
+    ASSERT_EQ(lmp.run("run 0 post no\n"), "");  // a converged solve at the same positions
+    const std::vector<double> q_conv = lmp.gather("q", 1);
+    for (size_t i = 0; i < q_xl.size(); ++i)
+      worst[with_field] = std::max(worst[with_field], std::fabs(q_xl[i] - q_conv[i]));
+  }
+  EXPECT_LT(worst[1], 3.0 * worst[0] + 1e-6) << "without a field: " << worst[0];
+  if (mpi_rank() == 0)
+    std::printf(
+        "[ table ] xlmd RDX 40 steps: max |q - q_converged| %.1e without a field, %.1e "
+        "with a field growing 0.02 V/A a step\n",
+        worst[0], worst[1]);
+}
+
 TEST(Xlmd, BadKeywords) {
   const std::string reax = "units real\natom_style charge\nread_data " + hns("data.hns-equil") +
                            "\npair_style reaxff/gpu NULL\npair_coeff * * " +
