@@ -68,7 +68,7 @@ class ChargeHistory {
 
  private:
   void bring_home();
-  double *block(int i) { return values_.data() + static_cast<std::size_t>(i) * per_atom(); }
+  double *block(int i) { return qeq_history_block(values_.data(), i, depth_); }
 
   int depth_;
   std::vector<double> values_;

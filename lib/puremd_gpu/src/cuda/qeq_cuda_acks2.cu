@@ -109,7 +109,7 @@ __global__ void k_acks2_init(int n_rows, const int *rows, ParamArgs pa, const do
   b[i] = make_double2(bq, 0.0);
   diag[i] = pa.eta[p];
   diag_inv[i] = 1.0 / pa.eta[p];
-  const double *h = hist + static_cast<long long>(i) * 2 * depth;
+  const double *h = qeq_history_block(hist, i, depth);
   x[i] = make_double2(qeq_guess_s(h, predictor), qeq_guess_s(h + depth, predictor));
 }
 
@@ -285,7 +285,7 @@ __global__ void k_acks2_results(int n_rows, const int *rows, const double2 *x, d
   const double2 xi = x[i];
   q[i] = xi.x;
   u[i] = xi.y;
-  qeq_push_history(hist + static_cast<long long>(i) * 2 * depth, depth, xi.x, xi.y);
+  qeq_push_history(qeq_history_block(hist, i, depth), depth, xi.x, xi.y);
 }
 
 // Every entry (owned and ghost) of v set to (0, 1).

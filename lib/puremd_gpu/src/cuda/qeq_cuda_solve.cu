@@ -144,7 +144,7 @@ __global__ void k_init(int n_rows, const int *rows, ParamArgs pa, const double *
   diag_inv[i] = 1.0 / pa.eta[p];
   // the predictor's extrapolations of s and t, or the extended Lagrangian's
   // auxiliary vectors, rounded as the host does
-  const double *h = hist + static_cast<long long>(i) * 2 * depth;
+  const double *h = qeq_history_block(hist, i, depth);
   x[i] = make_double2(qeq_start_s(h, predictor, xl), qeq_start_t(h, depth, predictor, xl));
 }
 
@@ -176,7 +176,7 @@ __global__ void k_charges(int n_rows, const int *rows, double mu_given, const do
   const int i = rows[k];
   const double2 xi = x[i];
   q[i] = qeq_charge(xi.x, xi.y, mu);
-  qeq_record(hist + static_cast<long long>(i) * 2 * depth, depth, xi.x, xi.y, xl, scheme);
+  qeq_record(qeq_history_block(hist, i, depth), depth, xi.x, xi.y, xl, scheme);
 }
 
 }  // namespace

@@ -91,7 +91,7 @@ class HostQEqSolver {
 
  private:
   static double chi_of(const QEqInput &in, int i) { return in.chi[qeq_param_index(in, i)]; }
-  double *history_block(int i) { return hist_ + static_cast<std::size_t>(i) * 2 * depth_; }
+  double *history_block(int i) { return qeq_history_block(hist_, i, depth_); }
 
   // Checks the input, lists the owned active atoms, sizes the work vectors.
   void setup(const QEqInput &in) {

@@ -21,6 +21,14 @@ namespace puremd {
 constexpr int kQEqHistoryDepth = 4;
 constexpr int kQEqHistoryPerAtom = 2 * kQEqHistoryDepth;
 
+// Atom i's block in a history of `depth` past values (2 depth doubles a block).
+PMD_HD PMD_INLINE double *qeq_history_block(double *hist, long long i, int depth) {
+  return hist + i * 2 * depth;
+}
+PMD_HD PMD_INLINE const double *qeq_history_block(const double *hist, long long i, int depth) {
+  return hist + i * 2 * depth;
+}
+
 PMD_HD PMD_INLINE double qeq_add(double a, double b) {
 #if defined(__CUDA_ARCH__)
   return __dadd_rn(a, b);
