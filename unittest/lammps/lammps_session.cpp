@@ -157,6 +157,16 @@ double LammpsSession::compute_scalar(const char *id) {
   return *v;
 }
 
+double LammpsSession::fix_vector(const char *id, int k) {
+  // LAMMPS hands back a copy of the element, ours to free
+  auto *v = static_cast<double *>(
+      lammps_extract_fix(handle_, id, LMP_STYLE_GLOBAL, LMP_TYPE_VECTOR, k, 0));
+  if (!v) throw std::runtime_error(std::string("no global vector fix ") + id);
+  const double out = *v;
+  lammps_free(v);
+  return out;
+}
+
 std::vector<long long> LammpsSession::local_ids() {
   const int n = *static_cast<int *>(lammps_extract_global(handle_, "nlocal"));
   const void *ids = lammps_extract_atom(handle_, "id");

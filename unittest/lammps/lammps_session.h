@@ -29,6 +29,7 @@ class LammpsSession {
   std::vector<std::pair<std::string, double>> last_thermo();
   std::vector<double> compute_vector(const char *id, int n);
   double compute_scalar(const char *id);
+  double fix_vector(const char *id, int k);  // element k of fix id's global vector
   // Per-atom data ordered by atom ID, on every rank.
   std::vector<double> gather(const char *name, int count);
   std::vector<int> gather_int(const char *name, int count);

@@ -162,21 +162,13 @@ TEST(Xlmd, FirstKStepsConvergeThenXlcgIterations) {
   for (int k : {3, 6}) {
     LammpsSession lmp;
     lmp.load_plugin();
-    // the iterations of the solve of each run's last step, from its thermo line
-    auto iterations = [&] {
-      for (const auto &kv : lmp.last_thermo())
-        if (kv.first == "f_q[1]") return kv.second;
-      ADD_FAILURE() << "no f_q[1] in the thermo output";
-      return -1.0;
-    };
+    // fix q's vector: the iterations of s in the last solve
     std::vector<double> iters;
-    ASSERT_EQ(lmp.run(setup("xlmd yes xlcg 2 xlk " + std::to_string(k)) +
-                      "thermo_style custom step f_q[1]\nrun 0 post no\n"),
-              "");
-    iters.push_back(iterations());
+    ASSERT_EQ(lmp.run(setup("xlmd yes xlcg 2 xlk " + std::to_string(k)) + "run 0 post no\n"), "");
+    iters.push_back(lmp.fix_vector("q", 0));
     for (int step = 1; step <= k + 3; ++step) {
       ASSERT_EQ(lmp.run("run 1 post no\n"), "");
-      iters.push_back(iterations());
+      iters.push_back(lmp.fix_vector("q", 0));
     }
     for (int step = 0; step <= k + 3; ++step) {
       if (step <= k)
@@ -232,14 +224,12 @@ TEST(Xlmd, RestartDuringTheWarmUpKeepsItsCount) {
   ASSERT_EQ(lmp.run("read_restart " + file + "\npair_style reaxff/gpu NULL\npair_coeff * * " +
                     hns("ffield.reax.hns") + " C H O N\n" + fix +
                     "fix nve all nve\ntimestep 0.1\nneighbor 2.0 bin\n"
-                    "neigh_modify every 10 delay 0 check no\nthermo_style custom step f_q[1]\n"),
+                    "neigh_modify every 10 delay 0 check no\n"),
             "");
   // solves 3 and 4 of the warm-up, then xlcg 2's fixed count
   for (int step = 3; step <= 6; ++step) {
     ASSERT_EQ(lmp.run("run 1 post no\n"), "");
-    double iterations = -1;
-    for (const auto &kv : lmp.last_thermo())
-      if (kv.first == "f_q[1]") iterations = kv.second;
+    const double iterations = lmp.fix_vector("q", 0);
     if (step <= 4)
       EXPECT_GT(iterations, 3.0) << "solve " << step << ": still warming up";
     else
