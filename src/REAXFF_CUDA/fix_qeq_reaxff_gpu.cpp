@@ -220,8 +220,11 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, int first_ke
   // the history of past solutions is per-atom data; with xlmd it holds the
   // extended Lagrangian's auxiliary vectors (K + 1 past values), which
   // restart files keep
-  history = puremd::ChargeHistory(
-      puremd::qeq_history_depth(xlmd ? puremd::QEqXl::Step : puremd::QEqXl::Off, xlk));
+  // (the library's errors reach LAMMPS through its one translation)
+  call_library_all(lmp, context().c_str(), "ChargeHistory", [&] {
+    history = puremd::ChargeHistory(
+        puremd::qeq_history_depth(xlmd ? puremd::QEqXl::Step : puremd::QEqXl::Off, xlk));
+  });
   atom->add_callback(Atom::GROW);
   if (xlmd) {
     restart_global = 1;
