@@ -8,7 +8,7 @@
 #      bench/plot_side_by_side.py.
 # On a machine with the full toolchain it builds first (scripts/configure.sh);
 # with BUNDLE=dir (made by bench/make_device_bundle.sh) it runs prebuilt binaries.
-# Usage: bench/device_check.sh [unit|quick|tests|bench|sanitize|drift|lanes|qeqtol|qeqmatrix|predictor|qtpie|acks2|gpupkg|yaml|arch|all]
+# Usage: bench/device_check.sh [unit|quick|tests|bench|profile|sanitize|drift|lanes|qeqtol|qeqmatrix|predictor|qtpie|acks2|gpupkg|yaml|arch|all]
 #        (default all; lanes: the threads-per-row sweep behind thread_mapping.h's defaults;
 #        qeqtol: GPU vs host after 100 steps at two CG tolerances; qeqmatrix: the QEq
 #        matrix in full, each pair once, or matrix-free (MODES); gpupkg: the examples/reaxff suite and the -sf gpu
@@ -275,6 +275,43 @@ if [ "$what" = all ] || [ "$what" = bench ] || [ "$what" = quick ]; then
         side_by_side "HNS $sys^3" "$root/examples/HNS" in.reaxff.hns -v x $sys -v y $sys -v z $sys -v t $t ;;
     esac
   done
+fi
+
+if [ "$what" = profile ]; then
+  # Per-kernel GPU time under ncu (clocks left alone, METHOD.md) over PROFILE_STEPS
+  # steps (default 10) of HNS PROFILE_N^3 (default 8), summed by kernel, ms per
+  # launch and per force evaluation; then ncu's full section set for one launch of
+  # each kernel whose demangled name matches a PROFILE_KERNELS regex (space-separated),
+  # reports in $out/ncu_*.txt.
+  n=${PROFILE_N:-8}; steps=${PROFILE_STEPS:-10}
+  H=(in.reaxff.hns -v x "$n" -v y "$n" -v z "$n" -v t "$steps")
+  cd "$root/examples/HNS"
+  ncu --clock-control none --metrics gpu__time_duration.sum --csv \
+    "$LMP" -sf gpu -in "${H[@]}" -screen none -log "$out/profile_lmp.log" \
+    >"$out/ncu_times.csv" 2>"$out/ncu_times.err"
+  python3 - "$out/ncu_times.csv" "$steps" >"$out/ncu_kernels.txt" <<'PY'
+import csv, sys, collections
+rows = [l for l in open(sys.argv[1]) if l.startswith('"')]
+t = collections.defaultdict(float); c = collections.Counter()
+for r in csv.DictReader(rows):
+    if r.get("Metric Name") != "gpu__time_duration.sum": continue
+    v = float(r["Metric Value"].replace(",", ""))
+    v *= {"ns": 1e-6, "nsecond": 1e-6, "us": 1e-3, "usecond": 1e-3, "ms": 1.0, "msecond": 1.0,
+          "s": 1e3, "second": 1e3}[r["Metric Unit"]]
+    t[r["Kernel Name"][:110]] += v; c[r["Kernel Name"][:110]] += 1
+evals = int(sys.argv[2]) + 1
+print(f"{'ms per force evaluation':>10} {'launches':>8} {'ms/launch':>9}  kernel ({evals} evaluations)")
+for k, v in sorted(t.items(), key=lambda kv: -kv[1]):
+    print(f"{v / evals:10.3f} {c[k]:8d} {v / c[k]:9.4f}  {k}")
+print(f"{sum(t.values()) / evals:10.3f} total")
+PY
+  head -45 "$out/ncu_kernels.txt"
+  for k in ${PROFILE_KERNELS:-}; do
+    ncu --clock-control none --set full --kernel-name-base demangled -k "regex:$k" \
+      --launch-skip 2 --launch-count 1 "$LMP" -sf gpu -in "${H[@]}" -screen none \
+      -log none >"$out/ncu_$(echo "$k" | tr -c 'A-Za-z0-9' _).txt" 2>&1
+  done
+  cd "$root"
 fi
 
 if [ "$what" = xlmd ]; then

@@ -49,13 +49,13 @@ TwoBodyParams sample_pair() {
   p.alpha = 10.1;
   p.r_vdW = 3.82;
   p.gamma_w = 9.8;
-  p.vdw_shield = std::pow(1.0 / p.gamma_w, kPvdw1);  // as the reader derives it
   p.rcore = 1.6;
   p.ecore = 0.15;
   p.acore = 12.0;
   p.lgcij = 180.0;
   p.lgre = 2.9;
   p.gamma = std::pow(0.9 * 1.05, -1.5);
+  derive_vdw_constants(p, kPvdw1);  // as the reader does
   return p;
 }
 
@@ -79,7 +79,7 @@ double coulomb_ref(double gamma, double qi, double qj, double low, double high, 
 PairTerm vdw_at(const TwoBodyParams &p, int kind, bool lg, const Taper &t, double r) {
   double tap, dtap;
   taper_eval(t, r, tap, dtap);
-  return vdw_pair(p, kPvdw1, kind, lg, r, tap, dtap);
+  return vdw_pair(p, kind, lg, r, 1.0 / r, tap, dtap);
 }
 
 PairTerm coulomb_at(double gamma, double qi, double qj, const Taper &t, double r) {
@@ -119,6 +119,7 @@ ForceField sample_ff(bool shielding, bool wall) {
       TwoBodyParams p = sample_pair();
       p.D *= 1.0 + 0.3 * (i + j);  // make the pairs distinguishable
       p.r_vdW *= 1.0 - 0.1 * (i + j);
+      derive_vdw_constants(p, kPvdw1);
       p.gamma = std::pow(1.05 * (1.0 - 0.2 * i) * (1.0 - 0.2 * j), -1.5);
       ff.tbp[i * n + j] = p;
     }
@@ -377,7 +378,7 @@ struct MiniSystem {
     v.atoms.tag = tag.data();
     v.atoms.q = q.data();
     v.ff = ff.view();
-    v.control = control;
+    set_view_control(v, control);
     v.far = FarNeighborList{far_start.data(), far_end.data(), far_nbr.data()};
     v.bonds = BondList{b_start.data(), b_end.data(),  b_nbr.data(), b_sym.data(),
                        b_d.data(),     b_dvec.data(), b_bo.data()};

@@ -33,8 +33,14 @@ struct TwoBodyParams {
   double De_s, De_p, De_pp;
   double p_ovun1;
   double D, alpha, r_vdW, gamma_w;  // van der Waals
-  double vdw_shield;                // (1 / gamma_w)^p_vdW1 (general parameter 28), from the reader
   double rcore, ecore, acore;       // inner wall
+  // Derived from the above and p_vdW1 (general parameter 28) by
+  // derive_vdw_constants (physics/nonbonded.h) once the force field is read,
+  // so that no evaluated pair divides by a parameter:
+  double vdw_p, vdw_inv_p;  // p_vdW1 and 1 / p_vdW1
+  double vdw_shield;        // (1 / gamma_w)^p_vdW1
+  double alpha_over_r_vdW;  // alpha / r_vdW
+  double acore_over_rcore;  // acore / rcore
   double lgcij, lgre;
   double gamma;  // Coulomb shielding, stored as (gamma_i gamma_j)^(-3/2)
   double v13cor, ovc;

@@ -73,6 +73,15 @@ PMD_HD PMD_INLINE double sqr(double a) { return a * a; }
 // (no special cases, no extended-precision logarithm).
 PMD_HD PMD_INLINE double pow_positive(double x, double y) { return exp(y * log(x)); }
 PMD_HD PMD_INLINE double cube(double a) { return a * a * a; }
+// x^(-1/3): CUDA's rcbrt (1 ulp, no division) on the GPU, 1 / cbrt(x) on
+// the host; the two differ by an ulp or so.
+PMD_HD PMD_INLINE double inv_cbrt(double x) {
+#if defined(__CUDA_ARCH__)
+  return rcbrt(x);
+#else
+  return 1.0 / cbrt(x);
+#endif
+}
 
 // Virial r (x) f of the force f = -g acting at r, in LAMMPS order
 // (xx yy zz xy xz yz). Global and per-atom virials both use it.

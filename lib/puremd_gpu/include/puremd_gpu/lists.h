@@ -11,6 +11,7 @@
 #include "puremd_gpu/energies.h"
 #include "puremd_gpu/force_field.h"
 #include "puremd_gpu/hd.h"
+#include "puremd_gpu/physics/taper.h"
 
 namespace puremd {
 
@@ -179,6 +180,15 @@ struct StepView {
   Workspace ws;
   Tally tally;
   const LongRangeTable *lr = nullptr;  // [type_i * num_types + type_j], null = analytic
+  // make_taper(control.nonb_low, control.nonb_cut), set with control by
+  // set_view_control: on the GPU a kernel argument, so the nonbonded pairs read
+  // its coefficients as constants instead of holding 16 registers for them.
+  Taper nonb_taper{};
 };
+
+PMD_HD PMD_INLINE void set_view_control(StepView &v, const Control &c) {
+  v.control = c;
+  v.nonb_taper = make_taper(c.nonb_low, c.nonb_cut);
+}
 
 }  // namespace puremd

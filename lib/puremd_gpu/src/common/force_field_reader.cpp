@@ -31,6 +31,7 @@
 #include "common/split_words.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/force_field.h"
+#include "puremd_gpu/physics/nonbonded.h"
 
 namespace puremd {
 
@@ -48,6 +49,7 @@ class ForceFieldParser {
     read_bonds();
     mix_two_body();
     read_off_diagonal();
+    for (TwoBodyParams &t : ff_.tbp) derive_vdw_constants(t, ff_.gp[28]);
     read_angles();
     read_torsions();
     read_hbonds();
@@ -328,8 +330,6 @@ class ForceFieldParser {
         v.alpha = std::sqrt(a.alpha * b.alpha);
         v.r_vdW = 2.0 * std::sqrt(a.r_vdw * b.r_vdw);
         v.gamma_w = std::sqrt(a.gamma_w * b.gamma_w);
-        // per pair once, not per evaluated pair (the off-diagonal block leaves gamma_w)
-        v.vdw_shield = std::pow(1.0 / v.gamma_w, ff_.gp[28]);
         v.gamma = std::pow(a.gamma * b.gamma, -1.5);
         v.rcore = std::sqrt(a.rcore2 * b.rcore2);
         v.ecore = std::sqrt(a.ecore2 * b.ecore2);

@@ -104,7 +104,6 @@ void build_long_range_tables(const ForceField &ff, const Control &control,
   const ForceFieldView view = ff.view();
   const Taper taper = make_taper(control.nonb_low, control.nonb_cut);
   const int kind = ff.vdw_type;
-  const double p_vdw1 = ff.gp[28];
   const double dx = control.nonb_cut / N;
   const int n = N + 2;  // entries per coefficient array (0 and n-1 unused)
   const int knots = N + 1;
@@ -127,7 +126,7 @@ void build_long_range_tables(const ForceField &ff, const Control &control,
         const double r = m * dx;
         double tap, dtap;
         taper_eval(taper, r, tap, dtap);
-        const PairTerm vdw = vdw_pair(tb, p_vdw1, kind, control.lgvdw, r, tap, dtap);
+        const PairTerm vdw = vdw_pair(tb, kind, control.lgvdw, r, 1.0 / r, tap, dtap);
         const PairTerm ele = coulomb_pair(tb.gamma, 1.0, 1.0, r, tap, dtap);
         f_vdw[m - 1] = vdw.e;
         f_cevd[m - 1] = vdw.ce;

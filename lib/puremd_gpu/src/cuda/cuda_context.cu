@@ -17,7 +17,7 @@ StepView CudaContext::view() const {
 
   v.ff = ForceFieldView{num_types,      ff_gp.data(),  ff_sbp.data(), ff_tbp.data(),
                         ff_thbp.data(), ff_hbp.data(), ff_fbp.data(), vdw_type};
-  v.control = control;
+  set_view_control(v, control);
 
   v.far = FarNeighborList{far_start.data(), far_end.data(), far_nbr.data()};
   v.bonds = BondList{bond_start.data(), bond_end.data(),  bond_nbr.data(), bond_sym.data(),

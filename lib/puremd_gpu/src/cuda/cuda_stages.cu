@@ -102,8 +102,8 @@ __global__ void __launch_bounds__(kAtomBlock)
 
 // Blocks of kAtomBlock threads an SM is to hold at once (__launch_bounds__'s
 // second argument, a ceiling on registers) where more warps pay for the
-// spills; 0 leaves the compiler's choice (HNS 16^3: nonbonded at 85 registers
-// 19.1 -> 12.7 ms; torsions at 128, 10.7 -> 11.3 ms, so not they).
+// spills; 0 leaves the compiler's choice (bench/README, issue 26: nonbonded at
+// 96 registers 19.1 -> 11.4 ms at HNS 16^3; torsions at 128 slower, so not they).
 template <class T>
 struct MinBlocksPerSM {
   static constexpr int value = 0;
@@ -181,8 +181,12 @@ struct NonbondedFamily {
 };
 
 template <>
+struct MinBlocksPerSM<ValenceAnglesItems> {
+  static constexpr int value = 4;  // at most 128 registers (148 at the compiler's choice)
+};
+template <>
 struct MinBlocksPerSM<NonbondedFamily> {
-  static constexpr int value = 6;  // at most 85 registers (120 at the compiler's choice)
+  static constexpr int value = 5;  // at most 96 registers, 8 bytes of spills (126 uncapped)
 };
 
 template <class Family, int L>

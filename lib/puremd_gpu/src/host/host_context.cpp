@@ -10,7 +10,7 @@ void HostContext::refresh_view() {
   v.atoms.q = q.data();
   v.atoms.u = u.empty() ? nullptr : u.data();
   v.ff = ff->view();
-  v.control = control;
+  set_view_control(v, control);
 
   v.far = FarNeighborList{far.start.data(), far.end.data(), far.nbr.data()};
   v.bonds = BondList{bond_rows.start.data(), bond_rows.end.data(), bond_nbr.data(), bond_sym.data(),

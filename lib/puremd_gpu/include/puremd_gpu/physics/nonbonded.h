@@ -37,42 +37,49 @@ enum VdwKind : int {
   kVdwShieldingInnerWall = 3,
 };
 
-// Tapered van der Waals energy of one pair at distance r. p_vdw1 is the
-// shielding exponent (general parameter 28), p.vdw_shield = (1 / gamma_w)^p_vdw1;
-// tap, dtap = Tap(r), Tap'(r)/r.
-PMD_HD PMD_INLINE PairTerm vdw_pair(const TwoBodyParams &p, double p_vdw1, int kind, bool lgvdw,
-                                    double r, double tap, double dtap) {
+// The per-pair constants of TwoBodyParams that vdw_pair reads instead of
+// dividing by parameters each evaluated pair (p_vdw1: general parameter 28).
+// The force field reader calls it for every pair once the file is read.
+PMD_HD PMD_INLINE void derive_vdw_constants(TwoBodyParams &p, double p_vdw1) {
+  p.vdw_p = p_vdw1;
+  p.vdw_inv_p = 1.0 / p_vdw1;
+  p.vdw_shield = pow(1.0 / p.gamma_w, p_vdw1);
+  p.alpha_over_r_vdW = p.alpha / p.r_vdW;
+  p.acore_over_rcore = p.acore / p.rcore;
+}
+
+// Tapered van der Waals energy of one pair at distance r (inv_r = 1 / r), with
+// the constants of derive_vdw_constants; tap, dtap = Tap(r), Tap'(r)/r.
+// One division per pair (df13 / r), where the formulas as written take seven:
+// a double division costs a dozen instructions on the GPU.
+PMD_HD PMD_INLINE PairTerm vdw_pair(const TwoBodyParams &p, int kind, bool lgvdw, double r,
+                                    double inv_r, double tap, double dtap) {
   double e_m, ce;
   if (kind & kVdwShielding) {
     // shielded distance f13 = (r^p + gamma_w^-p)^(1/p). Its derivative over r,
     // (r^p + gamma_w^-p)^(1/p - 1) r^(p - 2), and e1 = e2^2 are formed from the
-    // powers already taken, and gamma_w^-p comes with the pair's parameters:
-    // three pow and one exp fewer per pair than written out, the same values
-    // to round-off.
-    // (three divisions where there were five: a double division costs a
-    // dozen instructions on the GPU)
-    const double inv_p = 1.0 / p_vdw1;
-    const double rp = pow_positive(r, p_vdw1);
+    // powers already taken: three pow and one exp fewer per pair than written
+    // out, the same values to round-off.
+    const double rp = pow_positive(r, p.vdw_p);
     const double gp = p.vdw_shield;
-    const double f13 = pow_positive(rp + gp, inv_p);
-    const double a_over_r = p.alpha / p.r_vdW;
-    const double e2 = exp(0.5 * p.alpha - 0.5 * a_over_r * f13);
+    const double f13 = pow_positive(rp + gp, p.vdw_inv_p);
+    const double e2 = exp(0.5 * p.alpha - 0.5 * p.alpha_over_r_vdW * f13);
     const double e1 = e2 * e2;
     e_m = p.D * (e1 - 2.0 * e2);
     const double df13_over_r = (f13 * rp) / ((rp + gp) * (r * r));
-    ce = dtap * e_m - tap * p.D * a_over_r * (e1 - e2) * df13_over_r;
+    ce = dtap * e_m - tap * p.D * p.alpha_over_r_vdW * (e1 - e2) * df13_over_r;
   } else {
-    const double e2 = exp(0.5 * p.alpha * (1.0 - r / p.r_vdW));
+    const double e2 = exp(0.5 * p.alpha - 0.5 * p.alpha_over_r_vdW * r);
     const double e1 = e2 * e2;
     e_m = p.D * (e1 - 2.0 * e2);
-    ce = dtap * e_m - tap * p.D * (p.alpha / p.r_vdW) * (e1 - e2) / r;
+    ce = dtap * e_m - tap * p.D * p.alpha_over_r_vdW * (e1 - e2) * inv_r;
   }
   double e = tap * e_m;
   if (kind & kVdwInnerWall) {
-    const double e_core = p.ecore * exp(p.acore * (1.0 - (r / p.rcore)));
-    const double de_core = -(p.acore / p.rcore) * e_core;
+    const double e_core = p.ecore * exp(p.acore - p.acore_over_rcore * r);
+    const double de_core = -p.acore_over_rcore * e_core;
     e += tap * e_core;
-    ce += dtap * e_core + tap * de_core / r;
+    ce += dtap * e_core + tap * de_core * inv_r;
     if (lgvdw) {  // low-gradient dispersion -C / (r^6 + re^6)
       const double r2 = r * r, re2 = p.lgre * p.lgre;
       const double r5 = r2 * r2 * r;
@@ -81,7 +88,7 @@ PMD_HD PMD_INLINE PairTerm vdw_pair(const TwoBodyParams &p, double p_vdw1, int k
       const double e_lg = -(p.lgcij / (r6 + re6));
       const double de_lg = -6.0 * e_lg * r5 / (r6 + re6);
       e += tap * e_lg;
-      ce += dtap * e_lg + tap * de_lg / r;
+      ce += dtap * e_lg + tap * de_lg * inv_r;
     }
   }
   return PairTerm{e, ce};
@@ -95,7 +102,7 @@ PMD_HD PMD_INLINE PairTerm coulomb_pair(double gamma, double qi, double qj, doub
   // ReaxFF's codes take s^0.33333333333333 (a truncated 1/3); the cube root
   // differs from it by a factor s^(3.3e-15), 2e-14 at most within 10 A: far
   // below the agreement asked of the energies, at a third of pow's cost.
-  const double inv13 = 1.0 / cbrt(s);  // one division, not three
+  const double inv13 = inv_cbrt(s);
   const double cqq = kCoulombCele * qi * qj;
   return PairTerm{cqq * tap * inv13, cqq * (dtap - tap * r * (inv13 * inv13 * inv13)) * inv13};
 }
@@ -120,7 +127,6 @@ struct NonbondedRow {
   double qi = 0.0;
   vec3 xi{};
   long long tag_i = 0;
-  Taper taper;
 };
 
 struct NonbondedSums {
@@ -143,7 +149,6 @@ PMD_HD PMD_INLINE NonbondedRow nonbonded_row(int i, const StepView &v) {
   r.qi = a.q[i];
   r.xi = a.x[i];
   r.tag_i = a.tag[i];
-  r.taper = make_taper(v.control.nonb_low, v.control.nonb_cut);
   return r;
 }
 
@@ -173,10 +178,11 @@ PMD_HD PMD_INLINE void nonbonded_pair(const NonbondedRow &r, int p, const StepVi
     }
   } else {
     double tap, dtap;
-    taper_eval(r.taper, rij, tap, dtap);
+    const double inv_r = 1.0 / rij;
+    taper_eval(v.nonb_taper, rij, inv_r, tap, dtap);
     const TwoBodyParams &tb = v.ff.two(r.ti, tj);
     if (r.do_vdw) {
-      const PairTerm t = vdw_pair(tb, v.ff.gp[28], v.ff.vdw_type, v.control.lgvdw, rij, tap, dtap);
+      const PairTerm t = vdw_pair(tb, v.ff.vdw_type, v.control.lgvdw, rij, inv_r, tap, dtap);
       e_vdw = t.e;
       ce_vdw = t.ce;
     }

@@ -30,8 +30,10 @@ PMD_HD PMD_INLINE Taper make_taper(double low, double high) {
   return t;
 }
 
-// Tap(r) and (dTap/dr) / r, both by Horner's rule (r > 0).
-PMD_HD PMD_INLINE void taper_eval(const Taper &t, double r, double &tap, double &dtap_over_r) {
+// Tap(r) and (dTap/dr) / r, both by Horner's rule (r > 0, inv_r = 1 / r:
+// callers that have it pay no division here).
+PMD_HD PMD_INLINE void taper_eval(const Taper &t, double r, double inv_r, double &tap,
+                                  double &dtap_over_r) {
   double p = t.c[7];
   for (int k = 6; k >= 0; --k) p = p * r + t.c[k];
   tap = p;
@@ -41,7 +43,10 @@ PMD_HD PMD_INLINE void taper_eval(const Taper &t, double r, double &tap, double 
   q = q * r + 4.0 * t.c[4];
   q = q * r + 3.0 * t.c[3];
   q = q * r + 2.0 * t.c[2];
-  dtap_over_r = q + t.c[1] / r;
+  dtap_over_r = q + t.c[1] * inv_r;
+}
+PMD_HD PMD_INLINE void taper_eval(const Taper &t, double r, double &tap, double &dtap_over_r) {
+  taper_eval(t, r, 1.0 / r, tap, dtap_over_r);
 }
 
 }  // namespace puremd
