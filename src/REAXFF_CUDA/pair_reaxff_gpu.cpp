@@ -398,7 +398,7 @@ void PairReaxFFGPU::fill_step_input(puremd::StepInput &in) {
   int dim = 0;
   in.u = acks2_fix ? static_cast<const double *>(acks2_fix->extract("effective_potentials", dim))
                    : nullptr;
-  in.capacity = atom->nmax;                   // x and q have room for nmax atoms
+  in.capacity = atom->nmax;                   // x, q, type and tag have room for nmax atoms
   in.atoms_reordered = (neighbor->ago == 0);  // re-neighboured: indices / ghosts changed
 }
 

@@ -130,7 +130,7 @@ TEST(CudaEngine, CallerArraysPinnedInPlaceAndFollowed) {
   const Model st = load("HNS/ffield.reax.hns", nullptr);
   const System s = periodic_system(read_data(example("HNS/data.hns-equil")), st.ff,
                                    {"C", "H", "O", "N"}, 12.0, 11, 0.05);
-  const int cap = 150000;  // 1.2 MB of charges: every array above the least pinned size
+  const int cap = 300000;  // 1.2 MB of types: every array above the least pinned size
   ASSERT_LT(s.n_total(), cap);
   const Result ref = run(*make_engine(Driver::Host, st.ff, st.control), s);
   auto registered = [](const void *p) {
@@ -145,13 +145,17 @@ TEST(CudaEngine, CallerArraysPinnedInPlaceAndFollowed) {
 #endif
   };
   auto gpu = make_engine(Driver::Cuda, st.ff, st.control);
-  auto step = [&](std::vector<double> &x, std::vector<double> &q, std::vector<double> &f) {
+  // the caller's arrays, each with room for cap atoms (as LAMMPS's nmax)
+  using Types = std::vector<int>;
+  using Ids = std::vector<long long>;  // System::tag
+  auto step = [&](std::vector<double> &x, std::vector<double> &q, std::vector<double> &f,
+                  Types &type, Ids &tag) {
     StepInput in;
     in.n_local = s.n_local;
     in.n_total = s.n_total();
     in.x = x.data();
-    in.type = s.type.data();
-    in.tag = s.tag.data();
+    in.type = type.data();
+    in.tag = tag.data();
     in.q = q.data();
     in.capacity = cap;
     StepRequest req;
@@ -165,12 +169,17 @@ TEST(CudaEngine, CallerArraysPinnedInPlaceAndFollowed) {
     r.f.assign(f.begin(), f.begin() + 3 * s.n_total());
     return r;
   };
-  auto arrays = [&](std::vector<double> &x, std::vector<double> &q, std::vector<double> &f) {
+  auto arrays = [&](std::vector<double> &x, std::vector<double> &q, std::vector<double> &f,
+                    Types &type, Ids &tag) {
     x.assign(3 * static_cast<size_t>(cap), 0.0);
     q.assign(cap, 0.0);
     f.assign(3 * static_cast<size_t>(cap), 0.0);
+    type.assign(cap, 0);
+    tag.assign(cap, 0);
     std::copy(s.x.begin(), s.x.end(), x.begin());
     std::copy(s.q.begin(), s.q.end(), q.begin());
+    std::copy(s.type.begin(), s.type.end(), type.begin());
+    std::copy(s.tag.begin(), s.tag.end(), tag.begin());
   };
   auto same_as_host = [&](const Result &r, const char *what) {
     SCOPED_TRACE(what);
@@ -182,23 +191,34 @@ TEST(CudaEngine, CallerArraysPinnedInPlaceAndFollowed) {
   };
   auto xa = std::make_unique<std::vector<double>>(), qa = std::make_unique<std::vector<double>>(),
        fa = std::make_unique<std::vector<double>>();
-  arrays(*xa, *qa, *fa);
-  same_as_host(step(*xa, *qa, *fa), "first arrays");
+  auto ta = std::make_unique<Types>();
+  auto ia = std::make_unique<Ids>();
+  arrays(*xa, *qa, *fa, *ta, *ia);
+  same_as_host(step(*xa, *qa, *fa, *ta, *ia), "first arrays");
   EXPECT_TRUE(registered(xa->data()));
   EXPECT_TRUE(registered(qa->data()));
   EXPECT_TRUE(registered(fa->data()));
+  EXPECT_TRUE(registered(ta->data()));
+  EXPECT_TRUE(registered(ia->data()));
   // reallocated: new arrays, the old ones freed before the next step
   std::vector<double> xb, qb, fb;
-  arrays(xb, qb, fb);
+  Types tb;
+  Ids ib;
+  arrays(xb, qb, fb, tb, ib);
   xa.reset();
   qa.reset();
   fa.reset();
-  same_as_host(step(xb, qb, fb), "reallocated arrays");
+  ta.reset();
+  ia.reset();
+  same_as_host(step(xb, qb, fb, tb, ib), "reallocated arrays");
   EXPECT_TRUE(registered(xb.data()));
   EXPECT_TRUE(registered(fb.data()));
+  EXPECT_TRUE(registered(tb.data()));
+  EXPECT_TRUE(registered(ib.data()));
   gpu.reset();
   EXPECT_FALSE(registered(xb.data())) << "the engine lets the caller's arrays go with it";
   EXPECT_FALSE(registered(fb.data()));
+  EXPECT_FALSE(registered(tb.data()));
 }
 
 TEST(CudaEngine, NeighbourListReusedBetweenSteps) {

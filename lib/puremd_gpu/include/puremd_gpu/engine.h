@@ -38,8 +38,8 @@ struct StepInput {
   // charge solve (Acks2Input::u); the forces then include the bond-softness
   // terms and the polarization energy q u. Null for every other charge model.
   const double *u = nullptr;
-  // Atoms that the caller's x and q arrays have room for (>= n_total; 0:
-  // unknown). Given, the CUDA driver page-locks those arrays in place for
+  // Atoms that the caller's x, q, type and tag arrays have room for
+  // (>= n_total; 0: unknown). Given, the CUDA driver page-locks them in place for
   // faster copies (they must then stay allocated while the engine has them:
   // LAMMPS's arrays do, until the engine is deleted or they are reallocated).
   int capacity = 0;

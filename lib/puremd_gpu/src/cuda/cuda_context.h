@@ -170,6 +170,8 @@ struct CudaContext {
   DeviceArray<int> bond_count{"bond counts", &mem};  // n+1
   DeviceArray<int> bond_start{"bond row starts", &mem}, bond_end{"bond row ends", &mem};
   DeviceArray<int> bond_nbr{"bond list", &mem}, bond_sym{"bond mirror entries", &mem};
+  // the row (atom) of each bond entry, for the kernels with a thread per entry
+  DeviceArray<int> bond_row{"bond entry rows", &mem};
   DeviceArray<double> bond_d{"bond lengths", &mem};
   DeviceArray<vec3> bond_dvec{"bond vectors", &mem};
   DeviceArray<BondOrder> bond_bo{"bond orders", &mem};

@@ -388,6 +388,10 @@ void CudaEngine::upload_atoms(const StepInput &in) {
   if (in.capacity >= N) {
     pins_.keep(HostPins::kPositions, in.x, static_cast<size_t>(in.capacity) * sizeof(vec3));
     pins_.keep(HostPins::kCharges, in.q, static_cast<size_t>(in.capacity) * sizeof(double));
+    // (LAMMPS grows these with x and q: follow() lets them go together)
+    pins_.keep(HostPins::kTypes, in.type, static_cast<size_t>(in.capacity) * sizeof(int));
+    pins_.keep(HostPins::kIds, in.tag.data(),
+               static_cast<size_t>(in.capacity) * in.tag.bytes_per_id());
   }
   PMD_CUDA_CHECK(cudaMemcpyAsync(c.x.data(), in.x, n * sizeof(vec3), cudaMemcpyHostToDevice, st));
   PMD_CUDA_CHECK(

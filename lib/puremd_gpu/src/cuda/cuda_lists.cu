@@ -15,7 +15,7 @@
 //           grows the entry arrays (x1.2) if needed -- before anything is
 //           written, so a step never overflows;
 //   fill    the same lanes per far row; entries placed by atomic cursors
-//           (order within a row arbitrary);
+//           (order within a row arbitrary), with each entry's row (bond_row);
 //   sort    each row sorted by partner index: rows then list their partners
 //           in ascending order, exactly as the host's rows do;
 //   finish  distances, vectors, uncorrected bond orders (evaluated once a
@@ -128,7 +128,7 @@ __global__ void __launch_bounds__(kAtomBlock)
 template <int L>
 __global__ void __launch_bounds__(kAtomBlock)
     pair_lists_fill_kernel(const StepView v, const CudaContext::PairRows rows,
-                           const unsigned char *flags) {
+                           const unsigned char *flags, int *bond_row) {
   const LaneGroup<L> g;
   const int i = static_cast<int>(g.row());
   if (i >= v.atoms.n_total) return;
@@ -137,8 +137,11 @@ __global__ void __launch_bounds__(kAtomBlock)
     if (!f) continue;
     const int j = rows.nbr[p];
     if (f & kPairBond) {
-      v.bonds.nbr[atomicAdd(&v.bonds.end[i], 1)] = j;
-      v.bonds.nbr[atomicAdd(&v.bonds.end[j], 1)] = i;
+      const int ei = atomicAdd(&v.bonds.end[i], 1), ej = atomicAdd(&v.bonds.end[j], 1);
+      v.bonds.nbr[ei] = j;
+      bond_row[ei] = i;
+      v.bonds.nbr[ej] = i;
+      bond_row[ej] = j;
     }
     if (f & kPairHbondRow) v.hbonds.nbr[atomicAdd(&v.hbonds.end[i], 1)] = j;
     if (f & kPairHbondNbr) v.hbonds.nbr[atomicAdd(&v.hbonds.end[j], 1)] = i;
@@ -300,6 +303,7 @@ void build_bond_and_hbond_lists(CudaContext &c) {
   c.hb_total = checked_list_total(c.h_totals[kTotalHbond], "hydrogen-bond-list", n);
   const size_t nb = c.bond_total, nh = c.hb_total;
   c.bond_nbr.reserve_discarding(nb, kGrowHeadroom);
+  c.bond_row.reserve_discarding(nb, kGrowHeadroom);
   c.bond_sym.reserve_discarding(nb, kGrowHeadroom);
   c.bond_d.reserve_discarding(nb, kGrowHeadroom);
   c.bond_dvec.reserve_discarding(nb, kGrowHeadroom);
@@ -320,7 +324,7 @@ void build_bond_and_hbond_lists(CudaContext &c) {
   const StepView v = c.view();
   dispatch_lanes(c.lanes.lists, [&](auto l) {
     pair_lists_fill_kernel<decltype(l)::value>
-        <<<row_grid, kAtomBlock, 0, st>>>(v, rows, c.pair_flags.data());
+        <<<row_grid, kAtomBlock, 0, st>>>(v, rows, c.pair_flags.data(), c.bond_row.data());
   });
   PMD_CUDA_CHECK_LAUNCH("pair_lists_fill_kernel", st);
   pair_lists_sort_kernel<<<blocks_for(static_cast<long long>(n) * 32, kAtomBlock), kAtomBlock, 0,

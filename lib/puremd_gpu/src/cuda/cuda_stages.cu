@@ -50,9 +50,12 @@ struct BondOrderPrimeBody {
   };
 PUREMD_BONDED_STAGES(PUREMD_CUDA_BODY)
 #undef PUREMD_CUDA_BODY
-struct ChainRuleBody {
-  static constexpr bool kTallies = false;
-  __device__ void operator()(int i, const StepView &v) const { bond_order_chain_rule_atom(i, v); }
+// A thread per bond entry p of row i (bond_entry_kernel): each bond once,
+// from the entry in the row of its lower index.
+struct ChainRuleEntry {
+  __device__ void operator()(int i, int p, const StepView &v) const {
+    if (i < v.bonds.nbr[p]) bond_chain_rule(i, p, v);
+  }
 };
 struct DeltapChainRuleBody {
   static constexpr bool kTallies = false;
@@ -70,6 +73,16 @@ __global__ void __launch_bounds__(kAtomBlock)
   } else {
     Body{}(i, v);
   }
+}
+
+// A thread per bond entry (the chain rule: 1.53 -> 1.26 ms at HNS 16^3 against
+// a thread per atom; the corrected bond orders and the bond-list finish were
+// slower this way than with a group of lanes per row, bench/README issue 26).
+template <class Body>
+__global__ void __launch_bounds__(kAtomBlock)
+    bond_entry_kernel(const StepView v, const int *bond_row, int nb) {
+  const int p = blockIdx.x * blockDim.x + threadIdx.x;
+  if (p < nb) Body{}(bond_row[p], p, v);
 }
 
 // Work items of a bonded stage (physics/angle_items.h), a thread per owned
@@ -102,8 +115,9 @@ __global__ void __launch_bounds__(kAtomBlock)
 
 // Blocks of kAtomBlock threads an SM is to hold at once (__launch_bounds__'s
 // second argument, a ceiling on registers) where more warps pay for the
-// spills; 0 leaves the compiler's choice (bench/README, issue 26: nonbonded at
-// 96 registers 19.1 -> 11.4 ms at HNS 16^3; torsions at 128 slower, so not they).
+// spills; 0 leaves the compiler's choice (bench/README, issue 26, at HNS 16^3:
+// nonbonded at 96 registers 19.1 -> 11.4 ms; torsions at 168, the bonded phase
+// 10.76 -> 10.21 ms, at 128 slower).
 template <class T>
 struct MinBlocksPerSM {
   static constexpr int value = 0;
@@ -185,6 +199,10 @@ struct MinBlocksPerSM<ValenceAnglesItems> {
   static constexpr int value = 4;  // at most 128 registers (148 at the compiler's choice)
 };
 template <>
+struct MinBlocksPerSM<TorsionsItems> {
+  static constexpr int value = 3;  // at most 168 registers, 24 bytes of spills (185 uncapped)
+};
+template <>
 struct MinBlocksPerSM<NonbondedFamily> {
   static constexpr int value = 5;  // at most 96 registers, 8 bytes of spills (126 uncapped)
 };
@@ -212,6 +230,16 @@ void launch_rows(CudaContext &c, const char *name, int begin, int end, int lanes
     row_group_kernel<Family, L><<<blocks_for(static_cast<long long>(end - begin) * L, kAtomBlock),
                                   kAtomBlock, 0, c.stream>>>(c.view(), begin, end);
   });
+  PMD_CUDA_CHECK_LAUNCH(name, c.stream);
+}
+
+template <class Body>
+void launch_bond_entries(CudaContext &c, const char *name) {
+  const size_t nb = c.bond_total;
+  if (nb == 0) return;
+  bond_entry_kernel<Body>
+      <<<blocks_for(static_cast<long long>(nb), kAtomBlock), kAtomBlock, 0, c.stream>>>(
+          c.view(), c.bond_row.data(), static_cast<int>(nb));
   PMD_CUDA_CHECK_LAUNCH(name, c.stream);
 }
 
@@ -331,7 +359,8 @@ constexpr int kBondOrderLanes = 4;  // lanes per bond row for the corrected bond
 void compute_bond_orders(CudaContext &c) {
   launch_atoms<BondOrderPrimeBody>(c, "bond_order_prime_atom", 0, c.n_total);
   // a few bonds a row, each with its exponentials: lanes over them (a thread
-  // per atom waited on latency: 1.0 of the 1.14 ms of the phase at HNS 8^3)
+  // per atom waited on latency: 1.0 of the 1.14 ms of the phase at HNS 8^3;
+  // a thread per bond entry was slower still, 4.14 -> 4.45 ms at HNS 16^3)
   launch_rows<CorrectedBoLowerFamily>(c, "corrected bond orders (row_group_kernel)", 0, c.n_total,
                                       kBondOrderLanes);
   launch_rows<CorrectedBoSumFamily>(c, "bond-order sums (row_group_kernel)", 0, c.n_total,
@@ -356,7 +385,7 @@ void compute_nonbonded(CudaContext &c) {
 }
 
 void apply_bond_order_chain_rule(CudaContext &c) {
-  launch_atoms<ChainRuleBody>(c, "bond_order_chain_rule_atom", 0, c.n_total);
+  launch_bond_entries<ChainRuleEntry>(c, "bond chain rule (bond_entry_kernel)");
   launch_atoms<DeltapChainRuleBody>(c, "deltap_chain_rule_atom", 0, c.n_total);
 }
 

@@ -1,7 +1,7 @@
 // Page-locked (pinned) views of the caller's host arrays that every step
-// copies to or from the GPU (positions, charges, forces). A copy from
-// pageable memory goes through the driver's bounce buffers at a fraction of
-// the bus speed (HNS 16^3: ~10 ms a step for 24 + 24 + 8 bytes an atom);
+// copies to or from the GPU (positions, charges, forces, types, ids). A copy
+// from pageable memory goes through the driver's bounce buffers at a fraction
+// of the bus speed (HNS 16^3: ~10 ms a step for 24 + 24 + 8 bytes an atom);
 // registered in place with cudaHostRegister, the same copies run at the
 // bus's rate without an extra host copy.
 //
@@ -18,7 +18,7 @@ namespace puremd::cuda {
 
 class HostPins {
  public:
-  enum Slot : int { kPositions = 0, kCharges, kForces, kNumSlots };
+  enum Slot : int { kPositions = 0, kCharges, kForces, kTypes, kIds, kNumSlots };
   HostPins() = default;
   ~HostPins();
   HostPins(const HostPins &) = delete;

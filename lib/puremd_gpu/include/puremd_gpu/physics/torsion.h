@@ -38,6 +38,17 @@ struct Dihedral {
   vec3 dcos_di, dcos_dj, dcos_dk, dcos_dl;  // gradients of cos(omega)
 };
 
+// The gradients of cos(omega) as scalars along six vectors (dihedral_terms):
+//   d/dx_i =  ij r_ij                   - li r_li + A dcosA_first
+//   d/dx_j = -ij r_ij - jk r_jk                   + A dcosA_centre + B dcosB_first
+//   d/dx_k =            jk r_jk - kl r_kl         + A dcosA_last   + B dcosB_centre
+//   d/dx_l =                      kl r_kl + li r_li                + B dcosB_last
+// so that a caller summing over many chains adds scalars, not vectors.
+struct DihedralTerms {
+  double cos_omega;
+  double ij, jk, kl, li, A, B;
+};
+
 // cos(omega) from the two triple products that give omega = atan2(s, c):
 // c / |(c, s)| (1 where both vanish, as cos(atan2(0, 0)) is).
 PMD_HD PMD_INLINE double cos_of_atan2(double s, double c) {
@@ -56,13 +67,13 @@ PMD_HD PMD_INLINE double cos_of_atan2(double s, double c) {
 //                / (2 r_ij r_kl sA sB),
 // cA, sA / cB, sB = cos, sin of the two bond angles: the chain rule through
 // the four distances and the two angles, as ReaxFF does (sines held away from 0).
-PMD_HD PMD_INLINE Dihedral dihedral(vec3 r_ij, double d_ij, vec3 r_jk, double d_jk, vec3 r_kl,
-                                    double d_kl, vec3 r_li, double d_li, const TorsionAngle &ijk,
-                                    const TorsionAngle &jkl) {
-  const double sA = torsion_safe_sin(ijk.sin_theta), cA = ijk.cos_theta;
-  const double sB = torsion_safe_sin(jkl.sin_theta), cB = jkl.cos_theta;
+// (cA, sA) and (cB, sB): cosine and sine of the angles i-j-k and j-k-l.
+PMD_HD PMD_INLINE DihedralTerms dihedral_terms(vec3 r_ij, double d_ij, vec3 r_jk, double d_jk,
+                                               vec3 r_kl, double d_kl, double d_li, double cA,
+                                               double sin_A, double cB, double sin_B) {
+  const double sA = torsion_safe_sin(sin_A), sB = torsion_safe_sin(sin_B);
 
-  Dihedral out;
+  DihedralTerms out;
   const double c_un = -dot(r_ij, r_jk) * dot(r_jk, r_kl) + d_jk * d_jk * dot(r_ij, r_kl);
   const double s_un = -d_jk * dot(r_ij, cross(r_jk, r_kl));
   out.cos_omega = cos_of_atan2(s_un, c_un);
@@ -97,12 +108,26 @@ PMD_HD PMD_INLINE Dihedral dihedral(vec3 r_ij, double d_ij, vec3 r_jk, double d_
   const double scale = 2.0 / den;
 
   // d_li enters num as -d_li^2: its gradient is -r_li on i and +r_li on l.
-  out.dcos_di = scale * (by_dij * r_ij - r_li + by_cA * ijk.dcos_first);
-  out.dcos_dj =
-      scale * (-by_dij * r_ij - by_djk * r_jk + by_cA * ijk.dcos_centre + by_cB * jkl.dcos_first);
-  out.dcos_dk =
-      scale * (-by_dkl * r_kl + by_djk * r_jk + by_cA * ijk.dcos_last + by_cB * jkl.dcos_centre);
-  out.dcos_dl = scale * (by_dkl * r_kl + r_li + by_cB * jkl.dcos_last);
+  out.ij = scale * by_dij;
+  out.jk = scale * by_djk;
+  out.kl = scale * by_dkl;
+  out.li = scale;
+  out.A = scale * by_cA;
+  out.B = scale * by_cB;
+  return out;
+}
+
+PMD_HD PMD_INLINE Dihedral dihedral(vec3 r_ij, double d_ij, vec3 r_jk, double d_jk, vec3 r_kl,
+                                    double d_kl, vec3 r_li, double d_li, const TorsionAngle &ijk,
+                                    const TorsionAngle &jkl) {
+  const DihedralTerms t = dihedral_terms(r_ij, d_ij, r_jk, d_jk, r_kl, d_kl, d_li, ijk.cos_theta,
+                                         ijk.sin_theta, jkl.cos_theta, jkl.sin_theta);
+  Dihedral out;
+  out.cos_omega = t.cos_omega;
+  out.dcos_di = t.ij * r_ij - t.li * r_li + t.A * ijk.dcos_first;
+  out.dcos_dj = -t.ij * r_ij - t.jk * r_jk + t.A * ijk.dcos_centre + t.B * jkl.dcos_first;
+  out.dcos_dk = t.jk * r_jk - t.kl * r_kl + t.A * ijk.dcos_last + t.B * jkl.dcos_centre;
+  out.dcos_dl = t.kl * r_kl + t.li * r_li + t.B * jkl.dcos_last;
   return out;
 }
 
@@ -255,7 +280,6 @@ PMD_HD PMD_INLINE void torsions_of_angle(int j, int pk, int s, const StepView &v
   const Workspace &W = v.ws;
   const double *gp = v.ff.gp;
   const double thb_cut = v.control.thb_cut;
-  const vec3 *x = v.atoms.x;
 
   const int pij = L.pthb[s];  // i in j's bond row
   const double BO_ij = B.bo[pij].BO;
@@ -274,11 +298,14 @@ PMD_HD PMD_INLINE void torsions_of_angle(int j, int pk, int s, const StepView &v
   const TorsionArm aij = torsion_arm(gp, BO_ij - thb_cut);
   // row pk holds the angle k-j-i: its "first" atom is k, its "last" is i
   const double cA = L.cos_theta[s], sA = angle_sin(cA);
-  const TorsionAngle ijk{cA, sA, L.dcos_dk[s], L.dcos_dj[s], L.dcos_di[s]};
   const double cotA = cA / torsion_safe_sin(sA);
 
+  // The chains' gradients summed as scalars along the vectors they share
+  // (DihedralTerms), the angle i-j-k's own cosine gradients added once after
+  // the loop: fewer values live across it (the kernel is held by registers).
   double e_tor = 0.0, e_con = 0.0;
   double dE_dBOij = 0.0, dE_dBOjk = 0.0, dE_dBOpi_jk = 0.0, dE_dDelta = 0.0;
+  double s_A = 0.0, s_ij = 0.0, s_jk = 0.0;  // along dcos(ijk)/dx, r_ij, r_jk
   vec3 g_i{0.0, 0.0, 0.0}, g_j{0.0, 0.0, 0.0}, g_k{0.0, 0.0, 0.0};
   bool any = false;
 
@@ -292,12 +319,12 @@ PMD_HD PMD_INLINE void torsions_of_angle(int j, int pk, int s, const StepView &v
     const TorsionArm akl = torsion_arm(gp, BO_kl - thb_cut);
     // row pj holds the angle j-k-l: first = j, last = l
     const double cB = L.cos_theta[t], sB = angle_sin(cB);
-    const TorsionAngle jkl{cB, sB, L.dcos_di[t], L.dcos_dj[t], L.dcos_dk[t]};
 
-    const vec3 r_li = x[i] - x[l];
+    const vec3 r_kl = B.dvec[plk];
+    const vec3 r_li = r_ij - r_jk - r_kl;  // x_i - x_l along the chain's bonds
     const double d_li = sqrt(dot(r_li, r_li));
-    const Dihedral dh =
-        dihedral(r_ij, d_ij, r_jk, d_jk, B.dvec[plk], B.d[plk], r_li, d_li, ijk, jkl);
+    const DihedralTerms dh =
+        dihedral_terms(r_ij, d_ij, r_jk, d_jk, r_kl, B.d[plk], d_li, cA, sA, cB, sB);
 
     TorsionShape g;
     g.sA = sA;
@@ -328,12 +355,21 @@ PMD_HD PMD_INLINE void torsions_of_angle(int j, int pk, int s, const StepView &v
     any = true;
 
     atomic_add(&B.bo[plk].Cdbo, dBOkl);
-    g_i += dcosA * ijk.dcos_first + dcosw * dh.dcos_di;
-    g_j += dcosA * ijk.dcos_centre + dcosB * jkl.dcos_first + dcosw * dh.dcos_dj;
-    g_k += dcosA * ijk.dcos_last + dcosB * jkl.dcos_centre + dcosw * dh.dcos_dk;
-    T.add_grad(l, dcosB * jkl.dcos_last + dcosw * dh.dcos_dl, j);
+    // dihedral_terms' gradients, times dcosw, with the angles' own terms
+    const double along_B = dcosB + dcosw * dh.B;
+    s_A += dcosA + dcosw * dh.A;
+    s_ij += dcosw * dh.ij;
+    s_jk += dcosw * dh.jk;
+    g_i -= (dcosw * dh.li) * r_li;
+    g_j += along_B * L.dcos_di[t];
+    g_k += along_B * L.dcos_dj[t] - (dcosw * dh.kl) * r_kl;
+    T.add_grad(l, along_B * L.dcos_dk[t] + (dcosw * dh.kl) * r_kl + (dcosw * dh.li) * r_li, j);
   }
   if (!any) return;
+  // row pk's angle k-j-i: dcos_dk is the gradient on i (first), dcos_di on k
+  g_i += s_A * L.dcos_dk[s] + s_ij * r_ij;
+  g_j += s_A * L.dcos_dj[s] - s_ij * r_ij - s_jk * r_jk;
+  g_k += s_A * L.dcos_di[s] + s_jk * r_jk;
   atomic_add(&B.bo[pij].Cdbo, dE_dBOij);
   atomic_add(&B.bo[pk].Cdbo, dE_dBOjk);
   if (on_tor) {
