@@ -118,8 +118,12 @@ TEST(LaneCounts, ParsedFromTheKeywordValue) {
   EXPECT_EQ(m.compaction, defaults.compaction);
   EXPECT_EQ(m.lists, defaults.lists);
   EXPECT_EQ(parse_lanes(m.describe()).describe(), m.describe());
-  for (const char *bad :
-       {"nonbonded=3", "nonbonded=64", "bonds=8", "nonbonded", "nonbonded=8,", "hbonds=4x", ""}) {
+  // the nonbonded default: by the number of rows (nonbonded_lanes)
+  EXPECT_EQ(defaults.nonbonded, puremd::kLanesAuto);
+  EXPECT_EQ(parse_lanes("nonbonded=auto").nonbonded, puremd::kLanesAuto);
+  EXPECT_EQ(parse_lanes(defaults.describe()).describe(), defaults.describe());
+  for (const char *bad : {"nonbonded=3", "nonbonded=64", "bonds=8", "nonbonded", "nonbonded=8,",
+                          "hbonds=4x", "", "hbonds=auto", "nonbonded=0", "nonbonded=autox"}) {
     try {
       parse_lanes(bad);
       ADD_FAILURE() << "lanes '" << bad << "' was accepted";

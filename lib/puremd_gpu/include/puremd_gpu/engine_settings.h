@@ -8,19 +8,23 @@ namespace puremd {
 
 // Threads per row of the CUDA stages with long rows (src/cuda/
 // thread_mapping.h has the measurements behind the defaults): 1, 2, 4, 8,
-// 16 or 32 each.
+// 16 or 32 each; nonbonded also kLanesAuto.
+constexpr int kLanesAuto = 0;
 struct LaneCounts {
   int neighbors = 32;   // cell search of the far / skin list (count + fill)
   int compaction = 32;  // skin list -> far list, every step
   int hbonds = 32;      // acceptor entries of an owned hydrogen
-  int nonbonded = 16;   // far entries of an owned atom
-  int lists = 8;        // near entries scanned for bonds and hbond partners (count + fill)
+  // far entries of an owned atom; auto: 8 where the rows alone fill the GPU,
+  // else 16 (nonbonded_lanes, thread_mapping.h)
+  int nonbonded = kLanesAuto;
+  int lists = 8;  // near entries scanned for bonds and hbond partners (count + fill)
 
   std::string describe() const;  // "neighbors=32,compaction=32,..."
 };
 
-// "stage=lanes" items separated by commas, e.g. "nonbonded=8,hbonds=4"; the
-// stages not named keep their defaults. Throws InputError naming the bad item.
+// "stage=lanes" items separated by commas, e.g. "nonbonded=8,hbonds=4"
+// ("nonbonded=auto" too); the stages not named keep their defaults. Throws
+// InputError naming the bad item.
 LaneCounts parse_lanes(const std::string &spec);
 
 struct EngineSettings {

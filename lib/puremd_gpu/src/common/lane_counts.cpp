@@ -23,13 +23,14 @@ LaneCounts parse_lanes(const std::string &spec) {
     if (key == "lists") slot = &m.lists;
     char *end = nullptr;
     const long lanes = eq == std::string::npos ? 0 : std::strtol(item.c_str() + eq + 1, &end, 10);
-    if (!slot || eq == std::string::npos || *end != '\0' || lanes < 1 || lanes > 32 ||
-        (lanes & (lanes - 1)) != 0)
+    const bool auto_ok = slot == &m.nonbonded && item.substr(eq + 1) == "auto";
+    if (!auto_ok && (!slot || eq == std::string::npos || *end != '\0' || lanes < 1 || lanes > 32 ||
+                     (lanes & (lanes - 1)) != 0))
       throw InputError("lanes " + spec + ": bad item '" + item +
                        "'; expected stage=lanes with stage one of neighbors, compaction, hbonds, "
-                       "nonbonded, lists and lanes one of 1, 2, 4, 8, 16, 32, items separated by "
-                       "commas");
-    *slot = static_cast<int>(lanes);
+                       "nonbonded, lists and lanes one of 1, 2, 4, 8, 16, 32 (nonbonded also "
+                       "auto), items separated by commas");
+    *slot = auto_ok ? kLanesAuto : static_cast<int>(lanes);
     if (comma == std::string::npos) break;
     pos = comma + 1;
   }
@@ -38,7 +39,8 @@ LaneCounts parse_lanes(const std::string &spec) {
 
 std::string LaneCounts::describe() const {
   return "neighbors=" + std::to_string(neighbors) + ",compaction=" + std::to_string(compaction) +
-         ",hbonds=" + std::to_string(hbonds) + ",nonbonded=" + std::to_string(nonbonded) +
+         ",hbonds=" + std::to_string(hbonds) + ",nonbonded=" +
+         (nonbonded == kLanesAuto ? std::string("auto") : std::to_string(nonbonded)) +
          ",lists=" + std::to_string(lists);
 }
 

@@ -381,7 +381,7 @@ void compute_hydrogen_bonds(CudaContext &c) {
 
 void compute_nonbonded(CudaContext &c) {
   launch_rows<NonbondedFamily>(c, "nonbonded + polarization (row_group_kernel)", 0, c.n_local,
-                               c.lanes.nonbonded);
+                               nonbonded_lanes(c.lanes, c.n_local));
 }
 
 void apply_bond_order_chain_rule(CudaContext &c) {

@@ -12,6 +12,7 @@
 //                                  1: 0.64  4: 0.16  8: 0.09  32: 0.08             (water)
 //   nonbonded                      1: 4.91  4: 3.86  8: 3.72  16: 3.69  32: 3.93   (HNS)
 //                                  1: 2.08  4: 0.55  8: 0.31  32: 0.25             (water)
+//     (older kernels; at 96 registers the default is auto, see nonbonded_lanes)
 //   lists (whole step, two runs)   1: 4.19/4.36  4: 3.24/3.47  8: 3.33/3.15
 //                                  16: 3.28/3.29  32: 3.21/3.06            (HNS 2x2x2)
 //                                  1: 39.5/40.4  8: 35.9/38.0  32: 35.5/38.0 (HNS)
@@ -33,5 +34,15 @@
 namespace puremd::cuda {
 
 using ThreadMapping = LaneCounts;
+
+// nonbonded=auto: 8 lanes a row once the rows at 8 lanes fill the GPU about
+// once (2^18 threads; an H100 holds 270,336), else 16. Nonbonded phase, ms/step
+// (H100, bench/README issue 26), 16 / 8 lanes: HNS 2x2x2 0.070 / 0.125,
+// Water-6540 0.125 / 0.140, HNS 8^3 1.461 / 1.405, Water 3^3 1.733 / 1.687,
+// HNS 16^3 11.35 / 10.82.
+inline int nonbonded_lanes(const ThreadMapping &m, int rows) {
+  if (m.nonbonded != kLanesAuto) return m.nonbonded;
+  return static_cast<long long>(rows) * 8 >= (1 << 18) ? 8 : 16;
+}
 
 }  // namespace puremd::cuda
