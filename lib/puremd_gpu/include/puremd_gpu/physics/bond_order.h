@@ -39,23 +39,24 @@ PMD_HD PMD_INLINE BondOrderPrime bond_order_prime(const SingleBodyParams &si,
                                                   const SingleBodyParams &sj,
                                                   const TwoBodyParams &t, double r, double bo_cut) {
   BondOrderPrime p;
-  // A channel exists only if both elements define its radius. (r / r0)^p as
-  // exp(p log(r / r0)): a few ulps from pow, at a third of its cost on the GPU,
-  // where the bond-list count and finish evaluate it for every candidate pair.
+  // A channel exists only if both elements define its radius. pow, not
+  // pow_positive: the few ulps of exp(p log x), times |expo| in the channel,
+  // moved a force of LAMMPS's reaxff_tabulate reference data (4Jul2026,
+  // epsilon 1e-12) to 3.2e-12 (bench/README, issue 26, second pass).
   if (si.r_s > 0.0 && sj.r_s > 0.0) {
-    p.expo_sigma = t.p_bo1 * pow_positive(r / t.r_s, t.p_bo2);
+    p.expo_sigma = t.p_bo1 * pow(r / t.r_s, t.p_bo2);
     p.sigma = (1.0 + bo_cut) * exp(p.expo_sigma);
   } else {
     p.expo_sigma = p.sigma = 0.0;
   }
   if (si.r_pi > 0.0 && sj.r_pi > 0.0) {
-    p.expo_pi = t.p_bo3 * pow_positive(r / t.r_p, t.p_bo4);
+    p.expo_pi = t.p_bo3 * pow(r / t.r_p, t.p_bo4);
     p.pi = exp(p.expo_pi);
   } else {
     p.expo_pi = p.pi = 0.0;
   }
   if (si.r_pi_pi > 0.0 && sj.r_pi_pi > 0.0) {
-    p.expo_pipi = t.p_bo5 * pow_positive(r / t.r_pp, t.p_bo6);
+    p.expo_pipi = t.p_bo5 * pow(r / t.r_pp, t.p_bo6);
     p.pipi = exp(p.expo_pipi);
   } else {
     p.expo_pipi = p.pipi = 0.0;
