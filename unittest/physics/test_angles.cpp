@@ -45,11 +45,39 @@ double ref_dihedral(vec3 xi, vec3 xj, vec3 xk, vec3 xl) {
   return std::atan2(puremd::dot(puremd::cross(n1, n2), b2) / length(b2), puremd::dot(n1, n2));
 }
 
+// One bond angle of a chain: its cosine and sine, and the gradients of its
+// cosine with respect to the first, centre and last atom.
+struct TorsionAngle {
+  double cos_theta, sin_theta;
+  vec3 dcos_first, dcos_centre, dcos_last;
+};
+
+// The gradients of cos(omega) on the four atoms, composed from dihedral_terms'
+// scalars as DihedralTerms documents (the torsion stage sums the same terms
+// over its chains).
+struct Dihedral {
+  double cos_omega;
+  vec3 dcos_di, dcos_dj, dcos_dk, dcos_dl;
+};
+Dihedral dihedral(vec3 r_ij, double d_ij, vec3 r_jk, double d_jk, vec3 r_kl, double d_kl, vec3 r_li,
+                  double d_li, const TorsionAngle &ijk, const TorsionAngle &jkl) {
+  const puremd::DihedralTerms t =
+      puremd::dihedral_terms(r_ij, d_ij, r_jk, d_jk, r_kl, d_kl, d_li, ijk.cos_theta, ijk.sin_theta,
+                             jkl.cos_theta, jkl.sin_theta);
+  Dihedral out;
+  out.cos_omega = t.cos_omega;
+  out.dcos_di = t.ij * r_ij - t.li * r_li + t.A * ijk.dcos_first;
+  out.dcos_dj = -t.ij * r_ij - t.jk * r_jk + t.A * ijk.dcos_centre + t.B * jkl.dcos_first;
+  out.dcos_dk = t.jk * r_jk - t.kl * r_kl + t.A * ijk.dcos_last + t.B * jkl.dcos_centre;
+  out.dcos_dl = t.kl * r_kl + t.li * r_li + t.B * jkl.dcos_last;
+  return out;
+}
+
 // exact_theta: sine and cosine from the cross and dot products instead of the
 // clamped cosine (full precision near 0 and 180 deg)
-puremd::TorsionAngle make_angle(vec3 xfirst, vec3 xcentre, vec3 xlast, bool exact_theta = false) {
+TorsionAngle make_angle(vec3 xfirst, vec3 xcentre, vec3 xlast, bool exact_theta = false) {
   const vec3 a = xfirst - xcentre, b = xlast - xcentre;
-  puremd::TorsionAngle t;
+  TorsionAngle t;
   double theta;
   puremd::angle_theta(a, length(a), b, length(b), &theta, &t.cos_theta);
   t.sin_theta = puremd::angle_sin(t.cos_theta);
@@ -62,11 +90,11 @@ puremd::TorsionAngle make_angle(vec3 xfirst, vec3 xcentre, vec3 xlast, bool exac
   return t;
 }
 
-puremd::Dihedral lib_dihedral(const vec3 x[4], bool exact_theta) {
+Dihedral lib_dihedral(const vec3 x[4], bool exact_theta) {
   const vec3 r_ij = x[0] - x[1], r_jk = x[2] - x[1], r_kl = x[3] - x[2], r_li = x[0] - x[3];
-  return puremd::dihedral(r_ij, length(r_ij), r_jk, length(r_jk), r_kl, length(r_kl), r_li,
-                          length(r_li), make_angle(x[0], x[1], x[2], exact_theta),
-                          make_angle(x[1], x[2], x[3], exact_theta));
+  return dihedral(r_ij, length(r_ij), r_jk, length(r_jk), r_kl, length(r_kl), r_li, length(r_li),
+                  make_angle(x[0], x[1], x[2], exact_theta),
+                  make_angle(x[1], x[2], x[3], exact_theta));
 }
 
 }  // namespace
@@ -146,7 +174,7 @@ TEST(AnglesGeometry, DihedralAndDcosOmegaMatchFiniteDifferences) {
       ++near_linear;
     }
     for (int exact = 0; exact < 2; ++exact) {
-      const puremd::Dihedral dh = lib_dihedral(x, exact == 1);
+      const Dihedral dh = lib_dihedral(x, exact == 1);
       const double omega_ref = ref_dihedral(x[0], x[1], x[2], x[3]);
       EXPECT_NEAR(dh.cos_omega, std::cos(omega_ref), 1e-9) << "trial " << trial;
 
@@ -414,7 +442,7 @@ TEST(AnglesThreeBodyList, RowsFollowTheReaxffLayout) {
         const double cref = ref_cos_angle(s.x[i], s.x[j], s.x[k]);
         EXPECT_NEAR(c.thb_cos[e], cref, 1e-12);
         EXPECT_NEAR(std::cos(c.thb_theta[e]), cref, 1e-12);
-        const puremd::TorsionAngle t = make_angle(s.x[i], s.x[j], s.x[k]);
+        const TorsionAngle t = make_angle(s.x[i], s.x[j], s.x[k]);
         for (int d = 0; d < 3; ++d) {
           EXPECT_NEAR(comp(c.thb_dcos_di[e], d), comp(t.dcos_first, d), 1e-12);
           EXPECT_NEAR(comp(c.thb_dcos_dj[e], d), comp(t.dcos_centre, d), 1e-12);

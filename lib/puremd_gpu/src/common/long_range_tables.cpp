@@ -125,8 +125,9 @@ void build_long_range_tables(const ForceField &ff, const Control &control,
       for (int m = 1; m <= N; ++m) {
         const double r = m * dx;
         double tap, dtap;
-        taper_eval(taper, r, tap, dtap);
-        const PairTerm vdw = vdw_pair(tb, kind, control.lgvdw, r, 1.0 / r, tap, dtap);
+        const double inv_r = 1.0 / r;
+        taper_eval(taper, r, inv_r, tap, dtap);
+        const PairTerm vdw = vdw_pair(tb, kind, control.lgvdw, r, inv_r, tap, dtap);
         const PairTerm ele = coulomb_pair(tb.gamma, 1.0, 1.0, r, tap, dtap);
         f_vdw[m - 1] = vdw.e;
         f_cevd[m - 1] = vdw.ce;

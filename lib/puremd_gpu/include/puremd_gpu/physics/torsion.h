@@ -24,21 +24,9 @@ PMD_HD PMD_INLINE double torsion_safe_sin(double s) {
   return s;
 }
 
-// One bond angle of the chain: its cosine and sine, and the gradients of its
-// cosine with respect to the first, centre and last atom.
-struct TorsionAngle {
-  double cos_theta, sin_theta;
-  vec3 dcos_first, dcos_centre, dcos_last;
-};
-
 // The energies need cos(omega) only (cos, cos 2omega, cos 3omega are even in
-// omega), so the dihedral's sign is never formed.
-struct Dihedral {
-  double cos_omega;
-  vec3 dcos_di, dcos_dj, dcos_dk, dcos_dl;  // gradients of cos(omega)
-};
-
-// The gradients of cos(omega) as scalars along six vectors (dihedral_terms):
+// omega), so the dihedral's sign is never formed. The gradients of cos(omega)
+// as scalars along six vectors (dihedral_terms):
 //   d/dx_i =  ij r_ij                   - li r_li + A dcosA_first
 //   d/dx_j = -ij r_ij - jk r_jk                   + A dcosA_centre + B dcosB_first
 //   d/dx_k =            jk r_jk - kl r_kl         + A dcosA_last   + B dcosB_centre
@@ -114,20 +102,6 @@ PMD_HD PMD_INLINE DihedralTerms dihedral_terms(vec3 r_ij, double d_ij, vec3 r_jk
   out.li = scale;
   out.A = scale * by_cA;
   out.B = scale * by_cB;
-  return out;
-}
-
-PMD_HD PMD_INLINE Dihedral dihedral(vec3 r_ij, double d_ij, vec3 r_jk, double d_jk, vec3 r_kl,
-                                    double d_kl, vec3 r_li, double d_li, const TorsionAngle &ijk,
-                                    const TorsionAngle &jkl) {
-  const DihedralTerms t = dihedral_terms(r_ij, d_ij, r_jk, d_jk, r_kl, d_kl, d_li, ijk.cos_theta,
-                                         ijk.sin_theta, jkl.cos_theta, jkl.sin_theta);
-  Dihedral out;
-  out.cos_omega = t.cos_omega;
-  out.dcos_di = t.ij * r_ij - t.li * r_li + t.A * ijk.dcos_first;
-  out.dcos_dj = -t.ij * r_ij - t.jk * r_jk + t.A * ijk.dcos_centre + t.B * jkl.dcos_first;
-  out.dcos_dk = t.jk * r_jk - t.kl * r_kl + t.A * ijk.dcos_last + t.B * jkl.dcos_centre;
-  out.dcos_dl = t.kl * r_kl + t.li * r_li + t.B * jkl.dcos_last;
   return out;
 }
 
