@@ -70,12 +70,13 @@ struct HbondList {
 
 // Valence angles: row = bond entry p (i-j bond in the row of centre j),
 // entries = third atoms k bonded to j, with pthb = k's bond entry in j's row.
+// The gradients of cos(theta) are not stored: the angles and torsions form
+// them from the two bonds' dvecs (angle_dcos), which they hold anyway.
 struct ThreeBodyList {
   int *start = nullptr, *end = nullptr;
   int *thb = nullptr;
   int *pthb = nullptr;
   double *theta = nullptr, *cos_theta = nullptr;
-  vec3 *dcos_di = nullptr, *dcos_dj = nullptr, *dcos_dk = nullptr;
 };
 
 // Per-atom intermediates of the bond-order and multi-body terms (rows 0..n_total-1).

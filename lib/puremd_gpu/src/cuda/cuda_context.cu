@@ -23,9 +23,8 @@ StepView CudaContext::view() const {
   v.bonds = BondList{bond_start.data(), bond_end.data(),  bond_nbr.data(), bond_sym.data(),
                      bond_d.data(),     bond_dvec.data(), bond_bo.data()};
   v.hbonds = HbondList{hb_start.data(), hb_end.data(), hb_nbr.data(), hb_d.data(), hb_dvec.data()};
-  v.thb = ThreeBodyList{thb_start.data(),   thb_end.data(),     thb_k.data(),
-                        thb_pthb.data(),    thb_theta.data(),   thb_cos.data(),
-                        thb_dcos_di.data(), thb_dcos_dj.data(), thb_dcos_dk.data()};
+  v.thb = ThreeBodyList{thb_start.data(), thb_end.data(),   thb_k.data(),
+                        thb_pthb.data(),  thb_theta.data(), thb_cos.data()};
 
   // the workspace arrays one after the other in ws_block, ws_stride atoms each
   Workspace &w = v.ws;

@@ -188,8 +188,6 @@ struct CudaContext {
   DeviceArray<int> thb_start{"three-body row starts", &mem}, thb_end{"three-body row ends", &mem};
   DeviceArray<int> thb_k{"three-body list", &mem}, thb_pthb{"three-body bond entries", &mem};
   DeviceArray<double> thb_theta{"three-body angles", &mem}, thb_cos{"three-body cosines", &mem};
-  DeviceArray<vec3> thb_dcos_di{"three-body dcos/di", &mem},
-      thb_dcos_dj{"three-body dcos/dj", &mem}, thb_dcos_dk{"three-body dcos/dk", &mem};
 
   // --- work items of the bonded item stages (physics/angle_items.h), one
   // stage at a time: (bond entry p, three-body entry s) ---

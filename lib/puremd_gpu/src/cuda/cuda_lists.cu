@@ -359,9 +359,6 @@ void build_three_body_list(CudaContext &c) {
   c.thb_pthb.reserve_discarding(nt, kGrowHeadroom);
   c.thb_theta.reserve_discarding(nt, kGrowHeadroom);
   c.thb_cos.reserve_discarding(nt, kGrowHeadroom);
-  c.thb_dcos_di.reserve_discarding(nt, kGrowHeadroom);
-  c.thb_dcos_dj.reserve_discarding(nt, kGrowHeadroom);
-  c.thb_dcos_dk.reserve_discarding(nt, kGrowHeadroom);
 
   three_body_fill_kernel<kBondRowLanes>
       <<<blocks_for(static_cast<long long>(n) * kBondRowLanes, kAtomBlock), kAtomBlock, 0, st>>>(

@@ -18,8 +18,7 @@ void HostContext::refresh_view() {
   v.hbonds = HbondList{hb_rows.start.data(), hb_rows.end.data(), hb_nbr.data(), hb_d.data(),
                        hb_dvec.data()};
   v.thb = ThreeBodyList{thb_rows.start.data(), thb_rows.end.data(), thb_k.data(),
-                        thb_pthb.data(),       thb_theta.data(),    thb_cos.data(),
-                        thb_dcos_di.data(),    thb_dcos_dj.data(),  thb_dcos_dk.data()};
+                        thb_pthb.data(),       thb_theta.data(),    thb_cos.data()};
 
   Workspace &w = v.ws;
 #define PUREMD_WORKSPACE_VIEW(T, name) w.name = name.data();

@@ -54,7 +54,6 @@ struct HostContext {
   CsrStore thb_rows;
   std::vector<int> thb_k, thb_pthb;
   std::vector<double> thb_theta, thb_cos;
-  std::vector<vec3> thb_dcos_di, thb_dcos_dj, thb_dcos_dk;
 
   // per-atom workspace (lists.h)
 #define PUREMD_WORKSPACE_VECTOR(T, name) std::vector<T> name;

@@ -27,9 +27,6 @@ void build_three_body_list(HostContext &c) {
   ensure_size(c.thb_pthb, total);
   ensure_size(c.thb_theta, total);
   ensure_size(c.thb_cos, total);
-  ensure_size(c.thb_dcos_di, total);
-  ensure_size(c.thb_dcos_dj, total);
-  ensure_size(c.thb_dcos_dk, total);
   c.refresh_view();
 
   // 3. fill; ghost centres too: the torsions of owned atoms read their rows

@@ -3,7 +3,7 @@
 // read from the three-body list (valence_angle.h): for the central bond j-k,
 // row pk (k's entry in j's bond row) lists the atoms i bonded to j, and row pj
 // (j's entry in k's bond row) lists the atoms l bonded to k, with the angles
-// k-j-i and j-k-l and the gradients of their cosines.
+// k-j-i and j-k-l (the gradients of their cosines formed here, angle_dcos).
 #pragma once
 
 #include "puremd_gpu/force_field.h"
@@ -295,10 +295,11 @@ PMD_HD PMD_INLINE void torsions_of_angle(int j, int pk, int s, const StepView &v
     const double cB = L.cos_theta[t], sB = angle_sin(cB);
 
     const vec3 r_kl = B.dvec[plk];
+    const double d_kl = B.d[plk];
     const vec3 r_li = r_ij - r_jk - r_kl;  // x_i - x_l along the chain's bonds
     const double d_li = sqrt(dot(r_li, r_li));
     const DihedralTerms dh =
-        dihedral_terms(r_ij, d_ij, r_jk, d_jk, r_kl, B.d[plk], d_li, cA, sA, cB, sB);
+        dihedral_terms(r_ij, d_ij, r_jk, d_jk, r_kl, d_kl, d_li, cA, sA, cB, sB);
 
     TorsionShape g;
     g.sA = sA;
@@ -335,15 +336,20 @@ PMD_HD PMD_INLINE void torsions_of_angle(int j, int pk, int s, const StepView &v
     s_ij += dcosw * dh.ij;
     s_jk += dcosw * dh.jk;
     g_i -= (dcosw * dh.li) * r_li;
-    g_j += along_B * L.dcos_di[t];
-    g_k += along_B * L.dcos_dj[t] - (dcosw * dh.kl) * r_kl;
-    T.add_grad(l, along_B * L.dcos_dk[t] + (dcosw * dh.kl) * r_kl + (dcosw * dh.li) * r_li, j);
+    // row pj's angle j-k-l (k's dvec to j is -r_jk): gradients on j, k, l
+    vec3 dB_j, dB_k, dB_l;
+    angle_dcos(-r_jk, d_jk, r_kl, d_kl, &dB_j, &dB_k, &dB_l);
+    g_j += along_B * dB_j;
+    g_k += along_B * dB_k - (dcosw * dh.kl) * r_kl;
+    T.add_grad(l, along_B * dB_l + (dcosw * dh.kl) * r_kl + (dcosw * dh.li) * r_li, j);
   }
   if (!any) return;
-  // row pk's angle k-j-i: dcos_dk is the gradient on i (first), dcos_di on k
-  g_i += s_A * L.dcos_dk[s] + s_ij * r_ij;
-  g_j += s_A * L.dcos_dj[s] - s_ij * r_ij - s_jk * r_jk;
-  g_k += s_A * L.dcos_di[s] + s_jk * r_jk;
+  // row pk's angle k-j-i: gradients on k, j, i
+  vec3 dA_k, dA_j, dA_i;
+  angle_dcos(r_jk, d_jk, r_ij, d_ij, &dA_k, &dA_j, &dA_i);
+  g_i += s_A * dA_i + s_ij * r_ij;
+  g_j += s_A * dA_j - s_ij * r_ij - s_jk * r_jk;
+  g_k += s_A * dA_k + s_jk * r_jk;
   atomic_add(&B.bo[pij].Cdbo, dE_dBOij);
   atomic_add(&B.bo[pk].Cdbo, dE_dBOjk);
   if (on_tor) {
