@@ -39,14 +39,25 @@ struct FarNeighborList {
 // Bond order of one bond and the coefficients of its derivative. Cdbo, Cdbopi
 // and Cdbopi2 collect dE/dBO, dE/dBO_pi, dE/dBO_pi2 during the energy terms;
 // the chain rule dBO/dr is applied once at the end of the step.
-struct BondOrder {
-  double BO, BO_s, BO_pi, BO_pi2;
-  double Cdbo, Cdbopi, Cdbopi2;
-  double C1dbo, C2dbo, C3dbo;
-  double C1dbopi, C2dbopi, C3dbopi, C4dbopi;
-  double C1dbopi2, C2dbopi2, C3dbopi2, C4dbopi2;
-  vec3 dBOp, dln_BOp_s, dln_BOp_pi, dln_BOp_pi2;
+//
+// The derivatives of the uncorrected orders are along the bond, so a record
+// keeps their scalars: dBO'/dx_i = dBOp * dvec (dvec of the record's row;
+// likewise the pi channels). 21 doubles in 32-byte sectors, padded to 192
+// bytes and aligned to 64 (the unit in which the GPU's L2 fetches memory),
+// so that no record shares a sector or a 64-byte block with another: the
+// orders, which most stages read; the dE/dBO sums, which the energy terms add
+// into; the correction's coefficients; the derivative scalars. Records that
+// straddled sectors made the corrected bond orders 1.7x slower at HNS 16^3
+// (bench/README, issue 26, third pass).
+struct alignas(64) BondOrder {
+  double BO, BO_s, BO_pi, BO_pi2;               // sector 0
+  double Cdbo, Cdbopi, Cdbopi2, C1dbo;          // sector 1
+  double C2dbo, C3dbo, C1dbopi, C2dbopi;        // sector 2
+  double C3dbopi, C4dbopi, C1dbopi2, C2dbopi2;  // sector 3
+  double C3dbopi2, C4dbopi2, unused4[2];        // sector 4
+  double dBOp, dBOp_pi, dBOp_pi2, unused5;      // sector 5: dBO'/dx_i over dvec
 };
+static_assert(sizeof(BondOrder) == 192, "BondOrder: three 64-byte blocks");
 
 // Full bond list: each bond appears in the rows of both atoms; sym[p] is the
 // index of the same bond in the other atom's row. dvec = x[nbr] - x[row].

@@ -235,9 +235,11 @@ __global__ void __launch_bounds__(kAtomBlock)
     const PairGeometry geo = pair_geometry(a.x[i], a.x[j]);  // x_j - x_i
     const TwoBodyParams &t = v.ff.two(ti, tj);
     const BondOrderPrime prime = bond_order_prime(v.ff.sbp[ti], v.ff.sbp[tj], t, geo.d, bo_cut);
+    BondOrder bo;  // the same record in both rows
+    init_bond_order(prime, t, geo.d, bo_cut, bo);
     B.d[e] = geo.d;
     B.dvec[e] = geo.dvec;
-    init_bond_order(prime, t, geo.d, geo.dvec, bo_cut, B.bo[e]);
+    B.bo[e] = bo;
     const int mirror = find_in_row(B.nbr, B.start[j], B.end[j], i);
     B.sym[e] = mirror;
     if (mirror < 0) {
@@ -247,7 +249,7 @@ __global__ void __launch_bounds__(kAtomBlock)
     B.sym[mirror] = e;
     B.d[mirror] = geo.d;
     B.dvec[mirror] = -geo.dvec;
-    init_bond_order(prime, t, geo.d, -geo.dvec, bo_cut, B.bo[mirror]);
+    B.bo[mirror] = bo;
   }
   const HbondList &H = v.hbonds;
   for (int e = H.start[i] + g.lane; e < H.end[i]; e += L) {

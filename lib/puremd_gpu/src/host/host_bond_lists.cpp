@@ -82,8 +82,8 @@ void build_bonds(HostContext &c, int n, const std::vector<unsigned char> &flags)
       const int j = far.nbr[p];
       const int pi = rows.end[i]++, pj = rows.end[j]++;
       const TwoBodyParams &t = ff.tbp[c.type[i] * ff.num_types + c.type[j]];
-      // One evaluation for both directions: the j row gets the same values
-      // with the derivative vectors negated.
+      // One evaluation for both directions: the j row gets the same record
+      // (its derivatives point along its own dvec, the negated one).
       const PairGeometry geo = pair_geometry(c.x[i], c.x[j]);
       const BondOrderPrime prime =
           bond_order_prime(ff.sbp[c.type[i]], ff.sbp[c.type[j]], t, geo.d, bo_cut);
@@ -94,8 +94,8 @@ void build_bonds(HostContext &c, int n, const std::vector<unsigned char> &flags)
       c.bond_d[pi] = c.bond_d[pj] = geo.d;
       c.bond_dvec[pi] = geo.dvec;
       c.bond_dvec[pj] = -geo.dvec;
-      init_bond_order(prime, t, geo.d, c.bond_dvec[pi], bo_cut, c.bond_bo[pi]);
-      init_bond_order(prime, t, geo.d, c.bond_dvec[pj], bo_cut, c.bond_bo[pj]);
+      init_bond_order(prime, t, geo.d, bo_cut, c.bond_bo[pi]);
+      c.bond_bo[pj] = c.bond_bo[pi];
     }
   }
 }

@@ -120,14 +120,15 @@ PMD_HD PMD_INLINE double bond_candidate_cut(const TwoBodyParams &t, double bond_
   return t.bond_reach > 0.0 ? fmin(bond_cut, t.bond_reach) : bond_cut;
 }
 
-// Fill the bond-list record of the bond seen from atom i, with
-// dvec = x_j - x_i. BO and BO_s are shifted down by bo_cut; the derivative
-// vectors are with respect to x_i (those with respect to x_j are their
-// negatives). Despite their names, dln_BOp_* hold dBO'_channel/dx_i.
-// The dE/dBO accumulators start at zero; the correction coefficients are
-// set by corrected_bond_order_atom.
+// Fill the bond-list record of the bond seen from atom i (either row's
+// record: both hold the same values). BO and BO_s are shifted down by bo_cut.
+// dBO'/dx_i = dBOp * (x_j - x_i), likewise dBOp_pi and dBOp_pi2 (the sigma
+// channel's is the difference, and no stage needs it alone); those with
+// respect to x_j are their negatives. The dE/dBO accumulators start at zero,
+// and the padding is written too, so that whole sectors go out; the
+// correction coefficients are set by corrected_bond_order_atom.
 PMD_HD PMD_INLINE void init_bond_order(const BondOrderPrime &p, const TwoBodyParams &t, double r,
-                                       vec3 dvec, double bo_cut, BondOrder &b) {
+                                       double bo_cut, BondOrder &b) {
   // d BO'_c / dr = BO'_c * p_bo(c) * expo_c / r; times dr/dx_i = -dvec / r.
   const double inv_r2 = 1.0 / sqr(r);
   const double g_sigma = t.p_bo2 * p.expo_sigma * inv_r2;
@@ -139,15 +140,15 @@ PMD_HD PMD_INLINE void init_bond_order(const BondOrderPrime &p, const TwoBodyPar
   b.BO_pi = p.pi;
   b.BO_pi2 = p.pipi;
 
-  b.dln_BOp_s = (-p.sigma * g_sigma) * dvec;
-  b.dln_BOp_pi = (-p.pi * g_pi) * dvec;
-  b.dln_BOp_pi2 = (-p.pipi * g_pipi) * dvec;
-  b.dBOp = -(p.sigma * g_sigma + p.pi * g_pi + p.pipi * g_pipi) * dvec;
+  b.dBOp_pi = -p.pi * g_pi;
+  b.dBOp_pi2 = -p.pipi * g_pipi;
+  b.dBOp = -(p.sigma * g_sigma + p.pi * g_pi + p.pipi * g_pipi);
 
   b.Cdbo = b.Cdbopi = b.Cdbopi2 = 0.0;
   b.C1dbo = b.C2dbo = b.C3dbo = 0.0;
   b.C1dbopi = b.C2dbopi = b.C3dbopi = b.C4dbopi = 0.0;
   b.C1dbopi2 = b.C2dbopi2 = b.C3dbopi2 = b.C4dbopi2 = 0.0;
+  b.unused4[0] = b.unused4[1] = b.unused5 = 0.0;
 }
 
 // ---------------------------------------------------------------------------
@@ -164,7 +165,7 @@ PMD_HD PMD_INLINE void bond_order_prime_atom(int i, const StepView &v) {
   vec3 sum_dbo = make_vec3(0.0, 0.0, 0.0);
   for (int p = v.bonds.start[i]; p < v.bonds.end[i]; ++p) {
     sum_bo += v.bonds.bo[p].BO;
-    sum_dbo += v.bonds.bo[p].dBOp;
+    sum_dbo += v.bonds.bo[p].dBOp * v.bonds.dvec[p];
   }
   w.total_bond_order[i] = sum_bo;  // BO' total until pass 2 replaces it
   w.dDeltap_self[i] = sum_dbo;
@@ -429,14 +430,16 @@ PMD_HD PMD_INLINE void bond_chain_rule(int i, int p, const StepView &v) {
   const double c_i = bo2 + de2 + pi3 + pp3;
   const double c_j = bo3 + de3 + pi4 + pp4;
 
-  vec3 gi = c_bond * bij.dBOp;
-  gi += pi1 * bij.dln_BOp_pi;
-  gi += pp1 * bij.dln_BOp_pi2;
+  const vec3 d = v.bonds.dvec[p];
+  const vec3 dbo = bij.dBOp * d, dpi = bij.dBOp_pi * d, dpipi = bij.dBOp_pi2 * d;
+  vec3 gi = c_bond * dbo;
+  gi += pi1 * dpi;
+  gi += pp1 * dpipi;
   v.tally.add_grad(i, gi, i);
 
-  vec3 gj = -c_bond * bij.dBOp;
-  gj -= pi1 * bij.dln_BOp_pi;
-  gj -= pp1 * bij.dln_BOp_pi2;
+  vec3 gj = -c_bond * dbo;
+  gj -= pi1 * dpi;
+  gj -= pp1 * dpipi;
   v.tally.add_grad(j, gj, i);
 
   // through Deltap_i and Deltap_j: summed over the bonds first
@@ -454,7 +457,7 @@ PMD_HD PMD_INLINE void deltap_chain_rule_atom(int i, const StepView &v) {
   if (c == 0.0) return;
   v.tally.add_grad(i, c * v.ws.dDeltap_self[i], i);
   for (int q = v.bonds.start[i]; q < v.bonds.end[i]; ++q)
-    v.tally.add_grad(v.bonds.nbr[q], -c * v.bonds.bo[q].dBOp, i);
+    v.tally.add_grad(v.bonds.nbr[q], -c * (v.bonds.bo[q].dBOp * v.bonds.dvec[q]), i);
 }
 
 // All bonds of atom i towards higher indices (every bond exactly once over
