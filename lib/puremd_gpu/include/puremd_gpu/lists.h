@@ -44,18 +44,18 @@ struct FarNeighborList {
 // keeps their scalars: dBO'/dx_i = dBOp * dvec (dvec of the record's row;
 // likewise the pi channels). 21 doubles in 32-byte sectors, padded to 192
 // bytes and aligned to 64 (the unit in which the GPU's L2 fetches memory),
-// so that no record shares a sector or a 64-byte block with another: the
-// orders, which most stages read; the dE/dBO sums, which the energy terms add
-// into; the correction's coefficients; the derivative scalars. Records that
-// straddled sectors made the corrected bond orders 1.7x slower at HNS 16^3
-// (bench/README, issue 26, third pass).
+// so that no record shares a sector or a 64-byte block with another. The
+// first block holds what the Deltap sums read (the orders, dBOp) and what the
+// energy terms add into (the dE/dBO sums); the correction's coefficients
+// follow. Records that straddled sectors made the corrected bond orders 1.7x
+// slower at HNS 16^3 (bench/README, issue 26, third pass).
 struct alignas(64) BondOrder {
-  double BO, BO_s, BO_pi, BO_pi2;               // sector 0
-  double Cdbo, Cdbopi, Cdbopi2, C1dbo;          // sector 1
-  double C2dbo, C3dbo, C1dbopi, C2dbopi;        // sector 2
-  double C3dbopi, C4dbopi, C1dbopi2, C2dbopi2;  // sector 3
-  double C3dbopi2, C4dbopi2, unused4[2];        // sector 4
-  double dBOp, dBOp_pi, dBOp_pi2, unused5;      // sector 5: dBO'/dx_i over dvec
+  double BO, BO_s, BO_pi, BO_pi2;              // sector 0
+  double Cdbo, Cdbopi, Cdbopi2, dBOp;          // sector 1
+  double C1dbo, C2dbo, C3dbo, C1dbopi;         // sector 2
+  double C2dbopi, C3dbopi, C4dbopi, C1dbopi2;  // sector 3
+  double C2dbopi2, C3dbopi2, C4dbopi2;         // sector 4
+  double dBOp_pi, dBOp_pi2, unused[3];         // sectors 4-5: dBO'_pi/dx_i over dvec etc.
 };
 static_assert(sizeof(BondOrder) == 192, "BondOrder: three 64-byte blocks");
 

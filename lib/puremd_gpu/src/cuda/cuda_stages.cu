@@ -116,8 +116,7 @@ __global__ void __launch_bounds__(kAtomBlock)
 // Blocks of kAtomBlock threads an SM is to hold at once (__launch_bounds__'s
 // second argument, a ceiling on registers) where more warps pay for the
 // spills; 0 leaves the compiler's choice (bench/README, issue 26, at HNS 16^3:
-// nonbonded at 96 registers 19.1 -> 11.4 ms; torsions at 168, the bonded phase
-// 10.76 -> 10.21 ms, at 128 slower).
+// nonbonded at 96 registers 19.1 -> 11.4 ms; torsions at 128, below).
 template <class T>
 struct MinBlocksPerSM {
   static constexpr int value = 0;
@@ -200,7 +199,9 @@ struct MinBlocksPerSM<ValenceAnglesItems> {
 };
 template <>
 struct MinBlocksPerSM<TorsionsItems> {
-  static constexpr int value = 3;  // at most 168 registers, 24 bytes of spills (185 uncapped)
+  // at most 128 registers (186 at the compiler's choice; 228 bytes of spills):
+  // bonded 8.59 -> 8.30 ms at HNS 16^3 against 168 registers
+  static constexpr int value = 4;
 };
 template <>
 struct MinBlocksPerSM<NonbondedFamily> {

@@ -148,7 +148,7 @@ PMD_HD PMD_INLINE void init_bond_order(const BondOrderPrime &p, const TwoBodyPar
   b.C1dbo = b.C2dbo = b.C3dbo = 0.0;
   b.C1dbopi = b.C2dbopi = b.C3dbopi = b.C4dbopi = 0.0;
   b.C1dbopi2 = b.C2dbopi2 = b.C3dbopi2 = b.C4dbopi2 = 0.0;
-  b.unused4[0] = b.unused4[1] = b.unused5 = 0.0;
+  b.unused[0] = b.unused[1] = b.unused[2] = 0.0;
 }
 
 // ---------------------------------------------------------------------------
