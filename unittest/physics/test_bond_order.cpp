@@ -350,6 +350,11 @@ TEST(BondOrder, ListsMatchBruteForce) {
       EXPECT_EQ(c.bond_bo[p].BO_s, c.bond_bo[q].BO_s);
       EXPECT_EQ(c.bond_bo[p].BO_pi, c.bond_bo[q].BO_pi);
       EXPECT_EQ(c.bond_bo[p].BO_pi2, c.bond_bo[q].BO_pi2);
+      // and the same derivative scalars: along the negated dvec, the
+      // derivatives seen from j are those seen from i negated
+      EXPECT_EQ(c.bond_bo[p].dBOp, c.bond_bo[q].dBOp);
+      EXPECT_EQ(c.bond_bo[p].dBOp_pi, c.bond_bo[q].dBOp_pi);
+      EXPECT_EQ(c.bond_bo[p].dBOp_pi2, c.bond_bo[q].dBOp_pi2);
     }
   }
   EXPECT_GT(n_bonds, 20);
