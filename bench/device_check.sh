@@ -8,7 +8,7 @@
 #      bench/plot_side_by_side.py.
 # On a machine with the full toolchain it builds first (scripts/configure.sh);
 # with BUNDLE=dir (made by bench/make_device_bundle.sh) it runs prebuilt binaries.
-# Usage: bench/device_check.sh [unit|quick|tests|bench|profile|sanitize|drift|lanes|qeqtol|qeqmatrix|predictor|qtpie|acks2|gpupkg|yaml|arch|all]
+# Usage: bench/device_check.sh [unit|quick|tests|bench|profile|floors|sanitize|drift|lanes|qeqtol|qeqmatrix|predictor|qtpie|acks2|gpupkg|yaml|arch|all]
 #        (default all; lanes: the threads-per-row sweep behind thread_mapping.h's defaults;
 #        qeqtol: GPU vs host after 100 steps at two CG tolerances; qeqmatrix: the QEq
 #        matrix in full, each pair once, or matrix-free (MODES); gpupkg: the examples/reaxff suite and the -sf gpu
@@ -311,6 +311,78 @@ PY
       --launch-skip 2 --launch-count 1 "$LMP" -sf gpu -in "${H[@]}" -screen none \
       -log none >"$out/ncu_$(echo "$k" | tr -c 'A-Za-z0-9' _).txt" 2>&1
   done
+  cd "$root"
+fi
+
+if [ "$what" = floors ]; then
+  # The memory floor of each phase of one step, as the code stands: ncu's DRAM bytes
+  # (read + written) of the phase's kernels over the bandwidth bench/floor_probe.cu
+  # measures (a device-to-device copy), beside their GPU time, for the last force evaluation of
+  # HNS FLOORS_N^3 (default 16) after FLOORS_STEPS steps (default 2); kernels named by
+  # no rule (CUB's scans) count in the phase of the kernel before them. A floor of this
+  # design's bytes, not of the work: fewer bytes is another design (bench/README).
+  n=${FLOORS_N:-16}; steps=${FLOORS_STEPS:-2}
+  bw=$("$B/bin/floor_probe" | tee "$out/floor_probe.txt" | sed -E 's/.*copy ([0-9.]+) TB.*/\1/')
+  bw=$(awk -v t="$bw" 'BEGIN {print t * 1000}')  # GB/s
+  cat "$out/floor_probe.txt"
+  cd "$root/examples/HNS"
+  ncu --clock-control none --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
+    --csv "$LMP" -sf gpu -in in.reaxff.hns -v x "$n" -v y "$n" -v z "$n" -v t "$steps" \
+    -screen none -log "$out/floors_lmp.log" >"$out/ncu_floors.csv" 2>"$out/ncu_floors.err"
+  python3 - "$out/ncu_floors.csv" "$bw" "$n" >"$out/floors.txt" <<'PY'
+import csv, re, sys, collections
+rows = [l for l in open(sys.argv[1]) if l.startswith('"')]
+bw = float(sys.argv[2]) * 1e9
+unit = {"ns": 1e-6, "nsecond": 1e-6, "us": 1e-3, "usecond": 1e-3, "ms": 1.0, "msecond": 1.0,
+        "s": 1e3, "second": 1e3, "byte": 1, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9,
+        "KB": 1e3, "MB": 1e6, "GB": 1e9, "B": 1}
+k = collections.OrderedDict()
+for r in csv.DictReader(rows):
+    e = k.setdefault(int(r["ID"]), {"name": r["Kernel Name"]})
+    e[r["Metric Name"]] = float(r["Metric Value"].replace(",", "")) * unit[r["Metric Unit"]]
+rules = [("transfer", r"map_atoms|to_caller|virial_partials|finalize_kernel"),
+         ("neighbours", r"cell_|skin_|near_rows|max_displacement|box_|copy_build_atoms"),
+         ("charges", r"(^|::| )k_[a-z]"),
+         ("lists", r"pair_lists|three_body"),
+         ("bond orders", r"BondOrderPrime|CorrectedBo"),
+         ("bonded", r"AtomBonded|angle_items|BondEnergy|LonePair|OverUnder|ValenceAngles|Torsions"),
+         ("hbonds", r"HydrogenBond"), ("nonbonded", r"Nonbonded"),
+         ("chain rule", r"bond_entry_kernel|DeltapChainRule")]
+evals, phase = [], "transfer"
+for e in k.values():
+    name = e["name"]
+    for p, rx in rules:
+        if re.search(rx, name):
+            phase = p
+            break
+    if "map_atoms" in name: evals.append([])
+    if evals: evals[-1].append((phase, e))
+last = evals[-1]
+t = collections.defaultdict(float); by = collections.defaultdict(float)
+for p, e in last:
+    t[p] += e.get("gpu__time_duration.sum", 0.0)
+    by[p] += e.get("dram__bytes_read.sum", 0.0) + e.get("dram__bytes_write.sum", 0.0)
+print(f"HNS {sys.argv[3]}^3, force evaluation {len(evals)} of {len(evals)}, {bw / 1e9:.0f} GB/s (copy)")
+print(f"{'phase':12} {'GPU ms':>8} {'DRAM GB':>8} {'floor ms':>9} {'time/floor':>10}")
+order = [p for p, _ in rules]
+for p in order:
+    if p in t:
+        f = by[p] / bw * 1e3
+        print(f"{p:12} {t[p]:8.3f} {by[p] / 1e9:8.3f} {f:9.3f} {t[p] / f if f else 0:10.1f}")
+T = sum(t[p] for p in order if p not in ("charges",)); Y = sum(by[p] for p in order if p != "charges")
+print(f"{'force half':12} {T:8.3f} {Y / 1e9:8.3f} {Y / bw * 1e3:9.3f} {T / (Y / bw * 1e3):10.1f}")
+print()
+print("kernels of that evaluation (ms, GB, GB/s):")
+agg = collections.OrderedDict()
+for p, e in last:
+    nm = re.sub(r"\(anonymous namespace\)::|puremd::cuda::|puremd::|void ", "", e["name"])[:70]
+    a = agg.setdefault((p, nm), [0.0, 0.0])
+    a[0] += e.get("gpu__time_duration.sum", 0.0)
+    a[1] += e.get("dram__bytes_read.sum", 0.0) + e.get("dram__bytes_write.sum", 0.0)
+for (p, nm), (ms, b) in agg.items():
+    if ms > 0.005: print(f"  {p:11} {ms:8.3f} {b / 1e9:7.3f} {b / 1e9 / (ms * 1e-3) if ms else 0:7.0f}  {nm}")
+PY
+  cat "$out/floors.txt"
   cd "$root"
 fi
 

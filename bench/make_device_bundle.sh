@@ -19,6 +19,9 @@ cp "$build/plugins/reaxffgpuplugin.so" "$out/plugins/"
 cp "$build/unittest/lammps_tests" "$out/bin/"
 # (a build of the adapters' targets alone, scripts/test.sh's second LAMMPS, has none)
 [ -x "$build/unittest/puremd_unit_tests" ] && cp "$build/unittest/puremd_unit_tests" "$out/bin/"
+# the bandwidth and FP64 probe behind device_check.sh floors
+nvcc=$(grep -E '^CMAKE_CUDA_COMPILER:' "$build/CMakeCache.txt" | cut -d= -f2)
+[ -x "$nvcc" ] && "$nvcc" -O3 -std=c++17 -arch=sm_90 bench/floor_probe.cu -o "$out/bin/floor_probe"
 pwd > "$out/source_dir"
 # the build folder, relative to the source: the test binaries load the plugin from its plugins/
 realpath --relative-to=. "$build" > "$out/build_dir"
