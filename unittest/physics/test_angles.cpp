@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "host/host_context.h"
+#include "puremd_gpu/physics/bond_order.h"
 #include "puremd_gpu/physics/torsion.h"
 #include "puremd_gpu/physics/valence_angle.h"
 
@@ -361,6 +362,8 @@ class Synth {
         c.bond_bo[p].BO_s = bonds[b].bo - bonds[b].bopi - bonds[b].bopi2;
         c.bond_bo[p].BO_pi = bonds[b].bopi;
         c.bond_bo[p].BO_pi2 = bonds[b].bopi2;
+        // the torsions' per-bond factors, as the bond-order stage stores them
+        puremd::store_torsion_arm(c.bond_bo[p], ff.gp.data(), c.control.thb_cut);
         (bonds[b].a == i ? entry_a : entry_b)[b] = p;
       }
     for (size_t b = 0; b < bonds.size(); ++b) {
@@ -469,8 +472,17 @@ void check_derivatives(unsigned terms, const char *name) {
   const int N = static_cast<int>(s.x.size());
   const std::vector<vec3> grad = s.c.grad;
   const std::vector<double> CdDelta = s.c.CdDelta;
-  const std::vector<puremd::BondOrder> bo = s.c.bond_bo;
+  std::vector<puremd::BondOrder> bo = s.c.bond_bo;
   const std::vector<double> eatom = s.c.eatom, vatom = s.c.vatom;
+  // dE/dBO through the centres' SBO, which the chain rule takes
+  // (valence_sbo_terms), added to one record of each bond
+  for (size_t b = 0; b < s.bonds.size(); ++b) {
+    const puremd::SboTerms t =
+        puremd::valence_sbo_terms(s.bonds[b].a, s.bonds[b].b, s.bonds[b].bo, s.c.view.ws);
+    bo[s.entry_a[b]].Cdbo += t.dBO;
+    bo[s.entry_a[b]].Cdbopi += t.dBOpi;
+    bo[s.entry_a[b]].Cdbopi2 += t.dBOpi;
+  }
 
   // per-atom energy sums to the total; per-atom virial to -sum x (x) grad
   double esum = 0.0;

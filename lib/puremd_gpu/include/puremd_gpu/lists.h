@@ -50,12 +50,14 @@ struct FarNeighborList {
 // follow. Records that straddled sectors made the corrected bond orders 1.7x
 // slower at HNS 16^3 (bench/README, issue 26, third pass).
 struct alignas(64) BondOrder {
-  double BO, BO_s, BO_pi, BO_pi2;              // sector 0
-  double Cdbo, Cdbopi, Cdbopi2, dBOp;          // sector 1
-  double C1dbo, C2dbo, C3dbo, C1dbopi;         // sector 2
-  double C2dbopi, C3dbopi, C4dbopi, C1dbopi2;  // sector 3
-  double C2dbopi2, C3dbopi2, C4dbopi2;         // sector 4
-  double dBOp_pi, dBOp_pi2, unused[3];         // sectors 4-5: dBO'_pi/dx_i over dvec etc.
+  double BO, BO_s, BO_pi, BO_pi2;               // sector 0
+  double Cdbo, Cdbopi, Cdbopi2, dBOp;           // sector 1
+  double C1dbo, C2dbo, C3dbo, C1dbopi;          // sector 2
+  double C2dbopi, C3dbopi, C4dbopi, C1dbopi2;   // sector 3
+  double C2dbopi2, C3dbopi2, C4dbopi2;          // sector 4
+  double dBOp_pi;                               // dBO'_pi/dx_i over dvec, likewise pi-pi
+  double dBOp_pi2, arm_exp_tor2, arm_exp_cot2;  // sector 5: ... and physics/torsion_arm.h
+  double unused;
 };
 static_assert(sizeof(BondOrder) == 192, "BondOrder: three 64-byte blocks");
 
@@ -98,8 +100,7 @@ struct ThreeBodyList {
 // clang-format off
 #define PUREMD_WORKSPACE(X)                                               \
   X(double, total_bond_order)                                             \
-  X(double, Deltap)                                                       \
-  X(double, Deltap_boc)                                                   \
+  X(double, bo_prime_total)  /* sum of BO' over the row (Deltap's source) */ \
   X(double, Delta)                                                        \
   X(double, Delta_lp)                                                     \
   X(double, Delta_lp_temp)                                                \
@@ -112,7 +113,6 @@ struct ThreeBodyList {
   X(double, nlp_temp)                                                     \
   X(double, Clp)                                                          \
   X(double, vlpex)                                                        \
-  X(vec3, dDeltap_self)                                                   \
   X(double, CdDelta)         /* dE/dDelta, folded into the chain rule */  \
   X(double, CdDeltap)        /* dE/dDeltap, from the chain rule's bonds */ \
   /* valence angles: what a centre's angles share, and dE/dSBO of them */ \

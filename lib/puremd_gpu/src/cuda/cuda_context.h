@@ -191,9 +191,8 @@ struct CudaContext {
 
   // --- work items of the bonded item stages (physics/angle_items.h), one
   // stage at a time: (bond entry p, three-body entry s) ---
-  DeviceArray<int> item_count{"angle items per bond", &mem};  // bond_total+1
-  DeviceArray<int> item_start{"angle item starts", &mem};     // bond_total+1; [bond_total] = total
-  DeviceArray<int2> items{"angle work items", &mem};          // at most thb_total
+  DeviceArray<int> item_total{"angle item count", &mem};  // 1
+  DeviceArray<int2> items{"angle work items", &mem};      // at most thb_total
 
   // --- per-atom workspace: one block, zeroed with one memset per step ---
   DeviceArray<double> ws_block{"per-atom workspace", &mem};  // kWorkspaceBlockDoubles per atom

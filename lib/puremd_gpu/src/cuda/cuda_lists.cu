@@ -228,6 +228,7 @@ __global__ void __launch_bounds__(kAtomBlock)
   const AtomsView &a = v.atoms;
   const BondList &B = v.bonds;
   const double bo_cut = v.control.bo_cut;
+  double own_total = 0.0;  // this lane's share of row i's BO' total
   for (int e = B.start[i] + g.lane; e < B.end[i]; e += L) {
     const int j = B.nbr[e];
     if (j < i) continue;  // finished from row j
@@ -240,6 +241,9 @@ __global__ void __launch_bounds__(kAtomBlock)
     B.d[e] = geo.d;
     B.dvec[e] = geo.dvec;
     B.bo[e] = bo;
+    // the bond order's pass 1 (bond_order_prime_atom): BO' into both totals
+    own_total += bo.BO;
+    atomicAdd(&v.ws.bo_prime_total[j], bo.BO);
     const int mirror = find_in_row(B.nbr, B.start[j], B.end[j], i);
     B.sym[e] = mirror;
     if (mirror < 0) {
@@ -251,6 +255,8 @@ __global__ void __launch_bounds__(kAtomBlock)
     B.dvec[mirror] = -geo.dvec;
     B.bo[mirror] = bo;
   }
+  const double row_total = g.sum(own_total);  // whole groups take the loop above
+  if (g.lane == 0 && row_total != 0.0) atomicAdd(&v.ws.bo_prime_total[i], row_total);
   const HbondList &H = v.hbonds;
   for (int e = H.start[i] + g.lane; e < H.end[i]; e += L) {
     const PairGeometry geo = pair_geometry(a.x[i], a.x[H.nbr[e]]);  // x[acceptor] - x[hydrogen]

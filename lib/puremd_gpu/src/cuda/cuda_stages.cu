@@ -4,7 +4,8 @@
 //
 // Most stages are one thread per atom (atom_stage_kernel<Body>; Body is a
 // tiny functor naming the physics function(s), so a profiler shows e.g.
-// atom_stage_kernel<LonePairBody>). Valence angles and torsions are work
+// atom_stage_kernel<DeltapChainRuleBody>); the bonded stages of that kind run
+// in one kernel (AtomBondedBody). Valence angles and torsions are work
 // items, a thread per angle (angle_items_kernel<Items>, physics/angle_items.h).
 // Hydrogen bonds, nonbonded pairs and the corrected bond orders have a row /
 // entry / finish split in their physics header; they run a group of lanes per
@@ -31,10 +32,6 @@ namespace {
 // ---------------------------------------------------------------------------
 // Per-atom bodies. kTallies: the body adds energies (needs an energy slot).
 
-struct BondOrderPrimeBody {
-  static constexpr bool kTallies = false;
-  __device__ void operator()(int i, const StepView &v) const { bond_order_prime_atom(i, v); }
-};
 // the bonded stages of physics/stages.h: BondEnergyBody, LonePairBody, ...
 // (kLanes == kAngleItems: work items of Items, launch_angle_items)
 #define PUREMD_CUDA_BODY(Name, body, lanes)                            \
@@ -85,33 +82,64 @@ __global__ void __launch_bounds__(kAtomBlock)
   if (p < nb) Body{}(bond_row[p], p, v);
 }
 
-// Work items of a bonded stage (physics/angle_items.h), a thread per owned
-// centre j: Items::before(j), then how many items each bond entry p of j
-// gives; after the scan, the items (p, s) themselves at the scanned offsets.
+// Work items of a bonded stage (physics/angle_items.h), a thread per bond
+// entry p (row j = bond_row[p], an owned centre): the entries [first, last) of
+// row p that Items::range names, appended as (p, s) where its warp's place
+// was taken with one atomic. In one pass, where a count, a prefix sum over
+// the bond entries and a fill took three; the order of the items differs
+// from warp to warp, that of the energy and gradient sums no more than the
+// atomics' order already does.
 template <class Items>
 __global__ void __launch_bounds__(kAtomBlock)
-    angle_items_count_kernel(const StepView v, int *count) {
-  const int j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (j >= v.atoms.n_local || !Items::centre_on(j, v)) return;
-  if constexpr (Items::kBefore) Items::before(j, v);
-  for (int p = v.bonds.start[j]; p < v.bonds.end[j]; ++p) {
-    int first, last;
-    Items::range(j, p, v, first, last);
-    count[p] = last - first;
+    angle_items_list_kernel(const StepView v, const int *bond_row, int nb, int2 *items,
+                            int *count) {
+  const LaneGroup<32> g;
+  const int p = blockIdx.x * blockDim.x + threadIdx.x;
+  int first = 0, last = 0;
+  if (p < nb) {
+    const int j = bond_row[p];
+    if (j < v.atoms.n_local && Items::centre_on(j, v)) Items::range(j, p, v, first, last);
   }
+  int total;
+  const int before = g.prefix(last - first, total);  // every lane of the warp gets here
+  int base = 0;
+  if (g.lane == 0 && total) base = atomicAdd(count, total);
+  base = __shfl_sync(g.mask, base, 0) + before;
+  for (int s = first; s < last; ++s) items[base + (s - first)] = make_int2(p, s);
 }
 
+// The per-centre work before a stage's items (Items::before), where a stage
+// has any.
 template <class Items>
-__global__ void __launch_bounds__(kAtomBlock)
-    angle_items_fill_kernel(const StepView v, const int *start, int2 *items) {
-  const int j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (j >= v.atoms.n_local || !Items::centre_on(j, v)) return;
-  for (int p = v.bonds.start[j]; p < v.bonds.end[j]; ++p) {
-    int first, last;
-    Items::range(j, p, v, first, last);
-    for (int s = first; s < last; ++s) items[start[p] + (s - first)] = make_int2(p, s);
-  }
+__device__ __forceinline__ void angle_items_before(int j, const StepView &v) {
+  if constexpr (Items::kBefore)
+    if (Items::centre_on(j, v)) Items::before(j, v);
 }
+
+// The bonded stages of owned atom i in one thread: those that are a thread
+// per atom (lanes 1 in physics/stages.h), in their order, and the item
+// stages' per-centre `before`. Each adds only to its own row's bond records
+// and, atomically, to CdDelta and the gradients, and none reads what another
+// writes: one kernel reads row i once where one a stage read it three times.
+template <class Body, int Lanes = Body::kLanes>
+struct AtomPart {
+  static_assert(Body::kTallies && Lanes == 1, "a bonded stage is a thread per atom or work items");
+  __device__ static void run(int i, const StepView &v) { Body{}(i, v); }
+};
+template <class Body>
+struct AtomPart<Body, kAngleItems> {
+  __device__ static void run(int i, const StepView &v) {
+    angle_items_before<typename Body::Items>(i, v);
+  }
+};
+struct AtomBondedBody {
+  static constexpr bool kTallies = true;
+  __device__ void operator()(int i, const StepView &v) const {
+#define PUREMD_CUDA_ATOM_PART(Name, body, lanes) AtomPart<Name##Body>::run(i, v);
+    PUREMD_BONDED_STAGES(PUREMD_CUDA_ATOM_PART)
+#undef PUREMD_CUDA_ATOM_PART
+  }
+};
 
 // Blocks of kAtomBlock threads an SM is to hold at once (__launch_bounds__'s
 // second argument, a ceiling on registers) where more warps pay for the
@@ -126,12 +154,11 @@ struct MinBlocksPerSM {
 // three-body entry), the count is read on the GPU.
 template <class Items>
 __global__ void __launch_bounds__(kAtomBlock, MinBlocksPerSM<Items>::value)
-    angle_items_kernel(const StepView v, const int2 *items, const int *count) {
+    angle_items_kernel(const StepView v, const int *bond_row, const int2 *items, const int *count) {
   const int w = blockIdx.x * blockDim.x + threadIdx.x;
   if (w >= *count) return;
   const int2 it = items[w];
-  const int j = v.bonds.nbr[v.bonds.sym[it.x]];  // the centre whose row holds entry p
-  Items::item(j, it.x, it.y, with_energy_slot(v));
+  Items::item(bond_row[it.x], it.x, it.y, with_energy_slot(v));
 }
 
 template <class Items>
@@ -154,30 +181,27 @@ struct HydrogenBondFamily {
     hbond_row_finish(r, s, v);
   }
 };
-// The corrected bond orders once a bond (from the lower row), then each
-// row's sum and atom values: two passes, half the exponentials of a pass
-// that corrects each row's copy (the host's corrected_bond_order_atom; the
-// same orders).
+// The corrected bond orders once a bond (from the lower row), each order
+// added to both atoms' totals, then each atom's values from its total: half
+// the exponentials of a pass that corrects each row's copy (the host's
+// corrected_bond_order_atom; the same orders), and no second pass over the
+// records to sum them (HNS 16^3: 0.34 ms).
 struct CorrectedBoLowerFamily {
   using Row = CorrectedBoRow;
-  struct Sums {
-    double none;
-  };
-  __device__ static Row row(int i, const StepView &v) { return corrected_bo_row(i, v); }
-  __device__ static void entry(const Row &r, int p, const StepView &v, Sums &) {
-    corrected_bo_lower(r, p, v);
-  }
-  __device__ static void finish(int, const Row &, const Sums &, const StepView &) {}
-};
-struct CorrectedBoSumFamily {
-  using Row = CorrectedBoRow;
-  using Sums = CorrectedBoSums;
+  using Sums = CorrectedBoSums;  // row i's bonds to higher partners
   __device__ static Row row(int i, const StepView &v) { return corrected_bo_row(i, v); }
   __device__ static void entry(const Row &r, int p, const StepView &v, Sums &s) {
-    corrected_bo_sum(r, p, v, s);
+    corrected_bo_lower(r, p, v, s);
   }
-  __device__ static void finish(int, const Row &r, const Sums &s, const StepView &v) {
-    corrected_bo_finish(r, s, v);
+  __device__ static void finish(int i, const Row &r, const Sums &s, const StepView &v) {
+    if (r.active && s.sum_bo != 0.0) atomic_add(&v.ws.total_bond_order[i], s.sum_bo);
+  }
+};
+struct CorrectedBoFinishBody {
+  static constexpr bool kTallies = false;
+  __device__ void operator()(int i, const StepView &v) const {
+    const CorrectedBoRow r = corrected_bo_row(i, v);
+    corrected_bo_finish(r, CorrectedBoSums{v.ws.total_bond_order[i]}, v);
   }
 };
 struct NonbondedFamily {
@@ -252,46 +276,38 @@ void launch_atoms(CudaContext &c, const char *name, int begin, int end) {
   PMD_CUDA_CHECK_LAUNCH(name, c.stream);
 }
 
-// A stage of work items: list them (c.item_*, shared by the item stages,
-// which run one after the other), run them, then the per-centre finish.
+// A stage of work items: list them (c.items, shared by the item stages,
+// which run one after the other), run them, then the per-centre finish (the
+// per-centre `before` ran in AtomBondedBody).
 template <class Items>
 void launch_angle_items(CudaContext &c, const char *name) {
   const int nl = c.n_local;
   const size_t nb = c.bond_total, most = c.thb_total;
-  if (nl == 0 || nb == 0) return;
+  if (nl == 0 || nb == 0 || most == 0) return;
   cudaStream_t st = c.stream;
-  c.item_count.reserve_discarding(nb + 1, kGrowHeadroom);
-  c.item_start.reserve_discarding(nb + 1, kGrowHeadroom);
+  c.item_total.reserve_discarding(1);
   c.items.reserve_discarding(most, kGrowHeadroom);
-  PMD_CUDA_CHECK(cudaMemsetAsync(c.item_count.data(), 0, (nb + 1) * sizeof(int), st));
-  const unsigned grid = blocks_for(nl, kAtomBlock);
-  angle_items_count_kernel<Items><<<grid, kAtomBlock, 0, st>>>(c.view(), c.item_count.data());
-  PMD_CUDA_CHECK_LAUNCH("angle_items_count_kernel", st);
-  c.exclusive_scan(c.item_count.data(), c.item_start.data(), nb + 1);
-  angle_items_fill_kernel<Items>
-      <<<grid, kAtomBlock, 0, st>>>(c.view(), c.item_start.data(), c.items.data());
-  PMD_CUDA_CHECK_LAUNCH("angle_items_fill_kernel", st);
-  if (most > 0) {
-    angle_items_kernel<Items>
-        <<<blocks_for(static_cast<long long>(most), kAtomBlock), kAtomBlock, 0, st>>>(
-            c.view(), c.items.data(), c.item_start.data() + nb);
-    PMD_CUDA_CHECK_LAUNCH(name, st);
-  }
+  PMD_CUDA_CHECK(cudaMemsetAsync(c.item_total.data(), 0, sizeof(int), st));
+  const unsigned bond_grid = blocks_for(static_cast<long long>(nb), kAtomBlock);
+  angle_items_list_kernel<Items><<<bond_grid, kAtomBlock, 0, st>>>(
+      c.view(), c.bond_row.data(), static_cast<int>(nb), c.items.data(), c.item_total.data());
+  PMD_CUDA_CHECK_LAUNCH("angle_items_list_kernel", st);
+  angle_items_kernel<Items>
+      <<<blocks_for(static_cast<long long>(most), kAtomBlock), kAtomBlock, 0, st>>>(
+          c.view(), c.bond_row.data(), c.items.data(), c.item_total.data());
+  PMD_CUDA_CHECK_LAUNCH(name, st);
   if constexpr (Items::kAfter) {
-    angle_items_after_kernel<Items><<<grid, kAtomBlock, 0, st>>>(c.view());
+    angle_items_after_kernel<Items><<<blocks_for(nl, kAtomBlock), kAtomBlock, 0, st>>>(c.view());
     PMD_CUDA_CHECK_LAUNCH("angle_items_after_kernel", st);
   }
 }
 
-// A bonded stage of physics/stages.h: a thread per atom, or its work items.
+// The item stages of physics/stages.h (the others ran in AtomBondedBody).
 template <class Body>
-void launch_bonded(CudaContext &c, const char *name, int begin, int end) {
+void launch_item_stage(CudaContext &c, const char *name) {
   if constexpr (Body::kLanes == kAngleItems) {
     static_assert(Body::kTallies, "item stages tally energies (with_energy_slot)");
     launch_angle_items<typename Body::Items>(c, name);
-  } else {
-    static_assert(Body::kLanes == 1, "a bonded stage is a thread per atom or work items");
-    launch_atoms<Body>(c, name, begin, end);
   }
 }
 
@@ -358,18 +374,18 @@ __global__ void __launch_bounds__(kReduceBlock)
 constexpr int kBondOrderLanes = 4;  // lanes per bond row for the corrected bond orders
 
 void compute_bond_orders(CudaContext &c) {
-  launch_atoms<BondOrderPrimeBody>(c, "bond_order_prime_atom", 0, c.n_total);
+  // (pass 1, the BO' totals, was added up by the bond-list finish)
   // a few bonds a row, each with its exponentials: lanes over them (a thread
   // per atom waited on latency: 1.0 of the 1.14 ms of the phase at HNS 8^3;
   // a thread per bond entry was slower still, 4.14 -> 4.45 ms at HNS 16^3)
   launch_rows<CorrectedBoLowerFamily>(c, "corrected bond orders (row_group_kernel)", 0, c.n_total,
                                       kBondOrderLanes);
-  launch_rows<CorrectedBoSumFamily>(c, "bond-order sums (row_group_kernel)", 0, c.n_total,
-                                    kBondOrderLanes);
+  launch_atoms<CorrectedBoFinishBody>(c, "corrected_bo_finish", 0, c.n_total);
 }
 
 void compute_bonded(CudaContext &c) {
-#define PUREMD_CUDA_STAGE(Name, body, lanes) launch_bonded<Name##Body>(c, #body, 0, c.n_local);
+  launch_atoms<AtomBondedBody>(c, "bonded stages of an atom (atom_stage_kernel)", 0, c.n_local);
+#define PUREMD_CUDA_STAGE(Name, body, lanes) launch_item_stage<Name##Body>(c, #body);
   PUREMD_BONDED_STAGES(PUREMD_CUDA_STAGE)
 #undef PUREMD_CUDA_STAGE
 }

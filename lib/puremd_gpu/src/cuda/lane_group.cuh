@@ -55,6 +55,18 @@ struct LaneGroup {
     return __popc(b & ((1u << warp_lane) - 1u));
   }
 
+  // Exclusive prefix sum over the group's lanes (int); `total` = the group's sum,
+  // in every lane.
+  __device__ int prefix(int x, int &total) const {
+    int incl = x;
+    for (int off = 1; off < L; off <<= 1) {
+      const int y = __shfl_up_sync(mask, incl, off, L);
+      if (lane >= off) incl += y;
+    }
+    total = __shfl_sync(mask, incl, L - 1, L);
+    return incl - x;
+  }
+
   // What the group's lanes wrote before this is visible to all of them after.
   __device__ void sync() const { __syncwarp(mask); }
 };

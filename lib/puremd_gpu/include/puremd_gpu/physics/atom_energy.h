@@ -130,9 +130,11 @@ PMD_HD PMD_INLINE void over_under_coordination_atom(int i, const StepView &v) {
   v.tally.add_energy(&v.tally.energy->e_un, e_un);
   v.tally.add_eatom(i, e_ov + e_un);
 
-  atomic_add(&w.CdDelta[i], ce_over3);
-  if (counted) atomic_add(&w.CdDelta[i], ce_under3);
+  atomic_add(&w.CdDelta[i], counted ? ce_over3 + ce_under3 : ce_over3);
 
+  // Both terms reach the neighbours through sum_ovun2 alike: one addition
+  // each for their sum (half the atomics of one for each term).
+  const double ce4 = ce_over4 + ce_under4;
   for (int p = v.bonds.start[i]; p < v.bonds.end[i]; ++p) {
     const int j = v.bonds.nbr[p];
     const int tj = v.atoms.type[j];
@@ -144,13 +146,9 @@ PMD_HD PMD_INLINE void over_under_coordination_atom(int i, const StepView &v) {
     const double ddj = 1.0 - dfvl * w.dDelta_lp[j];
 
     atomic_add(&b.Cdbo, ce_over1 * t.p_ovun1 * t.De_s);
-    atomic_add(&w.CdDelta[j], ce_over4 * ddj * pi_sum);
-    atomic_add(&b.Cdbopi, ce_over4 * dj);
-    atomic_add(&b.Cdbopi2, ce_over4 * dj);
-
-    atomic_add(&w.CdDelta[j], ce_under4 * ddj * pi_sum);
-    atomic_add(&b.Cdbopi, ce_under4 * dj);
-    atomic_add(&b.Cdbopi2, ce_under4 * dj);
+    atomic_add(&w.CdDelta[j], ce4 * ddj * pi_sum);
+    atomic_add(&b.Cdbopi, ce4 * dj);
+    atomic_add(&b.Cdbopi2, ce4 * dj);
   }
 }
 

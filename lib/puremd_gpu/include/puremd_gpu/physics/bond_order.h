@@ -5,7 +5,7 @@
 //
 // Per-atom bodies, in step order (each a separate pass over all atoms,
 // owned and ghost, 0..n_total-1):
-//   bond_order_prime_atom      sum of BO' and dBO'/dx_i over the row -> Deltap
+//   bond_order_prime_atom      sum of BO' over the row (-> Deltap in pass 2)
 //   corrected_bond_order_atom  corrected BO of each bond in the row, Delta's
 //   bond_order_chain_rule_atom gradients of every bond i-j with i < j, and
 //                              dE/dDeltap of i and j
@@ -20,6 +20,7 @@
 
 #include "puremd_gpu/hd.h"
 #include "puremd_gpu/lists.h"
+#include "puremd_gpu/physics/torsion_arm.h"
 
 namespace puremd {
 
@@ -148,29 +149,21 @@ PMD_HD PMD_INLINE void init_bond_order(const BondOrderPrime &p, const TwoBodyPar
   b.C1dbo = b.C2dbo = b.C3dbo = 0.0;
   b.C1dbopi = b.C2dbopi = b.C3dbopi = b.C4dbopi = 0.0;
   b.C1dbopi2 = b.C2dbopi2 = b.C3dbopi2 = b.C4dbopi2 = 0.0;
-  b.unused[0] = b.unused[1] = b.unused[2] = 0.0;
+  b.arm_exp_tor2 = b.arm_exp_cot2 = b.unused = 0.0;
 }
 
 // ---------------------------------------------------------------------------
-// Pass 1: Deltap = sum of BO' - valency, and dDeltap_self = sum dBO'/dx_i
+// Pass 1: the total of BO' over row i (bo_prime_total); pass 2 forms
+// Deltap = total - valency where it reads it (bond_end_deltap). The CUDA driver adds each bond's
+// BO' to both totals in its bond-list finish (cuda_lists.cu) instead of running this pass, a read
+// of every bond record less.
 // ---------------------------------------------------------------------------
 
 PMD_HD PMD_INLINE void bond_order_prime_atom(int i, const StepView &v) {
-  const int ti = v.atoms.type[i];
-  if (ti < 0) return;
-  const SingleBodyParams &si = v.ff.sbp[ti];
-  const Workspace &w = v.ws;
-
+  if (v.atoms.type[i] < 0) return;
   double sum_bo = 0.0;
-  vec3 sum_dbo = make_vec3(0.0, 0.0, 0.0);
-  for (int p = v.bonds.start[i]; p < v.bonds.end[i]; ++p) {
-    sum_bo += v.bonds.bo[p].BO;
-    sum_dbo += v.bonds.bo[p].dBOp * v.bonds.dvec[p];
-  }
-  w.total_bond_order[i] = sum_bo;  // BO' total until pass 2 replaces it
-  w.dDeltap_self[i] = sum_dbo;
-  w.Deltap[i] = sum_bo - si.valency;
-  w.Deltap_boc[i] = sum_bo - si.valency_val;
+  for (int p = v.bonds.start[i]; p < v.bonds.end[i]; ++p) sum_bo += v.bonds.bo[p].BO;
+  v.ws.bo_prime_total[i] = sum_bo;
 }
 
 // ---------------------------------------------------------------------------
@@ -293,6 +286,14 @@ struct CorrectedBoSums {
   double sum_bo;
 };
 
+// Deltap = sum BO' - valency and Deltap_boc = sum BO' - valency_val of an atom
+// of type s from its pass-1 total.
+PMD_HD PMD_INLINE void bond_end_deltap(double total, const SingleBodyParams &s, double *Deltap,
+                                       double *Deltap_boc) {
+  *Deltap = total - s.valency;
+  *Deltap_boc = total - s.valency_val;
+}
+
 PMD_HD PMD_INLINE CorrectedBoRow corrected_bo_row(int i, const StepView &v) {
   CorrectedBoRow r;
   r.ti = v.atoms.type[i];
@@ -302,8 +303,7 @@ PMD_HD PMD_INLINE CorrectedBoRow corrected_bo_row(int i, const StepView &v) {
   r.first = v.bonds.start[i];
   r.last = v.bonds.end[i];
   r.e.val_i = v.ff.sbp[r.ti].valency;
-  r.e.Deltap_i = v.ws.Deltap[i];
-  r.e.Deltap_boc_i = v.ws.Deltap_boc[i];
+  bond_end_deltap(v.ws.bo_prime_total[i], v.ff.sbp[r.ti], &r.e.Deltap_i, &r.e.Deltap_boc_i);
   return r;
 }
 
@@ -320,10 +320,10 @@ PMD_HD PMD_INLINE CorrectedOrders correct_row_copy(const CorrectedBoRow &r, int 
   if (tj < 0) return CorrectedOrders{false, 0.0, 0.0, 0.0, 0.0};
   BondEnds e = r.e;
   e.val_j = v.ff.sbp[tj].valency;
-  e.Deltap_j = v.ws.Deltap[j];
-  e.Deltap_boc_j = v.ws.Deltap_boc[j];
+  bond_end_deltap(v.ws.bo_prime_total[j], v.ff.sbp[tj], &e.Deltap_j, &e.Deltap_boc_j);
   BondOrder &b = v.bonds.bo[p];
   correct_bond_order(b, v.ff.two(r.ti, tj), e, v.ff.gp[0], v.ff.gp[1]);
+  store_torsion_arm(b, v.ff.gp, v.control.thb_cut);
   return CorrectedOrders{true, b.BO, b.BO_s, b.BO_pi, b.BO_pi2};
 }
 
@@ -337,21 +337,29 @@ PMD_HD PMD_INLINE void corrected_bo_bond(const CorrectedBoRow &r, int p, const S
 // its lower index i (entry p, partner j > i) the coefficients go into row i's
 // copy and the corrected orders into both copies (from either end they are
 // the same to the last bit, see correct_bond_order; the higher row's
-// coefficients are never read: bond_chain_rule takes row i's). Then each row
-// sums its orders (corrected_bo_sum) for corrected_bo_finish.
-PMD_HD PMD_INLINE void corrected_bo_lower(const CorrectedBoRow &r, int p, const StepView &v) {
-  if (v.bonds.nbr[p] < r.i) return;  // done from the partner's row
+// coefficients are never read: bond_chain_rule takes row i's). The order goes
+// to row i's sum s and, atomically, to j's total (total_bond_order, zeroed at
+// the step's start; row i's sum joins it in the caller): corrected_bo_finish
+// then takes each total, with no second pass over the records.
+PMD_HD PMD_INLINE void corrected_bo_lower(const CorrectedBoRow &r, int p, const StepView &v,
+                                          CorrectedBoSums &s) {
+  const int j = v.bonds.nbr[p];
+  if (j < r.i) return;  // done from the partner's row
   const CorrectedOrders o = correct_row_copy(r, p, v);
   if (!o.ok) return;
+  const BondOrder &b = v.bonds.bo[p];
   BondOrder &m = v.bonds.bo[v.bonds.sym[p]];
   m.BO = o.BO;
   m.BO_s = o.BO_s;
   m.BO_pi = o.BO_pi;
   m.BO_pi2 = o.BO_pi2;
-}
-PMD_HD PMD_INLINE void corrected_bo_sum(const CorrectedBoRow &, int p, const StepView &v,
-                                        CorrectedBoSums &s) {
-  if (v.atoms.type[v.bonds.nbr[p]] >= 0) s.sum_bo += v.bonds.bo[p].BO;
+  // the whole last sector (the same dBOp_pi2), so that none is fetched to be merged
+  m.dBOp_pi2 = b.dBOp_pi2;
+  m.arm_exp_tor2 = b.arm_exp_tor2;
+  m.arm_exp_cot2 = b.arm_exp_cot2;
+  m.unused = 0.0;
+  s.sum_bo += o.BO;
+  atomic_add(&v.ws.total_bond_order[j], o.BO);
 }
 
 PMD_HD PMD_INLINE void corrected_bo_finish(const CorrectedBoRow &r, const CorrectedBoSums &s,
@@ -403,6 +411,25 @@ PMD_HD PMD_INLINE void corrected_bond_order_atom(int i, const StepView &v) {
 // dE/dDelta of both atoms, times the derivatives of the corrected orders.
 // ---------------------------------------------------------------------------
 
+// dE/dBO and dE/dBO_pi (= dE/dBO_pi2) of bond i-j through the SBO of the
+// valence angles centred on i and on j (valence_angle.h): a centre's SBO
+// depends on BO_pi and BO_pi2 of each of its bonds and on BO through BO^7
+// (val_dSBO_dBO7), and val_dE_dSBO sums dE/dSBO over its angles. Taken here,
+// once a bond, rather than added into every bond record of the centre after
+// its angles.
+struct SboTerms {
+  double dBO, dBOpi;
+};
+PMD_HD PMD_INLINE SboTerms valence_sbo_terms(int i, int j, double BO, const Workspace &w) {
+  const double ei = w.val_dE_dSBO[i], ej = w.val_dE_dSBO[j];
+  SboTerms t{0.0, ei + ej};
+  if (ei != 0.0 || ej != 0.0) {
+    const double bo7 = cube(BO) * cube(BO) * BO;
+    t.dBO = ei * w.val_dSBO_dBO7[i] * bo7 + ej * w.val_dSBO_dBO7[j] * bo7;
+  }
+  return t;
+}
+
 // Gradients of bond p (row i, partner j) on i, j and every bonded neighbour
 // of i and of j. Uses the coefficients of row i's copy of the bond; call it
 // once per bond (from the row of the lower index). Reference atom i.
@@ -412,10 +439,12 @@ PMD_HD PMD_INLINE void bond_chain_rule(int i, int p, const StepView &v) {
   const BondOrder &bji = v.bonds.bo[v.bonds.sym[p]];
   const Workspace &w = v.ws;
 
-  // dE/dBO of both directions times the derivative coefficients.
-  const double e_bo = bij.Cdbo + bji.Cdbo;
-  const double e_pi = bij.Cdbopi + bji.Cdbopi;
-  const double e_pipi = bij.Cdbopi2 + bji.Cdbopi2;
+  // dE/dBO of both directions (and through the centres' SBO) times the
+  // derivative coefficients.
+  const SboTerms sbo = valence_sbo_terms(i, j, bij.BO, w);
+  const double e_bo = bij.Cdbo + bji.Cdbo + sbo.dBO;
+  const double e_pi = bij.Cdbopi + bji.Cdbopi + sbo.dBOpi;
+  const double e_pipi = bij.Cdbopi2 + bji.Cdbopi2 + sbo.dBOpi;
   const double e_delta = w.CdDelta[i] + w.CdDelta[j];  // dDelta_i/dBO = dDelta_j/dBO = 1
 
   const double bo1 = bij.C1dbo * e_bo, bo2 = bij.C2dbo * e_bo, bo3 = bij.C3dbo * e_bo;
@@ -452,12 +481,18 @@ PMD_HD PMD_INLINE void bond_chain_rule(int i, int p, const StepView &v) {
 // Deltap_i depends on x_i and on the position of every neighbour k of i
 // through BO'_ik (row i holds dBO'_ik/dx_i = -dBO'_ik/dx_k): with dE/dDeltap_i
 // of all of i's bonds (bond_chain_rule), its gradients. Reference atom i.
+// dDeltap_i/dx_i, the sum of the row's dBO'/dx_i, is summed here, from the
+// values the neighbours' gradients read anyway, not kept from pass 1.
 PMD_HD PMD_INLINE void deltap_chain_rule_atom(int i, const StepView &v) {
   const double c = v.ws.CdDeltap[i];
   if (c == 0.0) return;
-  v.tally.add_grad(i, c * v.ws.dDeltap_self[i], i);
-  for (int q = v.bonds.start[i]; q < v.bonds.end[i]; ++q)
-    v.tally.add_grad(v.bonds.nbr[q], -c * (v.bonds.bo[q].dBOp * v.bonds.dvec[q]), i);
+  vec3 self = make_vec3(0.0, 0.0, 0.0);
+  for (int q = v.bonds.start[i]; q < v.bonds.end[i]; ++q) {
+    const vec3 g = v.bonds.bo[q].dBOp * v.bonds.dvec[q];
+    self += g;
+    v.tally.add_grad(v.bonds.nbr[q], -c * g, i);
+  }
+  v.tally.add_grad(i, c * self, i);
 }
 
 // All bonds of atom i towards higher indices (every bond exactly once over

@@ -2,8 +2,10 @@
 // physics/ run over the owned atoms, in this order, after the bond orders
 // and the three-body list and before the hydrogen bonds and nonbonded pairs.
 // The host driver runs them one after the other (host/host_bonded.cpp); the
-// CUDA driver launches one kernel each (cuda/cuda_stages.cu, named after the
-// stage in a profiler). A new bonded term is its body in its physics header
+// CUDA driver runs the thread-per-atom stages one after the other in one
+// kernel, then a kernel per item stage (cuda/cuda_stages.cu, AtomBondedBody;
+// a per-atom body adds only to its own row's bond records, atomically to
+// other atoms). A new bonded term is its body in its physics header
 // and one line here (doc/design.md, "How to add an interaction term").
 #pragma once
 

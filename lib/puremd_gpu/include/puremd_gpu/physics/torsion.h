@@ -10,6 +10,7 @@
 #include "puremd_gpu/hd.h"
 #include "puremd_gpu/lists.h"
 #include "puremd_gpu/physics/angle_items.h"
+#include "puremd_gpu/physics/torsion_arm.h"
 #include "puremd_gpu/physics/valence_angle.h"
 
 namespace puremd {
@@ -117,34 +118,22 @@ struct TorsionBond {
   double df11;      // df11 / dDelta_j (= df11 / dDelta_k)
 };
 
-// Per outer bond (i-j or k-l).
-struct TorsionArm {
-  double BOA, exp_tor2, exp_cot2;
-};
-
-// Delta_j, Delta_k: Delta_boc of the two central atoms.
-PMD_HD PMD_INLINE TorsionBond torsion_bond(const double *gp, double BOA_jk, double BOpi_jk,
+// jk: the central bond's stored factors (torsion_arm.h, where the arms'
+// struct TorsionArm is); Delta_j, Delta_k: Delta_boc of the two central atoms.
+PMD_HD PMD_INLINE TorsionBond torsion_bond(const double *gp, const TorsionArm &jk, double BOpi_jk,
                                            double Delta_j, double Delta_k) {
-  const double p_tor2 = gp[23], p_tor3 = gp[24], p_tor4 = gp[25], p_cot2 = gp[27];
+  const double p_tor3 = gp[24], p_tor4 = gp[25];
   TorsionBond b;
-  b.BOA_jk = BOA_jk;
+  b.BOA_jk = jk.BOA;
   b.BOpi_jk = BOpi_jk;
-  b.exp_tor2 = exp(-p_tor2 * BOA_jk);
-  b.exp_cot2 = exp(-p_cot2 * sqr(BOA_jk - 1.5));
+  b.exp_tor2 = jk.exp_tor2;
+  b.exp_cot2 = jk.exp_cot2;
   const double e3 = exp(-p_tor3 * (Delta_j + Delta_k));
   const double e4 = exp(p_tor4 * (Delta_j + Delta_k));
   const double inv = 1.0 / (1.0 + e3 + e4);
   b.f11 = (2.0 + e3) * inv;
   b.df11 = (-p_tor3 * e3 + (p_tor3 * e3 - p_tor4 * e4) * (2.0 + e3) * inv) * inv;
   return b;
-}
-
-PMD_HD PMD_INLINE TorsionArm torsion_arm(const double *gp, double BOA) {
-  TorsionArm a;
-  a.BOA = BOA;
-  a.exp_tor2 = exp(-gp[23] * BOA);
-  a.exp_cot2 = exp(-gp[27] * sqr(BOA - 1.5));
-  return a;
 }
 
 // Geometry of one chain as the energies see it.
@@ -265,11 +254,11 @@ PMD_HD PMD_INLINE void torsions_of_angle(int j, int pk, int s, const StepView &v
   const double BO_jk = B.bo[pk].BO;
   const double d_jk = B.d[pk];
   const vec3 r_jk = B.dvec[pk];
-  const TorsionBond bjk =
-      torsion_bond(gp, BO_jk - thb_cut, B.bo[pk].BO_pi, W.Delta_boc[j], W.Delta_boc[k]);
+  const TorsionBond bjk = torsion_bond(gp, stored_torsion_arm(B.bo[pk], thb_cut), B.bo[pk].BO_pi,
+                                       W.Delta_boc[j], W.Delta_boc[k]);
   const double d_ij = B.d[pij];
   const vec3 r_ij = B.dvec[pij];
-  const TorsionArm aij = torsion_arm(gp, BO_ij - thb_cut);
+  const TorsionArm aij = stored_torsion_arm(B.bo[pij], thb_cut);
   // row pk holds the angle k-j-i: its "first" atom is k, its "last" is i
   const double cA = L.cos_theta[s], sA = angle_sin(cA);
   const double cotA = cA / torsion_safe_sin(sA);
@@ -290,7 +279,7 @@ PMD_HD PMD_INLINE void torsions_of_angle(int j, int pk, int s, const StepView &v
     const FourBodySets &sets = v.ff.four(type_i, type_j, type_k, v.atoms.type[l]);
     if (!(i != l && sets.cnt > 0 && BO_kl > thb_cut && BO_ij * BO_jk * BO_kl > thb_cut)) continue;
     const FourBodyParams &prm = sets.prm[0];
-    const TorsionArm akl = torsion_arm(gp, BO_kl - thb_cut);
+    const TorsionArm akl = stored_torsion_arm(B.bo[plk], thb_cut);
     // row pj holds the angle j-k-l: first = j, last = l
     const double cB = L.cos_theta[t], sB = angle_sin(cB);
 

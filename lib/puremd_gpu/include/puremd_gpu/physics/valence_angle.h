@@ -340,8 +340,9 @@ PMD_HD PMD_INLINE void three_body_fill_atom(int j, const StepView &v, const Lane
 // row pi (bond i-j) built, entry s one of the later bonds pk > pi of j, so
 // each unordered pair of bonds i-j, k-j is one item. Energy goes to j's
 // per-atom energy in full. What every angle of j shares (ValenceCentre) is
-// stored per centre before the items; dE/dSBO, summed over j's angles, is
-// spread over j's bonds after them.
+// stored per centre before the items; dE/dSBO, summed over j's angles
+// (val_dE_dSBO), reaches j's bonds in the chain rule (bond_order.h,
+// valence_sbo_terms).
 
 PMD_HD PMD_INLINE bool valence_centre_on(int j, const StepView &v) {
   const Tally &T = v.tally;
@@ -449,23 +450,8 @@ PMD_HD PMD_INLINE void valence_angle_item(int j, int pi, int s, const StepView &
   if (on_coa && e_coa != 0.0) T.add_energy(&T.energy->e_coa, e_coa);
 }
 
-// SBO depends on every bond of j: BO_pi and BO_pi2 directly, BO through
-// exp(-BO^8); dE/dSBO of all of j's angles goes to them.
-PMD_HD PMD_INLINE void valence_sbo_spread(int j, const StepView &v) {
-  const double dE_dSBO = v.ws.val_dE_dSBO[j];
-  if (dE_dSBO == 0.0) return;
-  const double dE_dBO7 = dE_dSBO * v.ws.val_dSBO_dBO7[j];
-  for (int t = v.bonds.start[j]; t < v.bonds.end[j]; ++t) {
-    BondOrder &b = v.bonds.bo[t];
-    const double bo7 = cube(b.BO) * cube(b.BO) * b.BO;
-    atomic_add(&b.Cdbo, dE_dBO7 * bo7);
-    atomic_add(&b.Cdbopi, dE_dSBO);
-    atomic_add(&b.Cdbopi2, dE_dSBO);
-  }
-}
-
 struct ValenceAnglesItems {
-  static constexpr bool kBefore = true, kAfter = true;
+  static constexpr bool kBefore = true, kAfter = false;
   PMD_HD static bool centre_on(int j, const StepView &v) { return valence_centre_on(j, v); }
   // the later bonds pk > pi: the last (end of j's bond row - pi - 1) entries of a built row
   PMD_HD static void range(int j, int pi, const StepView &v, int &first, int &last) {
@@ -473,7 +459,7 @@ struct ValenceAnglesItems {
     if (v.thb.end[pi] != v.thb.start[pi]) first = last - (v.bonds.end[j] - pi - 1);
   }
   PMD_HD static void before(int j, const StepView &v) { valence_centre_store(j, v); }
-  PMD_HD static void after(int j, const StepView &v) { valence_sbo_spread(j, v); }
+  PMD_HD static void after(int, const StepView &) {}
   PMD_HD static void item(int j, int pi, int s, const StepView &v) {
     valence_angle_item(j, pi, s, v);
   }
