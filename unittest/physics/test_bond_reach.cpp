@@ -94,3 +94,41 @@ TEST(BondReach, NoBoundForARisingChannel) {
   EXPECT_EQ(ff.tbp[c * n + c].bond_reach, 0.0);
   EXPECT_EQ(bond_candidate_cut(ff.tbp[c * n + c], 5.0), 5.0);
 }
+
+// The bracket of the crossing (set_bond_bracket) decides as BO' does: on a
+// fine grid out to the reach of every pair of every shipped force field, a
+// pair below bond_sure has BO' >= bo_cut and one at bond_never or beyond
+// has BO' < bo_cut; the two are within 1e-8 of r of each other.
+TEST(BondReach, BracketDecidesAsTheBondOrderOnShippedForceFields) {
+  int bracketed = 0, pairs = 0;
+  for (const char *path : kShipped) {
+    SCOPED_TRACE(path);
+    ForceField ff = read_force_field(repo_path(path));
+    const int n = ff.num_types;
+    for (const double bo_cut : {ff.bo_cut(), 1e-4, 0.01}) {
+      set_bond_reach(ff.tbp, ff.sbp, n, bo_cut);
+      for (int a = 0; a < n; ++a)
+        for (int b = 0; b < n; ++b) {
+          const TwoBodyParams &t = ff.tbp[a * n + b];
+          ++pairs;
+          if (!(t.bond_sure > 0.0)) continue;
+          ++bracketed;
+          ASSERT_GT(t.bond_never, t.bond_sure);
+          EXPECT_LT(t.bond_never - t.bond_sure, 1e-8 * t.bond_never);
+          EXPECT_LE(t.bond_never, t.bond_reach);
+          for (int k = 1; k <= 20000; ++k) {
+            const double r = t.bond_reach * k / 20000.0;
+            const bool bond = bo_prime_total(ff, a, b, r, bo_cut) >= bo_cut;
+            if (r < t.bond_sure)
+              ASSERT_TRUE(bond) << ff.sbp[a].name << "-" << ff.sbp[b].name << " r = " << r;
+            if (r >= t.bond_never)
+              ASSERT_FALSE(bond) << ff.sbp[a].name << "-" << ff.sbp[b].name << " r = " << r;
+          }
+          // and just inside either end
+          EXPECT_GE(bo_prime_total(ff, a, b, t.bond_sure * (1.0 - 1e-15), bo_cut), bo_cut);
+          EXPECT_LT(bo_prime_total(ff, a, b, t.bond_never * (1.0 + 1e-15), bo_cut), bo_cut);
+        }
+    }
+  }
+  EXPECT_GT(bracketed, pairs / 2);
+}

@@ -48,6 +48,10 @@ struct TwoBodyParams {
   // set for the engine's bo_cut by set_bond_reach (physics/bond_order.h);
   // <= 0 (as read, or zeroed): no bound but bond_cut.
   double bond_reach;
+  // Where BO' falls through bo_cut, bracketed (set with bond_reach): a pair
+  // closer than bond_sure is a bond, one at bond_never or farther is not, and
+  // between the two (1e-9 of r apart) BO' itself decides; 0: no bracket.
+  double bond_sure, bond_never;
 };
 
 struct ThreeBodyParams {

@@ -39,81 +39,39 @@
 namespace puremd::cuda {
 namespace {
 
-// A group of L lanes per row (ThreadMapping::lists): rows hold tens of
-// entries (hundreds in far rows, without a skin), of which few are bonds. A
-// lane first takes the cheap part of the rules (distance, hbond bits); the
-// bond candidates (within bond_candidate_cut) go into the group's queue in
-// shared memory, and their bond orders are evaluated L at a time with every
-// lane busy: tested where they lie, nearly every warp would run the
-// bond-order branch for one or two lanes (HNS 8^3, far rows: 810
-// instructions a far entry).
+// A group of L lanes per row (ThreadMapping::lists), each lane an entry at a
+// time: its distance and hbond bits, and for a bond candidate the bond
+// decision, which the pair's bracket of the BO' crossing makes without the
+// bond order for nearly all of them (pair_list_is_bond). (Before the bracket,
+// the candidates were queued in shared memory and their bond orders
+// evaluated L at a time, every lane busy; HNS 16^3: 2.16 ms.)
 template <int L>
 __global__ void __launch_bounds__(kAtomBlock)
     pair_lists_count_kernel(const StepView v, const CudaContext::PairRows rows,
                             unsigned char *flags, int *bond_count, int *hb_count,
                             unsigned long long *totals) {
-  __shared__ int queue_p[2 * kAtomBlock];
-  __shared__ double queue_d[2 * kAtomBlock];
-  __shared__ unsigned char queue_f[2 * kAtomBlock];
   const LaneGroup<L> g;
-  const int q0 = 2 * (static_cast<int>(threadIdx.x) - g.lane);  // this group's 2L slots
   const int i = static_cast<int>(g.row());
   unsigned long long n_bond = 0, n_hb = 0;
-  int own_bond = 0, own_hb = 0;
   if (i < v.atoms.n_total) {
     const PairListRow r = pair_list_row(i, v);
-    // the bond decision of the queue's slot k (lanes below `count` take one each)
-    auto decide = [&](int count) {
-      if (g.lane < count) {
-        const int k = q0 + g.lane;
-        const int p = queue_p[k];
-        unsigned char f = queue_f[k];
-        const int j = rows.nbr[p];
-        if (pair_list_is_bond(r, j, queue_d[k], v)) {
-          f |= kPairBond;
-          ++own_bond;
-          atomicAdd(&bond_count[j], 1);
-        }
-        flags[p] = f;
-      }
-    };
-    int queued = 0;  // the same in every lane of the group
-    const int end = rows.end[i];
-    for (int p0 = rows.start[i]; p0 < end; p0 += L) {
-      const int p = p0 + g.lane;
-      PairListEntry e;
-      if (p < end) e = pair_list_entry(r, rows.nbr[p], v);
-      if (e.flags & kPairHbondRow) ++own_hb;
-      if (e.flags & kPairHbondNbr) {
-        atomicAdd(&hb_count[rows.nbr[p]], 1);
+    int own_bond = 0, own_hb = 0;
+    for (int p = rows.start[i] + g.lane; p < rows.end[i]; p += L) {
+      const int j = rows.nbr[p];
+      const PairListEntry e = pair_list_entry(r, j, v);
+      unsigned char f = e.flags;
+      if (f & kPairHbondRow) ++own_hb;
+      if (f & kPairHbondNbr) {
+        atomicAdd(&hb_count[j], 1);
         ++n_hb;
       }
-      int kept;
-      const int before = g.rank(e.bond_candidate, kept);
-      if (e.bond_candidate) {
-        const int k = q0 + queued + before;
-        queue_p[k] = p;
-        queue_d[k] = e.d;
-        queue_f[k] = e.flags;
-      } else if (p < end) {
-        flags[p] = e.flags;
+      if (e.bond_candidate && pair_list_is_bond(r, j, e.d, v)) {
+        f |= kPairBond;
+        ++own_bond;
+        atomicAdd(&bond_count[j], 1);
       }
-      queued += kept;
-      g.sync();
-      if (queued >= L) {  // decide L, move the rest (fewer than L) to the front
-        decide(L);
-        g.sync();
-        const int rest = queued - L;
-        if (g.lane < rest) {
-          queue_p[q0 + g.lane] = queue_p[q0 + L + g.lane];
-          queue_d[q0 + g.lane] = queue_d[q0 + L + g.lane];
-          queue_f[q0 + g.lane] = queue_f[q0 + L + g.lane];
-        }
-        queued = rest;
-        g.sync();
-      }
+      flags[p] = f;
     }
-    decide(queued);
     // whole groups take this branch together
     const int row_bond = g.sum(own_bond), row_hb = g.sum(own_hb);
     if (g.lane == 0 && row_bond) atomicAdd(&bond_count[i], row_bond);

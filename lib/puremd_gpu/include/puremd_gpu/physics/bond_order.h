@@ -105,14 +105,40 @@ inline double bond_reach_of(const SingleBodyParams &si, const SingleBodyParams &
   return reach > 0.0 ? 1.01 * reach : 1e-300;  // no channel: no pair is a bond
 }
 
-// bond_reach of every element pair for this bo_cut (each engine's copy of
-// the force field, at its construction).
+// bond_sure and bond_never of a pair with a reach (every channel falls with
+// r, so BO' does): its crossing of bo_cut by bisection, then widened by 1e-9
+// of r each way, where BO' differs from bo_cut by some 1e-8 of it, far above
+// the rounding of pow and exp; each end checked against BO' itself. The
+// bond-list count then evaluates BO' only for the pairs between the two.
+inline void set_bond_bracket(const SingleBodyParams &si, const SingleBodyParams &sj,
+                             TwoBodyParams &t, double bo_cut) {
+  t.bond_sure = t.bond_never = 0.0;
+  auto total = [&](double r) {
+    return bond_order_prime_total(bond_order_prime(si, sj, t, r, bo_cut));
+  };
+  double lo = 0.0, hi = t.bond_reach;
+  if (!(hi > 1e-6) || !(total(lo) >= bo_cut) || !(total(hi) < bo_cut)) return;
+  for (int k = 0; k < 200 && hi - lo > 1e-13 * hi; ++k) {
+    const double mid = 0.5 * (lo + hi);
+    (total(mid) >= bo_cut ? lo : hi) = mid;
+  }
+  const double sure = lo * (1.0 - 1e-9), never = hi * (1.0 + 1e-9);
+  if (total(sure) >= bo_cut && total(never) < bo_cut) {
+    t.bond_sure = sure;
+    t.bond_never = never;
+  }
+}
+
+// bond_reach and the bracket of every element pair for this bo_cut (each
+// engine's copy of the force field, at its construction).
 inline void set_bond_reach(std::vector<TwoBodyParams> &tbp,
                            const std::vector<SingleBodyParams> &sbp, int num_types, double bo_cut) {
   for (int i = 0; i < num_types; ++i)
-    for (int j = 0; j < num_types; ++j)
-      tbp[i * num_types + j].bond_reach =
-          bond_reach_of(sbp[i], sbp[j], tbp[i * num_types + j], bo_cut);
+    for (int j = 0; j < num_types; ++j) {
+      TwoBodyParams &t = tbp[i * num_types + j];
+      t.bond_reach = bond_reach_of(sbp[i], sbp[j], t, bo_cut);
+      set_bond_bracket(sbp[i], sbp[j], t, bo_cut);
+    }
 }
 
 // The distance within which a pair of these elements may be a bond:

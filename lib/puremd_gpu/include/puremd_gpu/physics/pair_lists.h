@@ -78,12 +78,16 @@ PMD_HD PMD_INLINE PairListEntry pair_list_entry(const PairListRow &r, int j, con
 
 // A bond candidate (pair_list_entry) j at distance d: a bond when its
 // uncorrected bond order reaches bo_cut.
+// BO' is evaluated only within the pair's bracket of the crossing
+// (set_bond_bracket): the same decisions, without six transcendental calls
+// for nearly every candidate.
 PMD_HD PMD_INLINE bool pair_list_is_bond(const PairListRow &r, int j, double d, const StepView &v) {
   const int tj = v.atoms.type[j];
+  const TwoBodyParams &t = v.ff.two(r.ti, tj);
+  if (d < t.bond_sure) return true;
+  if (t.bond_never > 0.0 && d >= t.bond_never) return false;
   const double bo_cut = v.control.bo_cut;
-  const BondOrderPrime prime =
-      bond_order_prime(v.ff.sbp[r.ti], v.ff.sbp[tj], v.ff.two(r.ti, tj), d, bo_cut);
-  return is_bond(prime, bo_cut);
+  return is_bond(bond_order_prime(v.ff.sbp[r.ti], v.ff.sbp[tj], t, d, bo_cut), bo_cut);
 }
 
 // The PairListFlag bits of the far pair (r's atom, j) (0: in neither list).
