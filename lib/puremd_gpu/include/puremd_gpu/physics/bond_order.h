@@ -369,12 +369,13 @@ PMD_HD PMD_INLINE void corrected_bo_bond(const CorrectedBoRow &r, int p, const S
 // then takes each total, with no second pass over the records.
 PMD_HD PMD_INLINE void corrected_bo_lower(const CorrectedBoRow &r, int p, const StepView &v,
                                           CorrectedBoSums &s) {
-  const int j = v.bonds.nbr[p];
-  if (j < r.i) return;  // done from the partner's row
+  const int j = v.bonds.nbr[p], mirror = v.bonds.sym[p];
+  if (j < r.i) return;     // done from the partner's row
+  if (mirror < 0) return;  // an inconsistent list, reported by the list build after this pass
   const CorrectedOrders o = correct_row_copy(r, p, v);
   if (!o.ok) return;
   const BondOrder &b = v.bonds.bo[p];
-  BondOrder &m = v.bonds.bo[v.bonds.sym[p]];
+  BondOrder &m = v.bonds.bo[mirror];
   m.BO = o.BO;
   m.BO_s = o.BO_s;
   m.BO_pi = o.BO_pi;
