@@ -161,13 +161,6 @@ __global__ void __launch_bounds__(kAtomBlock, MinBlocksPerSM<Items>::value)
   Items::item(bond_row[it.x], it.x, it.y, with_energy_slot(v));
 }
 
-template <class Items>
-__global__ void __launch_bounds__(kAtomBlock) angle_items_after_kernel(const StepView v) {
-  const int j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (j >= v.atoms.n_local || !Items::centre_on(j, v)) return;
-  Items::after(j, v);
-}
-
 // Row families for row_group_kernel: Row (with active, first, last), Sums
 // (plain doubles), entry() for one list entry, finish() in lane 0.
 struct HydrogenBondFamily {
@@ -277,8 +270,8 @@ void launch_atoms(CudaContext &c, const char *name, int begin, int end) {
 }
 
 // A stage of work items: list them (c.items, shared by the item stages,
-// which run one after the other), run them, then the per-centre finish (the
-// per-centre `before` ran in AtomBondedBody).
+// which run one after the other), then run them (the per-centre `before`
+// ran in AtomBondedBody).
 template <class Items>
 void launch_angle_items(CudaContext &c, const char *name) {
   const int nl = c.n_local;
@@ -296,10 +289,6 @@ void launch_angle_items(CudaContext &c, const char *name) {
       <<<blocks_for(static_cast<long long>(most), kAtomBlock), kAtomBlock, 0, st>>>(
           c.view(), c.bond_row.data(), c.items.data(), c.item_total.data());
   PMD_CUDA_CHECK_LAUNCH(name, st);
-  if constexpr (Items::kAfter) {
-    angle_items_after_kernel<Items><<<blocks_for(nl, kAtomBlock), kAtomBlock, 0, st>>>(c.view());
-    PMD_CUDA_CHECK_LAUNCH("angle_items_after_kernel", st);
-  }
 }
 
 // The item stages of physics/stages.h (the others ran in AtomBondedBody).

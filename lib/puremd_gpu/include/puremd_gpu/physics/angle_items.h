@@ -3,8 +3,8 @@
 // j). A stage names its items with a struct of static functions,
 //   centre_on(j, v)            whether centre j has items at all
 //   range(j, p, v, first, last) the entries of row p that are items
-//   before(j, v), after(j, v)  per-centre work around the items (kBefore,
-//                              kAfter say whether there is any)
+//   before(j, v)               per-centre work before the items (kBefore
+//                              says whether there is any)
 //   item(j, p, s, v)           one item: it adds what it owes to atoms and
 //                              bonds itself (atomic_add on the GPU)
 // The host driver runs a centre's items in a loop (angle_items_atom); the
@@ -30,7 +30,6 @@ PMD_HD PMD_INLINE void angle_items_atom(int j, const StepView &v) {
     Items::range(j, p, v, first, last);
     for (int s = first; s < last; ++s) Items::item(j, p, s, v);
   }
-  if constexpr (Items::kAfter) Items::after(j, v);
 }
 
 }  // namespace puremd

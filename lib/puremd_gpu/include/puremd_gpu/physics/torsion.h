@@ -357,7 +357,7 @@ PMD_HD PMD_INLINE void torsions_of_angle(int j, int pk, int s, const StepView &v
 }
 
 struct TorsionsItems {
-  static constexpr bool kBefore = false, kAfter = false;
+  static constexpr bool kBefore = false;
   PMD_HD static bool centre_on(int j, const StepView &v) { return torsion_centre_on(j, v); }
   PMD_HD static void range(int j, int pk, const StepView &v, int &first, int &last) {
     first = last = 0;
@@ -366,7 +366,6 @@ struct TorsionsItems {
     last = v.thb.end[pk];
   }
   PMD_HD static void before(int, const StepView &) {}
-  PMD_HD static void after(int, const StepView &) {}
   PMD_HD static void item(int j, int pk, int s, const StepView &v) {
     torsions_of_angle(j, pk, s, v);
   }

@@ -451,7 +451,7 @@ PMD_HD PMD_INLINE void valence_angle_item(int j, int pi, int s, const StepView &
 }
 
 struct ValenceAnglesItems {
-  static constexpr bool kBefore = true, kAfter = false;
+  static constexpr bool kBefore = true;
   PMD_HD static bool centre_on(int j, const StepView &v) { return valence_centre_on(j, v); }
   // the later bonds pk > pi: the last (end of j's bond row - pi - 1) entries of a built row
   PMD_HD static void range(int j, int pi, const StepView &v, int &first, int &last) {
@@ -459,7 +459,6 @@ struct ValenceAnglesItems {
     if (v.thb.end[pi] != v.thb.start[pi]) first = last - (v.bonds.end[j] - pi - 1);
   }
   PMD_HD static void before(int j, const StepView &v) { valence_centre_store(j, v); }
-  PMD_HD static void after(int, const StepView &) {}
   PMD_HD static void item(int j, int pi, int s, const StepView &v) {
     valence_angle_item(j, pi, s, v);
   }
