@@ -33,10 +33,10 @@ double bo_prime_total(const ForceField &ff, int a, int b, double r, double bo_cu
       bond_order_prime(ff.sbp[a], ff.sbp[b], ff.tbp[a * ff.num_types + b], r, bo_cut));
 }
 
-}  // namespace
-
-TEST(BondReach, NoBondBeyondItOnShippedForceFields) {
-  int bounded = 0, pairs = 0;
+// f(ff, a, b, bo_cut) for every element pair (a, b) of every shipped force
+// field, its bond reach and bracket set for the field's bo_cut, 1e-4 and 0.01.
+template <class F>
+void for_each_shipped_pair(F &&f) {
   for (const char *path : kShipped) {
     SCOPED_TRACE(path);
     ForceField ff = read_force_field(repo_path(path));
@@ -44,23 +44,31 @@ TEST(BondReach, NoBondBeyondItOnShippedForceFields) {
     for (const double bo_cut : {ff.bo_cut(), 1e-4, 0.01}) {
       set_bond_reach(ff.tbp, ff.sbp, n, bo_cut);
       for (int a = 0; a < n; ++a)
-        for (int b = 0; b < n; ++b) {
-          const double reach = ff.tbp[a * n + b].bond_reach;
-          EXPECT_EQ(reach, ff.tbp[b * n + a].bond_reach) << a << " " << b;
-          ++pairs;
-          if (!(reach > 0.0)) continue;  // no bound: every pair within bond_cut is evaluated
-          ++bounded;
-          // just beyond the reach, then a grid out to bond_cut
-          for (int k = 0; k <= 4000; ++k) {
-            const double r = reach * (1.0 + 1e-12) + (kBondCut - reach) * k / 4000.0;
-            if (r > kBondCut) break;
-            ASSERT_LT(bo_prime_total(ff, a, b, r, bo_cut), bo_cut)
-                << ff.sbp[a].name << "-" << ff.sbp[b].name << " is a bond at r = " << r
-                << " beyond its reach " << reach << " (bo_cut " << bo_cut << ")";
-          }
-        }
+        for (int b = 0; b < n; ++b) f(ff, a, b, bo_cut);
     }
   }
+}
+
+}  // namespace
+
+TEST(BondReach, NoBondBeyondItOnShippedForceFields) {
+  int bounded = 0, pairs = 0;
+  for_each_shipped_pair([&](const ForceField &ff, int a, int b, double bo_cut) {
+    const int n = ff.num_types;
+    const double reach = ff.tbp[a * n + b].bond_reach;
+    EXPECT_EQ(reach, ff.tbp[b * n + a].bond_reach) << a << " " << b;
+    ++pairs;
+    if (!(reach > 0.0)) return;  // no bound: every pair within bond_cut is evaluated
+    ++bounded;
+    // just beyond the reach, then a grid out to bond_cut
+    for (int k = 0; k <= 4000; ++k) {
+      const double r = reach * (1.0 + 1e-12) + (kBondCut - reach) * k / 4000.0;
+      if (r > kBondCut) break;
+      ASSERT_LT(bo_prime_total(ff, a, b, r, bo_cut), bo_cut)
+          << ff.sbp[a].name << "-" << ff.sbp[b].name << " is a bond at r = " << r
+          << " beyond its reach " << reach << " (bo_cut " << bo_cut << ")";
+    }
+  });
   EXPECT_GT(bounded, pairs / 2);  // the bound is there for most pairs
 }
 
@@ -101,34 +109,25 @@ TEST(BondReach, NoBoundForARisingChannel) {
 // has BO' < bo_cut; the two are within 1e-8 of r of each other.
 TEST(BondReach, BracketDecidesAsTheBondOrderOnShippedForceFields) {
   int bracketed = 0, pairs = 0;
-  for (const char *path : kShipped) {
-    SCOPED_TRACE(path);
-    ForceField ff = read_force_field(repo_path(path));
-    const int n = ff.num_types;
-    for (const double bo_cut : {ff.bo_cut(), 1e-4, 0.01}) {
-      set_bond_reach(ff.tbp, ff.sbp, n, bo_cut);
-      for (int a = 0; a < n; ++a)
-        for (int b = 0; b < n; ++b) {
-          const TwoBodyParams &t = ff.tbp[a * n + b];
-          ++pairs;
-          if (!(t.bond_sure > 0.0)) continue;
-          ++bracketed;
-          ASSERT_GT(t.bond_never, t.bond_sure);
-          EXPECT_LT(t.bond_never - t.bond_sure, 1e-8 * t.bond_never);
-          EXPECT_LE(t.bond_never, t.bond_reach);
-          for (int k = 1; k <= 20000; ++k) {
-            const double r = t.bond_reach * k / 20000.0;
-            const bool bond = bo_prime_total(ff, a, b, r, bo_cut) >= bo_cut;
-            if (r < t.bond_sure)
-              ASSERT_TRUE(bond) << ff.sbp[a].name << "-" << ff.sbp[b].name << " r = " << r;
-            if (r >= t.bond_never)
-              ASSERT_FALSE(bond) << ff.sbp[a].name << "-" << ff.sbp[b].name << " r = " << r;
-          }
-          // and just inside either end
-          EXPECT_GE(bo_prime_total(ff, a, b, t.bond_sure * (1.0 - 1e-15), bo_cut), bo_cut);
-          EXPECT_LT(bo_prime_total(ff, a, b, t.bond_never * (1.0 + 1e-15), bo_cut), bo_cut);
-        }
+  for_each_shipped_pair([&](const ForceField &ff, int a, int b, double bo_cut) {
+    const TwoBodyParams &t = ff.tbp[a * ff.num_types + b];
+    ++pairs;
+    if (!(t.bond_sure > 0.0)) return;
+    ++bracketed;
+    ASSERT_GT(t.bond_never, t.bond_sure);
+    EXPECT_LT(t.bond_never - t.bond_sure, 1e-8 * t.bond_never);
+    EXPECT_LE(t.bond_never, t.bond_reach);
+    for (int k = 1; k <= 20000; ++k) {
+      const double r = t.bond_reach * k / 20000.0;
+      const bool bond = bo_prime_total(ff, a, b, r, bo_cut) >= bo_cut;
+      if (r < t.bond_sure)
+        ASSERT_TRUE(bond) << ff.sbp[a].name << "-" << ff.sbp[b].name << " r = " << r;
+      if (r >= t.bond_never)
+        ASSERT_FALSE(bond) << ff.sbp[a].name << "-" << ff.sbp[b].name << " r = " << r;
     }
-  }
+    // and just inside either end
+    EXPECT_GE(bo_prime_total(ff, a, b, t.bond_sure * (1.0 - 1e-15), bo_cut), bo_cut);
+    EXPECT_LT(bo_prime_total(ff, a, b, t.bond_never * (1.0 + 1e-15), bo_cut), bo_cut);
+  });
   EXPECT_GT(bracketed, pairs / 2);
 }
