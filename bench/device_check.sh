@@ -8,7 +8,7 @@
 #      bench/plot_side_by_side.py.
 # On a machine with the full toolchain it builds first (scripts/configure.sh);
 # with BUNDLE=dir (made by bench/make_device_bundle.sh) it runs prebuilt binaries.
-# Usage: bench/device_check.sh [unit|quick|tests|bench|profile|floors|sanitize|drift|lanes|qeqtol|qeqmatrix|predictor|qtpie|acks2|gpupkg|yaml|arch|all]
+# Usage: bench/device_check.sh [unit|quick|tests|bench|scaling|profile|floors|sanitize|drift|lanes|qeqtol|qeqmatrix|predictor|qtpie|acks2|gpupkg|yaml|arch|all]
 #        (default all; lanes: the threads-per-row sweep behind thread_mapping.h's defaults;
 #        qeqtol: GPU vs host after 100 steps at two CG tolerances; qeqmatrix: the QEq
 #        matrix in full, each pair once, or matrix-free (MODES); gpupkg: the examples/reaxff suite and the -sf gpu
@@ -22,7 +22,9 @@
 #        `predictor`, on HNS 2^3, HNS 8^3 and Water-6540; arch, not in all: the GPU
 #        architectures of the bundle's plugin, and the error of a plugin built without
 #        code for this GPU, ARCH_PLUGIN; xlmd, not in all: NVE drift of extended-Lagrangian
-#        charges against converged ones; XLMD=1 with bench adds ours with `xlmd yes`)
+#        charges against converged ones; XLMD=1 with bench adds ours with `xlmd yes`;
+#        scaling, not in all: HNS on 1 and 2 (or more) GPUs, one MPI rank per GPU, beside
+#        the MPI peer (CASES))
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -275,6 +277,51 @@ if [ "$what" = all ] || [ "$what" = bench ] || [ "$what" = quick ]; then
         side_by_side "HNS $sys^3" "$root/examples/HNS" in.reaxff.hns -v x $sys -v y $sys -v z $sys -v t $t ;;
     esac
   done
+fi
+
+# Several GPUs of one host, one MPI rank per GPU, side by side with the MPI peer
+# (../shared/peer/lmp-kokkos-mpi-sm90.xz, carried as .device/peer/ or named by
+# PEER_MPI): CASES (default "8:1 8:2 16:1 16:2 32x16x16:2") are HNS replications
+# N (N^3) or AxBxC and rank counts; REPS runs each (median), then one run of ours
+# with `timing yes` for the phases and CG iterations. CSV: $out/scaling.csv.
+if [ "$what" = scaling ]; then
+  peer_mpi_xz=${PEER_MPI:-$root/.device/peer/lmp-kokkos-mpi-sm90.xz}
+  KKM=/tmp/lmp-kk-mpi
+  [ -x "$KKM" ] || { [ -f "$peer_mpi_xz" ] && xz -dc "$peer_mpi_xz" >"$KKM" && chmod +x "$KKM"; }
+  ngpu=$(nvidia-smi -L | wc -l)
+  echo "case,atoms,gpus,ours_ms,kk_ms,charges_ms,cg_s,cg_t" >"$out/scaling.csv"
+  cd "$root/examples/HNS"
+  for c in ${CASES:-8:1 8:2 16:1 16:2 32x16x16:2}; do
+    rep=${c%%:*}; np=${c##*:}
+    [ "$np" -gt "$ngpu" ] && { row "HNS $rep on $np GPUs: only $ngpu GPUs here"; continue; }
+    if [[ $rep == *x* ]]; then IFS=x read -r rx ry rz <<<"$rep"; else rx=$rep; ry=$rep; rz=$rep; fi
+    t=100; [ "$((rx * ry * rz))" -ge 1728 ] && t=20
+    args=(-in in.reaxff.hns -v x $rx -v y $ry -v z $rz -v t $t -screen none)
+    ours=() kk=()
+    for ((r = 1; r <= reps; r++)); do
+      mpirun --bind-to none -np $np "$LMP" -sf gpu "${args[@]}" -log "$out/scale_ours.log"
+      ours+=("$(ms_per_step "$out/scale_ours.log")")
+      if [ -x "$KKM" ]; then
+        mpirun --bind-to none -np $np "$KKM" -k on g $np -sf kk -pk kokkos neigh half newton on \
+          "${args[@]}" -log "$out/scale_kk.log"
+        kk+=("$(ms_per_step "$out/scale_kk.log")")
+      fi
+    done
+    mpirun --bind-to none -np $np "$LMP" -sf gpu -in "$(with_keywords in.reaxff.hns "timing yes")" \
+      "${args[@]:2}" -log "$out/scale_phases_${rep}_$np.log"
+    a=$(printf '%s\n' "${ours[@]}" | median); b=$(printf '%s\n' "${kk[@]}" | median)
+    atoms=$(awk '/^Loop time/ {print $(NF-1); exit}' "$out/scale_ours.log")
+    ch=$(awk '/ReaxFF\/GPU phase ms\/step/ {for (i = 1; i <= NF; i++) if ($i == "charges") {print $(i + 1); exit}}' \
+      "$out/scale_phases_${rep}_$np.log")
+    cg=$(awk '/phase QEq/ {for (i = 1; i <= NF; i++) {if ($i == "s") s = $(i + 1); if ($i == "t") t = $(i + 1)}} END {print s "," t}' \
+      "$out/scale_phases_${rep}_$np.log")
+    row "$(printf 'HNS %-9s %2s GPUs atoms=%-8s ours %8s ms/step (%s)  kk %8s (%s)  kk/ours %s  charges %s ms  CG s,t %s' \
+      "$rep" "$np" "$atoms" "$a" "${ours[*]}" "$b" "${kk[*]}" \
+      "$(awk -v a="$a" -v b="$b" 'BEGIN{if (a > 0 && b > 0) printf "%.2f", b / a; else print "-"}')" "$ch" "$cg")"
+    echo "HNS $rep,$atoms,$np,$a,$b,$ch,$cg" >>"$out/scaling.csv"
+    grep -h "rank:GPU\|QEq/GPU" "$out/scale_phases_${rep}_$np.log" | head -3
+  done
+  cd "$root"
 fi
 
 if [ "$what" = profile ]; then

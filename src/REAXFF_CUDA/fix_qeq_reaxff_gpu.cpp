@@ -22,6 +22,7 @@
 #include "platform.h"
 #include "puremd_gpu/qeq.h"
 #include "qeq_efield.h"
+#include "qeq_lammps_comm.h"
 #include "read_on_root.h"
 #include "respa.h"
 #include "text_file_reader.h"
@@ -36,31 +37,8 @@ namespace {
 constexpr double kNetChargeWarn = 1.0e-5;  // net group charge that triggers a warning
 }  // namespace
 
-/* The solver's communication, through this fix's pack/unpack callbacks:
-   forward and reverse move one double per atom (comm_forward = comm_reverse = 1). */
-struct FixQEqReaxFFGPU::LammpsComm : public puremd::QEqComm {
-  explicit LammpsComm(FixQEqReaxFFGPU *f) : fix(f) {}
-  void forward(double *v) override { fix->forward_per_atom(v); }
-  void reverse(double *v) override {
-    fix->comm_vec = v;
-    fix->comm->reverse_comm(fix);
-    fix->comm_vec = nullptr;
-  }
-  double sum(double local) override {
-    double global = 0.0;
-    MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, fix->world);
-    return global;
-  }
-  bool one_domain() const override { return fix->comm->nprocs == 1; }
-  FixQEqReaxFFGPU *fix;
-};
-
 // Ghost entries of v (one double per atom) from their owners.
-void FixQEqReaxFFGPU::forward_per_atom(double *v) {
-  comm_vec = v;
-  comm->forward_comm(this);
-  comm_vec = nullptr;
-}
+void FixQEqReaxFFGPU::forward_per_atom(double *v) { qcomm->forward(v); }
 
 /* ---------------------------------------------------------------------- */
 
@@ -81,8 +59,7 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, int first_ke
       pertype_option(nullptr),
       reaxflag(0),
       reaxff(nullptr),
-      solver_logged(false),
-      comm_vec(nullptr) {
+      solver_logged(false) {
   // fix qtpie/reaxff/gpu's and qeq/rel/reaxff/gpu's gauss file comes before
   // the keywords, and their `scale` among them
   const bool overlap_model = first_keyword > 8;
@@ -90,7 +67,8 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, int first_ke
   const bool plain_qeq = !overlap_model && !utils::strmatch(style, "^acks2/reax");
   const std::string usage = fmt::format(
       "fix ID group {} Nevery cutlo cuthi tol params{} [nowarn] [maxiter N]{}{} "
-      "[threads_per_row N] [matrix auto|full|half|free] [predictor lammps|aspc|quadratic|linear]",
+      "[threads_per_row N] [matrix auto|full|half|free] [predictor lammps|aspc|quadratic|linear] "
+      "[halo auto|mpi] [cuda_aware auto|yes|no]",
       style, overlap_model ? " gauss_file" : "", overlap_model ? " [scale S]" : " [matfree]",
       plain_qeq ? " [xlmd yes|no] [xlcg N] [xlk K]" : "");
   if (narg < first_keyword)
@@ -101,7 +79,8 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, int first_ke
   vector_flag = 1;
   size_vector = 2;
   extvector = 0;
-  comm_forward = comm_reverse = 1;
+  comm_forward = QEqLammpsComm::kForwardSize;  // (the halo's recording)
+  comm_reverse = 1;
 
   nevery = utils::inumeric(FLERR, arg[3], false, lmp);
   if (nevery <= 0)
@@ -177,6 +156,22 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, int first_ke
         error->all(FLERR, "Fix {}: matrix must be 'auto', 'full', 'half' or 'free', got '{}'",
                    style, arg[iarg + 1]);
       ++iarg;
+    } else if (strcmp(arg[iarg], "halo") == 0) {
+      if (iarg + 1 >= narg) error->all(FLERR, "Fix {}: keyword 'halo' needs a value", style);
+      const std::string v = arg[iarg + 1];
+      if (v != "auto" && v != "mpi")
+        error->all(FLERR, "Fix {}: halo must be 'auto' or 'mpi', got '{}'", style, v);
+      halo_peer_copies = v == "auto";
+      ++iarg;
+    } else if (strcmp(arg[iarg], "cuda_aware") == 0) {
+      if (iarg + 1 >= narg) error->all(FLERR, "Fix {}: keyword 'cuda_aware' needs a value", style);
+      const std::string v = arg[iarg + 1];
+      if (v != "auto" && v != "yes" && v != "no")
+        error->all(FLERR, "Fix {}: cuda_aware must be 'auto', 'yes' or 'no', got '{}'", style, v);
+      cuda_aware =
+          v == "yes" ? QEqLammpsComm::CudaAware::Yes
+                     : (v == "no" ? QEqLammpsComm::CudaAware::No : QEqLammpsComm::CudaAware::Auto);
+      ++iarg;
     } else if (strcmp(arg[iarg], "predictor") == 0) {
       if (iarg + 1 >= narg) error->all(FLERR, "Fix {}: keyword 'predictor' needs a value", style);
       // in the order of puremd::QEqPredictor
@@ -215,7 +210,7 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, int first_ke
   check_taper();
   call_library_all(lmp, context().c_str(), "check_qeq_settings",
                    [&] { puremd::check_qeq_settings(qeq_settings()); });
-  qcomm = std::make_unique<LammpsComm>(this);
+  qcomm = std::make_unique<QEqLammpsComm>(lmp, this, cuda_aware, halo_peer_copies);
 
   // the history of past solutions is per-atom data; with xlmd it holds the
   // extended Lagrangian's auxiliary vectors (K + 1 past values), which
@@ -306,9 +301,17 @@ void FixQEqReaxFFGPU::log_solver() {
   if (cuda != solver_is_cuda) solver_logged = false;
   solver_is_cuda = cuda;
   if (!solver_logged && comm->me == 0) {
-    if (solver_is_cuda)
-      utils::logmesg(lmp, "QEq/GPU: fix {} uses the CUDA QEq solver (ghost refresh {})\n", id,
-                     comm->nprocs == 1 ? "on the GPU" : "through LAMMPS comm every CG iteration");
+    if (solver_is_cuda && comm->nprocs == 1)
+      utils::logmesg(
+          lmp, "QEq/GPU: fix {} uses the CUDA QEq solver (ghosts refreshed on the GPU)\n", id);
+    else if (solver_is_cuda)
+      utils::logmesg(lmp,
+                     "QEq/GPU: fix {} uses the CUDA QEq solver (ghosts by a halo exchange "
+                     "packed on the GPU, {})\n",
+                     id,
+                     qcomm->gpu_buffers_used()
+                         ? "MPI given GPU buffers (CUDA-aware)"
+                         : "its messages staged through page-locked host memory");
     else
       utils::logmesg(lmp, "QEq/GPU: fix {} uses the host QEq solver\n", id);
     if (xlmd)
@@ -517,6 +520,10 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   // ghosts up to date on the GPU.
   in.ghosts_are_images = comm->nprocs == 1;
 
+  // Several ranks: the halo the solver replays, recorded again after LAMMPS
+  // re-neighboured.
+  qcomm->update_halo();
+
   // The engine's charge stage: with the CUDA driver the atoms go up and the
   // neighbours are built here, for this solve and the forces that follow.
   puremd::QEqResult res;
@@ -527,6 +534,7 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   });
   iter_s = res.iter_s;
   iter_t = res.iter_t;
+  log_halo(res);
   const bool fixed_iterations = in.settings.xl == puremd::QEqXl::Step;
   if (xlmd) {
     xl_ready = true;
@@ -564,6 +572,21 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   }
 }
 
+// Several ranks, CUDA solver: how the halo reaches the peers, once
+// (rank 0's, and the totals over the ranks).
+void FixQEqReaxFFGPU::log_halo(const puremd::QEqResult &res) {
+  if (comm->nprocs == 1 || !solver_is_cuda || halo_logged) return;
+  halo_logged = true;
+  int mine[2] = {res.halo_peers_copy, res.halo_peers_mpi}, all[2] = {0, 0};
+  MPI_Reduce(mine, all, 2, MPI_INT, MPI_SUM, 0, world);
+  if (comm->me == 0)
+    utils::logmesg(lmp,
+                   "QEq/GPU: fix {} halo: {} rank pairs by GPU peer copies, {} by MPI messages "
+                   "({})\n",
+                   id, all[0] / 2, all[1] / 2,
+                   qcomm->gpu_buffers_used() ? "GPU buffers" : "staged through host memory");
+}
+
 /* ---------------------------------------------------------------------- */
 
 // With pair_style reaxff/gpu ... timing yes: the wall time of a solve
@@ -593,21 +616,19 @@ double FixQEqReaxFFGPU::compute_vector(int n) { return n == 0 ? iter_s : iter_t;
 
 int FixQEqReaxFFGPU::pack_forward_comm(int n, int *list, double *buf, int /*pbc_flag*/,
                                        int * /*pbc*/) {
-  for (int m = 0; m < n; ++m) buf[m] = comm_vec[list[m]];
-  return n;
+  return qcomm->pack_forward(n, list, buf);
 }
 
 void FixQEqReaxFFGPU::unpack_forward_comm(int n, int first, double *buf) {
-  for (int m = 0; m < n; ++m) comm_vec[first + m] = buf[m];
+  qcomm->unpack_forward(n, first, buf);
 }
 
 int FixQEqReaxFFGPU::pack_reverse_comm(int n, int first, double *buf) {
-  for (int m = 0; m < n; ++m) buf[m] = comm_vec[first + m];
-  return n;
+  return qcomm->pack_reverse(n, first, buf);
 }
 
 void FixQEqReaxFFGPU::unpack_reverse_comm(int n, int *list, double *buf) {
-  for (int m = 0; m < n; ++m) comm_vec[list[m]] += buf[m];
+  qcomm->unpack_reverse(n, list, buf);
 }
 
 /* ----------------------------------------------------------------------

@@ -32,7 +32,10 @@
    set-up, the K steps after a fresh start, minimization, rerun and steps
    after atoms come or go solve to the tolerance (a set-up keeps the vectors
    only where the run continues the last one's trajectory). The auxiliary
-   vectors move with the atoms and are kept in restart files. */
+   vectors move with the atoms and are kept in restart files. cuda_aware
+   auto|yes|no (default auto: what MPIX_Query_cuda_support says): whether the
+   CUDA solver's halo messages on several ranks hand MPI GPU buffers, or go
+   through page-locked host memory (QEqLammpsComm). */
 #ifndef LMP_FIX_QEQ_REAXFF_GPU_H
 #define LMP_FIX_QEQ_REAXFF_GPU_H
 
@@ -43,6 +46,7 @@
 #include "fix.h"
 #include "library_call.h"
 #include "puremd_gpu/charge_history.h"
+#include "qeq_lammps_comm.h"
 
 namespace puremd {
 struct QEqSettings;
@@ -92,8 +96,6 @@ class FixQEqReaxFFGPU : public Fix {
   double memory_usage() override;
 
  protected:
-  struct LammpsComm;  // puremd::QEqComm over LAMMPS's comm and MPI
-
   // For a derived charge model (fix qtpie/reaxff/gpu, qeq/rel/reaxff/gpu,
   // acks2/reaxff/gpu): its keywords start at first_keyword (positional
   // arguments of its own before them: past 8, a gauss file and `scale`).
@@ -153,8 +155,12 @@ class FixQEqReaxFFGPU : public Fix {
   bool solver_is_cuda = false;        // the engine runs the CUDA driver
   bool solver_logged;                 // the log line naming the solver was written
   bool later_pre_force = false;       // a fix after this one runs at pre_force (init)
-  std::unique_ptr<LammpsComm> qcomm;
-  double *comm_vec;  // the vector the current forward/reverse comm moves
+  // the solver's communication over LAMMPS's comm and MPI, with the halo
+  std::unique_ptr<QEqLammpsComm> qcomm;
+  QEqLammpsComm::CudaAware cuda_aware = QEqLammpsComm::CudaAware::Auto;  // keyword cuda_aware
+  bool halo_peer_copies = true;  // keyword halo (auto: true, mpi: false)
+  bool halo_logged = false;      // the log said how the halo travels
+  void log_halo(const puremd::QEqResult &res);
   void forward_per_atom(double *v);
 
   // params: "reaxff" (extract_pair_parameters) or a file (read_parameter_file),

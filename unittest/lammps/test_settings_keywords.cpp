@@ -1,6 +1,6 @@
 // What a user tunes is a keyword, checked once: pair_style reaxff/gpu's
-// skin, lanes and timing, fix qeq/reaxff/gpu's threads_per_row, matrix and
-// predictor. Bad values are errors that name the keyword; good ones leave the
+// skin, lanes and timing, fix qeq/reaxff/gpu's threads_per_row, matrix,
+// predictor, halo and cuda_aware. Bad values are errors that name the keyword; good ones leave the
 // physics alone (seen on the CUDA driver only for those the host driver
 // ignores; on either for the predictor), and `timing yes` prints the phase
 // table at the end of a run.
@@ -55,6 +55,10 @@ TEST(SettingsKeywords, BadValuesAreErrorsNamingThem) {
   EXPECT_ERROR_CONTAINS(error_of("", "predictor cubic"), "cubic");
   EXPECT_ERROR_CONTAINS(error_of("", "predictor"), "predictor");
   EXPECT_ERROR_CONTAINS(error_of("skin", ""), "skin");
+  EXPECT_ERROR_CONTAINS(error_of("", "halo nvlink"), "halo");
+  EXPECT_ERROR_CONTAINS(error_of("", "halo nvlink"), "nvlink");
+  EXPECT_ERROR_CONTAINS(error_of("", "cuda_aware maybe"), "cuda_aware");
+  EXPECT_ERROR_CONTAINS(error_of("", "cuda_aware"), "cuda_aware");
 }
 
 struct HnsRun {
@@ -95,7 +99,11 @@ TEST(SettingsKeywords, SettingsChangeNoResultOnTheCudaDriver) {
       {"", "matrix half"},
       {"", "matrix free"},
       {"", "matrix free threads_per_row 4"},
-      {"", "matfree"}};  // fix qeq/reaxff's keyword (LAMMPS 4Jul2026): matrix free
+      {"", "matfree"},  // fix qeq/reaxff's keyword (LAMMPS 4Jul2026): matrix free
+      // several ranks: the halo by MPI messages staged through host memory
+      // instead of GPU peer copies (one rank: no halo, the same run)
+      {"", "halo mpi cuda_aware no"},
+      {"", "halo mpi matrix full"}};
   for (const auto &[pair_keywords, fix_keywords] : tunings) {
     SCOPED_TRACE("pair_style ... " + pair_keywords + ", fix ... " + fix_keywords);
     const HnsRun m = run_hns("driver cuda " + pair_keywords, fix_keywords);

@@ -11,6 +11,7 @@
 
 #include "puremd_gpu/atom_input.h"
 #include "puremd_gpu/charge_history.h"
+#include "puremd_gpu/halo.h"
 #include "puremd_gpu/physics/qeq_matrix.h"
 #include "puremd_gpu/physics/qtpie.h"
 
@@ -31,6 +32,34 @@ struct QEqComm {
   // solver then keeps CG's scalars on the GPU (no host round trip per
   // iteration) when it also refreshes the ghosts there.
   virtual bool one_domain() const { return false; }
+  // The sums of n numbers over all sub-domains, in place: one collective
+  // call for all the dot products a solver needs at one point.
+  virtual void sum(double *v, int n) {
+    for (int k = 0; k < n; ++k) v[k] = sum(v[k]);
+  }
+
+  // --- The halo, replayed by the solvers instead of forward() (optional) ---
+  // The pattern of this step's ghosts (halo.h), or null: forward() then
+  // moves every ghost value.
+  virtual const HaloPattern *halo() const { return nullptr; }
+  // This sub-domain's rank, as HaloPattern's peers name it.
+  virtual int rank() const { return 0; }
+  // One exchange of point-to-point messages: every receive posted, every
+  // send started, then all completed (a rank may be both sender and
+  // receiver). Messages between two ranks match in the order given.
+  struct Message {
+    int peer;
+    void *data;
+    std::size_t bytes;
+  };
+  virtual void exchange(const Message *send, int n_send, const Message *recv, int n_recv);
+  // Whether exchange() may be given GPU memory (a CUDA-aware MPI); else the
+  // CUDA solver stages its messages through page-locked host memory.
+  virtual bool device_memory() const { return false; }
+  // Whether the CUDA solver may copy its halo values straight into the GPU
+  // memory of a peer rank on the same node (CUDA IPC) where its GPU reaches
+  // the peer's; exchange() then only says when the copies are done.
+  virtual bool peer_copies() const { return true; }
 };
 
 // How the CUDA solver multiplies by H (the host solver always stores it).
@@ -200,6 +229,9 @@ struct QEqResult {
   // Half: the tiles' partners were found by an earlier solve (the same
   // build of the engine's neighbour list), only this solve's pairs anew
   bool tiles_reused = false;
+  // The CUDA solver on several ranks (QEqComm::halo): this rank's peers
+  // reached by GPU peer copies, and by MPI messages.
+  int halo_peers_copy = 0, halo_peers_mpi = 0;
   int matvecs() const { return iter_s + iter_t; }
   bool converged() const { return converged_s && converged_t; }
 };

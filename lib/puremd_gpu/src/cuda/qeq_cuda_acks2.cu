@@ -17,8 +17,8 @@
 // (the first batch as long as the last solve took: usually one read a
 // solve; a read per iteration would cost a synchronisation, about as long as
 // an iteration's launches at small sizes). With several sub-domains the
-// sums come home to QEqComm::sum and the same steps run on the host (five
-// round trips an iteration).
+// sums come home to QEqComm::sum (one collective call per row kernel) and
+// the same steps run on the host (five round trips an iteration).
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -316,6 +316,7 @@ void CudaQEqSolver::launch_acks2_spmv(const double2 *v, double2 *y, const int *p
 // device path gathers owners' columns and folds in k_acks2_finish).
 void CudaQEqSolver::acks2_product(const double2 *v, double2 *y, QEqComm &comm, const int *phase) {
   if (!device_comm_) forward_host(const_cast<double2 *>(v), 3, comm);
+  forward_halo(const_cast<double2 *>(v), comm);
   if (n_total_ > 0) {
     switch (pick_threads_per_row(nnz_, nonempty_rows_, settings_.threads_per_row)) {
       case 4:
@@ -455,16 +456,18 @@ Acks2State CudaQEqSolver::bicgstab(Acks2State state, QEqComm &comm) {
       batch = 2;
     }
   } else {
-    // The same steps on the host; every sum over the ranks, in this order on every rank.
+    // The same steps on the host; a row kernel's sums over the ranks in one
+    // collective call, in this order on every rank.
     double v[kSums];
     auto home = [&]() {
       std::fill(v, v + kSums, 0.0);
       if (nr > 0) finish_sums(g, kSums, v);
+      comm.sum(v, kSums);
     };
     auto mult = [&]() {  // the multipliers' rows of the last product: (sum u, sum q)
       Acks2Mult m;
-      m.u = comm.sum(v[1]);
-      m.q = comm.sum(v[0]);
+      m.u = v[1];
+      m.q = v[0];
       return m;
     };
     product(x, h.x, nullptr, w, nullptr, nullptr);
@@ -472,8 +475,7 @@ Acks2State CudaQEqSolver::bicgstab(Acks2State state, QEqComm &comm) {
     h.ax = mult();
     if (nr > 0) residual();
     home();
-    const double bb = comm.sum(v[0]);
-    acks2_begin(h, bb, comm.sum(v[1]));
+    acks2_begin(h, v[0], v[1]);
     while (h.phase == kAcks2Run) {
       acks2_direction(h);
       if (h.phase != kAcks2Run) break;
@@ -481,11 +483,11 @@ Acks2State CudaQEqSolver::bicgstab(Acks2State state, QEqComm &comm) {
       product(d, h.d, nullptr, z, r_hat, nullptr);
       home();
       const Acks2Mult z_l = mult();
-      acks2_alpha(h, comm.sum(v[2]), z_l);
+      acks2_alpha(h, v[2], z_l);
       if (h.phase != kAcks2Run) break;
       if (nr > 0) half_step();
       home();
-      acks2_check_early(h, comm.sum(v[0]));
+      acks2_check_early(h, v[0]);
       if (h.phase == kAcks2Early) {
         if (nr > 0) early();
         acks2_omega(h, 0.0, 0.0, Acks2Mult{});  // ends the early exit
@@ -494,13 +496,11 @@ Acks2State CudaQEqSolver::bicgstab(Acks2State state, QEqComm &comm) {
       product(s_hat, h.s, nullptr, y, s, nullptr);
       home();
       const Acks2Mult y_l = mult();
-      const double sy = comm.sum(v[2]);
-      acks2_omega(h, sy, comm.sum(v[3]), y_l);
+      acks2_omega(h, v[2], v[3], y_l);
       if (h.phase != kAcks2Run) break;
       if (nr > 0) step_end();
       home();
-      const double rr = comm.sum(v[0]);
-      acks2_end(h, rr, comm.sum(v[1]));
+      acks2_end(h, v[0], v[1]);
     }
   }
   acks2_last_iters_ = h.it;
@@ -543,33 +543,38 @@ QEqResult CudaQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *
   res.breakdown = end.breakdown != 0;
   res.matrix_free = matrix_free_;
   res.matrix = format_;
+  note_halo(res);
   qeq_push_history(global_hist_, hist_depth_, end.x.u, end.x.q);
 
   // q and u straight into the caller's arrays: owned atoms outside the rows
   // keep theirs (uploaded first), ghosts get their owners' on the device
   // path, else through QEqComm::forward.
-  if (nr > 0) {
+  if (nr > 0 || halo_mode_) {
     if (nr < nl) {
       PMD_CUDA_CHECK(
           cudaMemcpyAsync(q_dev_.data(), q, nl * sizeof(double), cudaMemcpyHostToDevice, stream_));
       PMD_CUDA_CHECK(
           cudaMemcpyAsync(u_dev_.data(), u, nl * sizeof(double), cudaMemcpyHostToDevice, stream_));
     }
-    k_acks2_results<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(
-        nr, rows, x_.data(), q_dev_.data(), u_dev_.data(), hist_dev_, hist_depth_);
-    PMD_CUDA_CHECK_LAUNCH("k_acks2_results", stream_);
-    const int n_down = device_comm_ ? n : nl;
-    if (device_comm_ && n > nl) {
-      refresh_ghost_charges(q_dev_.data());
-      refresh_ghost_charges(u_dev_.data());
+    if (nr > 0) {
+      k_acks2_results<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(
+          nr, rows, x_.data(), q_dev_.data(), u_dev_.data(), hist_dev_, hist_depth_);
+      PMD_CUDA_CHECK_LAUNCH("k_acks2_results", stream_);
     }
-    PMD_CUDA_CHECK(cudaMemcpyAsync(q, q_dev_.data(), n_down * sizeof(double),
-                                   cudaMemcpyDeviceToHost, stream_));
-    PMD_CUDA_CHECK(cudaMemcpyAsync(u, u_dev_.data(), n_down * sizeof(double),
-                                   cudaMemcpyDeviceToHost, stream_));
+    const int n_down = device_comm_ ? n : nl;
+    if (device_comm_ && (n > nl || halo_mode_)) {  // (halo mode: every rank exchanges)
+      refresh_ghost_charges(q_dev_.data(), comm);
+      refresh_ghost_charges(u_dev_.data(), comm);
+    }
+    if (n_down > 0) {
+      PMD_CUDA_CHECK(cudaMemcpyAsync(q, q_dev_.data(), n_down * sizeof(double),
+                                     cudaMemcpyDeviceToHost, stream_));
+      PMD_CUDA_CHECK(cudaMemcpyAsync(u, u_dev_.data(), n_down * sizeof(double),
+                                     cudaMemcpyDeviceToHost, stream_));
+    }
     PMD_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
-  if (nr == 0 || !device_comm_) {
+  if (!device_comm_ || (nr == 0 && !halo_mode_)) {
     comm.forward(q);
     comm.forward(u);
   }

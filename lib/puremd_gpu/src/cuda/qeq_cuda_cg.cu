@@ -6,8 +6,9 @@
 // The scalars of an iteration (r.d, d.w, r.p) are block partial sums finished
 // by one block. Where they go next depends on the sub-domains:
 //   several (or ghosts refreshed through QEqComm): home to the host, summed
-//     over the ranks by QEqComm::sum, alpha / beta computed there and passed
-//     to the next kernels (two round trips per iteration);
+//     over the ranks by QEqComm::sum (one collective call per reduction,
+//     both systems in it), alpha / beta computed there and passed to the
+//     next kernels (two round trips per iteration);
 //   one, ghosts on the device: alpha, beta, rho, the iteration counts and
 //     which systems still run stay on the GPU (CgState); the host queues
 //     iterations and reads "still running?" once per few iterations. An
@@ -248,6 +249,7 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
 
   // r = b - H x, d = M^-1 r (both systems)
   if (!device_comm_) forward_host(x, 3, comm);
+  forward_halo(x, comm);
   multiply(x, w, nullptr);
   if (!device_comm_) reverse_host(w, 3, comm);
   double s4[4] = {0, 0, 0, 0};
@@ -268,6 +270,7 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
   // `running` names the systems whose ghosts go through QEqComm.
   auto product = [&](int par, int running) {
     if (!device_comm_) forward_host(d, running, comm);
+    forward_halo(d, comm);  // (both systems: one message per peer)
     multiply(d, w, on_device ? &st->step[par].running : nullptr);
     if (!device_comm_) reverse_host(w, running, comm);
     if (nr > 0) {
@@ -309,11 +312,13 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
     res.iter_s = cg_probe_[0].it[0];
     res.iter_t = cg_probe_[0].it[1];
   } else {
-    // collective calls, in this order on every rank
-    const double b_norm_s = std::sqrt(comm.sum(s4[0]));
-    const double b_norm_t = std::sqrt(comm.sum(s4[1]));
-    double rho_s = comm.sum(s4[2]);
-    double rho_t = comm.sum(s4[3]);
+    // collective calls, in this order on every rank: one per reduction,
+    // both systems' sums in it
+    comm.sum(s4, 4);
+    const double b_norm_s = std::sqrt(s4[0]);
+    const double b_norm_t = std::sqrt(s4[1]);
+    double rho_s = s4[2];
+    double rho_t = s4[3];
     const double tol = settings_.tolerance;
     const int max_iter = settings_.max_iter;
     int it_s = 1, it_t = 1;
@@ -326,22 +331,24 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
       product(0, c.running);
       double dw[2] = {0, 0};
       if (nr > 0) finish_sums(g, 2, dw);
-      c.alpha[0] = run_s ? rho_s / comm.sum(dw[0]) : 0.0;
-      c.alpha[1] = run_t ? rho_t / comm.sum(dw[1]) : 0.0;
+      comm.sum(dw, 2);
+      c.alpha[0] = run_s ? rho_s / dw[0] : 0.0;
+      c.alpha[1] = run_t ? rho_t / dw[1] : 0.0;
       double rp[2] = {0, 0};
       if (nr > 0) {
         update(c, 0);
         finish_sums(g, 2, rp);
       }
+      comm.sum(rp, 2);
       if (run_s) {
         const double rho_old = rho_s;
-        rho_s = comm.sum(rp[0]);
+        rho_s = rp[0];
         c.beta[0] = rho_s / rho_old;
         ++it_s;
       }
       if (run_t) {
         const double rho_old = rho_t;
-        rho_t = comm.sum(rp[1]);
+        rho_t = rp[1];
         c.beta[1] = rho_t / rho_old;
         ++it_t;
       }

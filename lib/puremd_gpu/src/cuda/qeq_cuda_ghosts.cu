@@ -1,4 +1,9 @@
 // Ghosts of the CUDA QEq solver. Per CG iteration:
+//   - halo mode (several ranks, QEqComm::halo): as the device path for the
+//     ghosts of this rank's atoms (found by id); the other ranks' atoms get
+//     their values through the halo exchange (halo_exchange.h) before each
+//     product, and their pairs are kept in full in the owned rows, so there
+//     is nothing to send back;
 //   - device path (every ghost's owner known: QEqInput::ghost_owner all >= 0,
 //     or found by id for ghosts_are_images, once per reordering of the
 //     atoms): matrix columns that are ghosts are stored as their owner (the
@@ -67,11 +72,12 @@ __global__ void k_ghost_charges(const int *owner, int n_local, int n_ghost, doub
 // the GPU once per reordering of the atoms.
 void CudaQEqSolver::find_ghost_owners(const QEqInput &in) {
   const int n = in.n_total, nl = in.n_local, n_ghost = n - nl;
-  if (n_ghost == 0 || (!in.ghost_owner && !in.ghosts_are_images)) {
+  const bool by_id = in.ghosts_are_images || halo_mode_;
+  if (n_ghost == 0 || (!in.ghost_owner && !by_id)) {
     // Without owner information every exchange goes through QEqComm, also
     // on a rank with no ghosts: LAMMPS pairs each rank's sends with its
     // neighbours' receives, and this rank's atoms may be their ghosts.
-    device_comm_ = n_ghost == 0 && (in.ghost_owner || in.ghosts_are_images);
+    device_comm_ = n_ghost == 0 && (in.ghost_owner || by_id);
     owners_of_ = -1;
     return;
   }
@@ -83,7 +89,7 @@ void CudaQEqSolver::find_ghost_owners(const QEqInput &in) {
     PMD_CUDA_CHECK_LAUNCH("k_check_owners", stream_);
   } else {
     if (!in.atoms_reordered && owners_of_ == n && owners_nl_ == nl) {
-      device_comm_ = owners_known_;
+      device_comm_ = owners_known_ || halo_mode_;
       return;
     }
     owners_of_ = -1;
@@ -106,7 +112,8 @@ void CudaQEqSolver::find_ghost_owners(const QEqInput &in) {
     throw RuntimeError("QEq: ghost_owner[" + std::to_string(k) + "] = " +
                        std::to_string(in.ghost_owner[k]) + " is neither an owned atom nor -1");
   }
-  device_comm_ = c[kCheckNoOwner] == 0;
+  // (halo mode: the ghosts without an owner here are other ranks' atoms)
+  device_comm_ = halo_mode_ || c[kCheckNoOwner] == 0;
   if (!in.ghost_owner) {
     owners_of_ = n;
     owners_nl_ = nl;
@@ -114,7 +121,11 @@ void CudaQEqSolver::find_ghost_owners(const QEqInput &in) {
   }
 }
 
-void CudaQEqSolver::refresh_ghost_charges(double *q) {
+void CudaQEqSolver::refresh_ghost_charges(double *q, QEqComm &comm) {
+  if (halo_mode_) {
+    halo_.forward(q, comm);
+    return;
+  }
   const int n_ghost = n_total_ - n_local_;
   if (n_ghost <= 0) return;
   k_ghost_charges<<<blocks_for(n_ghost, kQEqBlock), kQEqBlock, 0, stream_>>>(owner_dev_.data(),

@@ -13,7 +13,9 @@
 //      (cell) order;
 //   2. for an owned row, its far row: partners j > i, in the far list's order.
 // A ghost row takes only part 1 (its owned partners); its entries are folded
-// into its owner's row after the product.
+// into its owner's row after the product. In halo mode (several ranks) a
+// ghost of another rank's atom has no row: its pairs are kept in full in
+// the owned rows, and its value comes through the halo exchange.
 //
 // A matrix stored once (QEqMatrix::Half, and the matrix-free product) takes
 // part 2 alone: each pair once, in the row of its owned lower-index atom;
@@ -72,18 +74,29 @@ __device__ __forceinline__ double acks2_row_value(const QEqRowArgs &a, const QEq
   return r > bcut ? 0.0 : acks2_bond_softness(r, bcut, a.softness).x;
 }
 
+// Halo mode: ghost j is another rank's atom (QEqRowArgs::owner).
+__device__ __forceinline__ bool qeq_remote_ghost(const QEqRowArgs &a, int j) {
+  return a.owner && j >= a.n_local && a.owner[j - a.n_local] < 0;
+}
+
 // Part 2's rule for owned row i (id tag_i) and its far partner j at
 // d = x_j - x_i, |d|^2 = d2: within the cut-off, and a pair with a ghost
 // only if it is this rank's. The tiles' masks (qeq_cuda_tiles.cu) keep
 // their pairs by it too.
+// In halo mode a pair with another rank's atom is kept whatever the rule
+// (both ranks keep it, each in its own atom's row).
 __device__ __forceinline__ bool qeq_keeps_far_pair(const QEqRowArgs &a, long long tag_i, int j,
                                                    vec3 d, double d2) {
-  return d2 <= a.cut2 && (j < a.n_local || ghost_pair_is_mine(tag_i, a.tag[j], d));
+  return d2 <= a.cut2 &&
+         (j < a.n_local || qeq_remote_ghost(a, j) || ghost_pair_is_mine(tag_i, a.tag[j], d));
 }
 
-// The product's column of partner j: its owner for a ghost on the device path.
+// The product's column of partner j: its owner for a ghost of this rank's
+// atoms on the device path, the ghost itself otherwise.
 __device__ __forceinline__ int qeq_column(const QEqRowArgs &a, int j) {
-  return a.owner && j >= a.n_local ? a.owner[j - a.n_local] : j;
+  if (!a.owner || j < a.n_local) return j;
+  const int o = a.owner[j - a.n_local];
+  return o >= 0 ? o : j;
 }
 
 // Visits the candidates of row i in chunks of L (one per lane, in row
@@ -96,7 +109,7 @@ __device__ __forceinline__ void qeq_row_chunks(const LaneGroup<L> &g, const QEqR
   if (a.active && !a.active[i]) return;
   const EngineAtoms &f = a.far;
   const bool ghost_row = i >= a.n_local;
-  if (kOnce && ghost_row) return;
+  if (ghost_row && (kOnce || qeq_remote_ghost(a, i))) return;
   const vec3 xi = f.x[i];
   const long long tag_i = a.tag[i];
   // 1. partners k < i (owned rows that hold i)

@@ -210,7 +210,11 @@ QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in,
   settings_ = qeq_cg_settings(in.settings);
   taper_ = make_taper(settings_.cut_lo, settings_.cut_hi);
   atoms_ = atoms;
+  // several ranks replay the caller's halo pattern on the GPU (halo_exchange.h)
+  const HaloPattern *halo = comm.halo();
+  halo_mode_ = halo && !in.ghost_owner && !in.ghosts_are_images;
   setup(in, history);
+  if (halo_mode_) halo_.update(*halo, comm, in.n_local, in.n_total, comm.peer_copies());
   build_matrix(in);
   ++solves_;
   if (acks2_) return solve_acks2(in, comm, q);  // qeq_cuda_acks2.cu
@@ -230,7 +234,8 @@ QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in,
     PMD_CUDA_CHECK_LAUNCH("k_init", stream_);
   }
 
-  const QEqResult res = conjugate_gradients(comm);  // qeq_cuda_cg.cu
+  QEqResult res = conjugate_gradients(comm);  // qeq_cuda_cg.cu
+  note_halo(res);
 
   // q = s - mu t with mu chosen so that the charges sum to zero (mu stays on
   // the GPU when CG's scalars did).
@@ -249,30 +254,34 @@ QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in,
   }
   double mu = 0.0;
   if (!on_device) {
-    const double s_sum = comm.sum(st[0]);  // two collective calls, in this order on every rank
-    const double t_sum = comm.sum(st[1]);
-    mu = s_sum / t_sum;
+    comm.sum(st, 2);  // one collective call on every rank
+    mu = st[0] / st[1];
   }
   // Charges straight into the caller's q: the owned atoms outside the rows
   // keep theirs (uploaded first), ghosts get their owners' on the device
-  // path, else through QEqComm::forward.
-  if (nr > 0) {
+  // path (halo mode: through the exchange, which every rank joins), else
+  // through QEqComm::forward.
+  if (nr > 0 || halo_mode_) {
     if (nr < nl)
       PMD_CUDA_CHECK(
           cudaMemcpyAsync(q_dev_.data(), q, nl * sizeof(double), cudaMemcpyHostToDevice, stream_));
-    k_charges<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(
-        nr, rows_dev_.data(), mu, on_device ? sums_dev_.data() : nullptr, x, settings_.xl,
-        qeq_xl_scheme(settings_.xl_order), q_dev_.data(), hist_dev_, hist_depth_);
-    PMD_CUDA_CHECK_LAUNCH("k_charges", stream_);
-    const int n_down = device_comm_ ? n : nl;
-    if (device_comm_ && n > nl) {
-      refresh_ghost_charges(q_dev_.data());
+    if (nr > 0) {
+      k_charges<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(
+          nr, rows_dev_.data(), mu, on_device ? sums_dev_.data() : nullptr, x, settings_.xl,
+          qeq_xl_scheme(settings_.xl_order), q_dev_.data(), hist_dev_, hist_depth_);
+      PMD_CUDA_CHECK_LAUNCH("k_charges", stream_);
     }
-    PMD_CUDA_CHECK(cudaMemcpyAsync(q, q_dev_.data(), n_down * sizeof(double),
-                                   cudaMemcpyDeviceToHost, stream_));
+    const int n_down = device_comm_ ? n : nl;
+    if (device_comm_ && n > nl)
+      refresh_ghost_charges(q_dev_.data(), comm);
+    else if (halo_mode_)
+      halo_.forward(q_dev_.data(), comm);  // (this rank's atoms may be ghosts)
+    if (n_down > 0)
+      PMD_CUDA_CHECK(cudaMemcpyAsync(q, q_dev_.data(), n_down * sizeof(double),
+                                     cudaMemcpyDeviceToHost, stream_));
     PMD_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
-  if (nr == 0 || !device_comm_) comm.forward(q);
+  if (!device_comm_ || (nr == 0 && !halo_mode_)) comm.forward(q);
   return res;
 }
 

@@ -58,6 +58,7 @@
 #include "cuda/acks2_scalars.cuh"
 #include "cuda/device_buffer.h"
 #include "cuda/engine_atoms.h"
+#include "cuda/halo_exchange.h"
 #include "puremd_gpu/qeq.h"
 
 namespace puremd::cuda {
@@ -88,7 +89,11 @@ struct QEqRowArgs {
   const int *type;    // null: per-atom parameters
   int num_types;
   const double *shield, *gamma;
-  const int *owner;  // per ghost, device path only (null: keep ghost columns)
+  // per ghost, device path only (null: keep ghost columns): the owned atom
+  // it is an image of, or -1 (halo mode) for another rank's atom, whose
+  // value the halo exchange brings: its pairs are kept in full in the owned
+  // rows (never summed back to its owner) and its own row is empty
+  const int *owner;
   double cut2;
   Taper taper;
   int *bad_type;  // [0] flag, [1] type
@@ -188,12 +193,23 @@ class CudaQEqSolver {
   // --- qeq_cuda_ghosts.cu
   // Whether ghosts are refreshed on the device (device_comm_), with owner_dev_.
   void find_ghost_owners(const QEqInput &in);
-  // Ghost charges from their owners (device path).
-  void refresh_ghost_charges(double *q);
+  // Ghost charges from their owners (device path; halo mode: the exchange).
+  void refresh_ghost_charges(double *q, QEqComm &comm);
   // Comm path: ghosts of the systems in `which` (bit 0 s, bit 1 t) get their
   // owners' values through QEqComm::forward; ghost rows are added into their
   // owners through QEqComm::reverse.
   void forward_host(double2 *v, int which, QEqComm &comm);
+  // Halo mode (QEqComm::halo given: several ranks): ghost values of v from
+  // the atoms they are images of, through the halo exchange on the GPU.
+  template <class T>
+  void forward_halo(T *v, QEqComm &comm) {
+    if (halo_mode_) halo_.forward(v, comm);
+  }
+  void note_halo(QEqResult &res) const {
+    if (!halo_mode_) return;
+    res.halo_peers_copy = halo_.peers_by_copy();
+    res.halo_peers_mpi = halo_.peers_by_mpi();
+  }
   void reverse_host(double2 *y, int which, QEqComm &comm);
   template <class Move>
   void through_comm(double2 *v, int down, int up_begin, int up_end, int which, Move &&move);
@@ -256,6 +272,10 @@ class CudaQEqSolver {
   EngineAtoms atoms_;                  // of the solve in progress
   QEqRowArgs row_args_{};              // the row rules' inputs of the solve in progress
   bool device_comm_ = false;
+  // Several ranks with a halo pattern (QEqComm::halo): ghosts of this rank's
+  // atoms are found by id (owner_dev_), the others' values come through
+  // halo_; device_comm_ is then set too (no QEqComm::forward / reverse).
+  bool halo_mode_ = false;
   // ghost owners found by id (ghosts_are_images), kept until the atoms are
   // reordered: for n_total owners_of_ (-1: none kept) and n_local owners_nl_
   int owners_of_ = -1, owners_nl_ = 0;
@@ -340,6 +360,7 @@ class CudaQEqSolver {
   DeviceArray<double> xdiag_{"ACKS2: X diagonal", &mem_},
       xdiag_inv_{"ACKS2: X preconditioner", &mem_};
   DeviceArray<Acks2State> acks2_state_{"ACKS2: BiCGStab state", &mem_};
+  CudaHalo halo_{stream_, mem_};  // halo mode's exchange plan and buffers
   // host staging
   PinnedArray<double2> stage_{"QEq: ghost refresh staging (pinned)"};
   PinnedArray<double> sums_host_{"QEq: reduction results (pinned)"};

@@ -58,8 +58,8 @@ QEqResult HostQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *
     qeq_push_history(history_block(i), depth_, x[i], x[n + i]);
   }
   qeq_push_history(global_hist_, depth_, x[2 * n], x[2 * n + 1]);
-  comm.forward(q);
-  comm.forward(ak.u);
+  forward(q, comm);
+  forward(ak.u, comm);
   return res;
 }
 
@@ -93,9 +93,9 @@ void HostQEqSolver::finish_x_diagonal(QEqComm &comm) {
 }
 
 // Both parts to the ghosts (the multipliers are on every rank already).
-void HostQEqSolver::acks2_forward(double *v, QEqComm &comm) const {
-  comm.forward(v);
-  comm.forward(v + n_);
+void HostQEqSolver::acks2_forward(double *v, QEqComm &comm) {
+  forward(v, comm);
+  forward(v + n_, comm);
 }
 
 // y = A v: the owned rows' H, X and identity blocks, ghost shares folded

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/halo_plan.h"
 #include "common/qeq_rows.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/neighbor_list.h"
@@ -48,8 +49,8 @@ class HostQEqSolver {
       s_[i] = qeq_start_s(history_block(i), settings_.predictor, settings_.xl);
       t_[i] = qeq_start_t(history_block(i), depth_, settings_.predictor, settings_.xl);
     }
-    comm.forward(s_.data());
-    comm.forward(t_.data());
+    forward(s_.data(), comm);
+    forward(t_.data(), comm);
 
     QEqResult res;
     res.iter_s = conjugate_gradient(b_s_.data(), s_.data(), n, comm);
@@ -70,7 +71,7 @@ class HostQEqSolver {
       q[i] = qeq_charge(s_[i], t_[i], mu);
       qeq_record(history_block(i), depth_, s_[i], t_[i], settings_.xl, scheme_);
     }
-    comm.forward(q);
+    forward(q, comm);
     return res;
   }
 
@@ -93,9 +94,28 @@ class HostQEqSolver {
   static double chi_of(const QEqInput &in, int i) { return in.chi[qeq_param_index(in, i)]; }
   double *history_block(int i) { return qeq_history_block(hist_, i, depth_); }
 
+  // Ghost entries of v (n_total) from the atoms they are images of: the
+  // caller's halo pattern replayed where it gives one (several ranks; the
+  // CUDA solver replays the same plan on the GPU), else QEqComm::forward.
+  void forward(double *v, QEqComm &comm) {
+    const HaloPattern *h = comm.halo();
+    if (!h) {
+      comm.forward(v);
+      return;
+    }
+    if (h->version != halo_plan_.version || halo_n_local_ != n_local_ || halo_n_total_ != n_) {
+      halo_plan_ = make_halo_plan(*h, comm.rank(), n_local_, n_);
+      halo_n_local_ = n_local_;
+      halo_n_total_ = n_;
+    }
+    halo_forward_host(halo_plan_, v, comm, halo_send_, halo_recv_);
+  }
+
   // Checks the input, lists the owned active atoms, sizes the work vectors.
   void setup(const QEqInput &in) {
     if (in.n_local < 0 || in.n_total < in.n_local) throw RuntimeError("QEq: invalid atom counts");
+    n_local_ = in.n_local;
+    n_ = in.n_total;
     if (in.n_total > 0 && (!in.x || !in.tag || !in.chi || !in.eta || !in.gamma))
       throw RuntimeError("QEq: missing positions, tags or parameters");
     qeq_select_rows(in, rows_);
@@ -242,7 +262,7 @@ class HostQEqSolver {
 
     int it = 1;
     for (; qeq_cg_continues(it, settings_.max_iter, rho, b_norm, settings_.tolerance); ++it) {
-      comm.forward(d);
+      forward(d, comm);
       multiply(d, w, n, comm);
       const double alpha = rho / dot(d, w, comm);
       for (int i : rows_) {
@@ -267,10 +287,14 @@ class HostQEqSolver {
   void finish_x_diagonal(QEqComm &comm);
   void acks2_multiply(const double *v, double *y, QEqComm &comm);
   double acks2_dot(const double *a, const double *b, QEqComm &comm) const;
-  void acks2_forward(double *v, QEqComm &comm) const;
+  void acks2_forward(double *v, QEqComm &comm);
   void acks2_precondition(const double *v, double *out) const;
   int bicgstab(const double *b, double *x, QEqComm &comm, bool &breakdown);
-  int n_ = 0;  // n_total of the solve
+  int n_ = 0, n_local_ = 0;  // n_total and n_local of the solve
+  // the halo pattern's plan (forward) and the atom counts it was made for
+  HaloPlan halo_plan_;
+  int halo_n_local_ = -1, halo_n_total_ = -1;
+  std::vector<double> halo_send_, halo_recv_;
   std::vector<int> x_row_start_, x_col_;
   std::vector<double> x_val_, x_diag_, x_diag_inv_;
   // BiCGStab's vectors (9 of them, 2 n_total + 2 each) in one block

@@ -1,0 +1,113 @@
+#include "common/halo_plan.h"
+
+#include <algorithm>
+#include <string>
+
+#include "puremd_gpu/errors.h"
+
+namespace puremd {
+
+void QEqComm::exchange(const Message *, int n_send, const Message *, int n_recv) {
+  if (n_send > 0 || n_recv > 0)
+    throw RuntimeError("QEq: this communicator replays no halo (QEqComm::exchange)");
+}
+
+namespace {
+
+[[noreturn]] void bad_pattern(const std::string &what) {
+  throw RuntimeError("QEq halo pattern: " + what +
+                     " (the ghosts changed since it was recorded, or it was recorded wrongly)");
+}
+
+}  // namespace
+
+HaloPlan make_halo_plan(const HaloPattern &pattern, int me, int n_local, int n_total) {
+  HaloPlan plan;
+  plan.version = pattern.version;
+  const int nr = pattern.rounds;
+  if (nr < 0) bad_pattern("a negative round count");
+  plan.rounds.resize(nr);
+  auto check_round = [&](int r) {
+    if (r < 0 || r >= nr)
+      bad_pattern("a message in round " + std::to_string(r) + " of " + std::to_string(nr));
+  };
+  for (const auto &s : pattern.sends) {
+    check_round(s.round);
+    for (int i : s.index)
+      if (i < 0 || i >= n_total)
+        bad_pattern("atom " + std::to_string(i) + " sent, of " + std::to_string(n_total));
+  }
+  for (const auto &r : pattern.recvs) {
+    check_round(r.round);
+    if (r.count < 0 || r.first < n_local || r.first + r.count > n_total)
+      bad_pattern("a receive into atoms " + std::to_string(r.first) + ".." +
+                  std::to_string(r.first + r.count) + " outside the ghosts " +
+                  std::to_string(n_local) + ".." + std::to_string(n_total));
+  }
+  // Messages to itself pair up in order: the k-th sent is the k-th received.
+  std::vector<const HaloPattern::Send *> self_sends;
+  std::vector<const HaloPattern::Recv *> self_recvs;
+  for (const auto &s : pattern.sends)
+    if (s.peer == me) self_sends.push_back(&s);
+  for (const auto &r : pattern.recvs)
+    if (r.peer == me) self_recvs.push_back(&r);
+  if (self_sends.size() != self_recvs.size())
+    bad_pattern(std::to_string(self_sends.size()) + " messages to itself, " +
+                std::to_string(self_recvs.size()) + " received");
+  for (std::size_t k = 0; k < self_sends.size(); ++k)
+    if (static_cast<int>(self_sends[k]->index.size()) != self_recvs[k]->count ||
+        self_sends[k]->round != self_recvs[k]->round)
+      bad_pattern("a message to itself that does not match its receive");
+
+  for (int r = 0; r < nr; ++r) {
+    HaloRound &hr = plan.rounds[r];
+    // messages to other ranks: grouped by peer (ascending), in pattern order
+    std::vector<int> peers;
+    for (const auto &s : pattern.sends)
+      if (s.round == r && s.peer != me && !s.index.empty()) peers.push_back(s.peer);
+    std::sort(peers.begin(), peers.end());
+    peers.erase(std::unique(peers.begin(), peers.end()), peers.end());
+    hr.pack_begin = static_cast<int>(plan.pack_index.size());
+    for (int p : peers) {
+      const int offset = static_cast<int>(plan.pack_index.size()) - hr.pack_begin;
+      for (const auto &s : pattern.sends)
+        if (s.round == r && s.peer == p)
+          plan.pack_index.insert(plan.pack_index.end(), s.index.begin(), s.index.end());
+      hr.to.push_back(
+          {p, offset, static_cast<int>(plan.pack_index.size()) - hr.pack_begin - offset});
+    }
+    hr.pack_end = static_cast<int>(plan.pack_index.size());
+    // copies within this rank
+    hr.self_begin = static_cast<int>(plan.self_src.size());
+    for (std::size_t k = 0; k < self_sends.size(); ++k) {
+      if (self_sends[k]->round != r) continue;
+      const auto &idx = self_sends[k]->index;
+      for (std::size_t m = 0; m < idx.size(); ++m) {
+        plan.self_src.push_back(idx[m]);
+        plan.self_dst.push_back(self_recvs[k]->first + static_cast<int>(m));
+      }
+    }
+    hr.self_end = static_cast<int>(plan.self_src.size());
+    // what comes from other ranks
+    peers.clear();
+    for (const auto &rv : pattern.recvs)
+      if (rv.round == r && rv.peer != me && rv.count > 0) peers.push_back(rv.peer);
+    std::sort(peers.begin(), peers.end());
+    peers.erase(std::unique(peers.begin(), peers.end()), peers.end());
+    hr.recv_begin = static_cast<int>(plan.recv_index.size());
+    for (int p : peers) {
+      const int offset = static_cast<int>(plan.recv_index.size()) - hr.recv_begin;
+      for (const auto &rv : pattern.recvs)
+        if (rv.round == r && rv.peer == p)
+          for (int m = 0; m < rv.count; ++m) plan.recv_index.push_back(rv.first + m);
+      hr.from.push_back(
+          {p, offset, static_cast<int>(plan.recv_index.size()) - hr.recv_begin - offset});
+    }
+    hr.recv_end = static_cast<int>(plan.recv_index.size());
+    plan.max_pack = std::max(plan.max_pack, hr.pack_end - hr.pack_begin);
+    plan.max_recv = std::max(plan.max_recv, hr.recv_end - hr.recv_begin);
+  }
+  return plan;
+}
+
+}  // namespace puremd

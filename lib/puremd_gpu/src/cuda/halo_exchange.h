@@ -1,0 +1,77 @@
+// The charge solvers' halo on the GPU: a HaloPlan (common/halo_plan.h) whose
+// index arrays live on the device, replayed per exchange round by round: one
+// kernel packs the values other ranks get and makes this rank's own image
+// copies, the values travel, one kernel unpacks. A vector of double2 moves s
+// and t (or q and u) together. Owned by the CUDA QEq solver, on its stream
+// and memory tracker.
+//
+// How values travel to a peer rank, chosen per peer when the plan is made:
+//   - peer copy: a peer on this node whose GPU this one can reach (NVLink or
+//     PCIe peer access): the sender copies its packed values straight into
+//     the peer's receive buffer (CUDA IPC, opened once per buffer), and a
+//     zero-byte message each way through QEqComm::exchange says the copies
+//     are done;
+//   - MPI: QEqComm::exchange on GPU buffers where MPI takes them
+//     (QEqComm::device_memory), else through one page-locked copy each way.
+// The receive buffer has two halves, used by alternate exchanges (every rank
+// makes the same exchanges in the same order), and each round its own part
+// of a half: a peer's copies never meet values still being unpacked.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <vector>
+
+#include "common/halo_plan.h"
+#include "cuda/device_buffer.h"
+
+namespace puremd::cuda {
+
+// How the halo's values reach other ranks (QEqSettings::halo).
+enum class HaloTransport { Auto, Mpi };
+
+class CudaHalo {
+ public:
+  CudaHalo(cudaStream_t stream, MemoryTracker &mem) : stream_(stream), mem_(mem) {}
+  ~CudaHalo();
+  CudaHalo(const CudaHalo &) = delete;
+  CudaHalo &operator=(const CudaHalo &) = delete;
+  // The plan of `pattern` for this rank on the GPU, made again only when the
+  // pattern's version changed (a new recording) or the atom counts did;
+  // then (collective with the linked peers) how each peer is reached.
+  void update(const HaloPattern &pattern, QEqComm &comm, int n_local, int n_total,
+              bool peer_copies);
+  // Every ghost entry of v gets the value of the atom it is an image of
+  // (collective over the ranks of the pattern).
+  void forward(double *v, QEqComm &comm) { run(v, comm); }
+  void forward(double2 *v, QEqComm &comm) { run(v, comm); }
+  // Peers reached by peer copies / by MPI (for the log).
+  int peers_by_copy() const;
+  int peers_by_mpi() const;
+
+ private:
+  struct Link;
+  template <class T>
+  void run(T *v, QEqComm &comm);
+  void connect(QEqComm &comm, bool peer_copies);
+  void close_links();
+
+  cudaStream_t stream_;
+  MemoryTracker &mem_;
+  HaloPlan plan_;
+  int n_local_ = -1, n_total_ = -1;
+  long long total_recv_ = 0;  // entries received per exchange, all rounds
+  int parity_ = 0;            // the receive half of the next exchange
+  std::vector<Link *> links_;
+  std::vector<std::vector<int>> round_links_;  // per round, the links active in it
+  DeviceArray<int> pack_{"QEq halo: packed atoms", &mem_},
+      self_src_{"QEq halo: image sources", &mem_}, self_dst_{"QEq halo: image targets", &mem_},
+      recv_{"QEq halo: received ghosts", &mem_};
+  DeviceArray<double2> send_dev_{"QEq halo: send buffer", &mem_},
+      recv_dev_{"QEq halo: receive buffer (two halves)", &mem_};
+  PinnedArray<double2> send_host_{"QEq halo: send staging (pinned)"},
+      recv_host_{"QEq halo: receive staging (pinned)"};
+  std::vector<QEqComm::Message> out_, in_;
+};
+
+}  // namespace puremd::cuda
