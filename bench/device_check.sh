@@ -282,7 +282,7 @@ fi
 # Several GPUs of one host, one MPI rank per GPU, side by side with the MPI peer
 # (../shared/peer/lmp-kokkos-mpi-sm90.xz, carried as .device/peer/ or named by
 # PEER_MPI): CASES (default "8:1 8:2 16:1 16:2 32x16x16:2") are HNS replications
-# N (N^3) or AxBxC and rank counts; REPS runs each (median), then one run of ours
+# N (N^3) or AxBxC, or waterN (LAMMPS's in.water.qeq replicated N^3), and rank counts; REPS runs each (median), then one run of ours
 # with `timing yes` for the phases and CG iterations. CSV: $out/scaling.csv.
 if [ "$what" = scaling ]; then
   peer_mpi_xz=${PEER_MPI:-$root/.device/peer/lmp-kokkos-mpi-sm90.xz}
@@ -290,13 +290,21 @@ if [ "$what" = scaling ]; then
   [ -x "$KKM" ] || { [ -f "$peer_mpi_xz" ] && xz -dc "$peer_mpi_xz" >"$KKM" && chmod +x "$KKM"; }
   ngpu=$(nvidia-smi -L | wc -l)
   echo "case,atoms,gpus,ours_ms,kk_ms,charges_ms,cg_s,cg_t" >"$out/scaling.csv"
-  cd "$root/examples/HNS"
+  # LAMMPS's examples/reaxff (water: in.water.qeq as shipped, 20 NVT steps)
+  if [ -n "${BUNDLE:-}" ]; then exr="$B/examples-reaxff"
+  else exr="$(sed -n 's/^LAMMPS_SOURCE_DIR:[A-Z]*=//p' build/CMakeCache.txt)/examples/reaxff"; fi
   for c in ${CASES:-8:1 8:2 16:1 16:2 32x16x16:2}; do
     rep=${c%%:*}; np=${c##*:}
-    [ "$np" -gt "$ngpu" ] && { row "HNS $rep on $np GPUs: only $ngpu GPUs here"; continue; }
-    if [[ $rep == *x* ]]; then IFS=x read -r rx ry rz <<<"$rep"; else rx=$rep; ry=$rep; rz=$rep; fi
-    t=100; [ "$((rx * ry * rz))" -ge 1728 ] && t=20
-    args=(-in in.reaxff.hns -v x $rx -v y $ry -v z $rz -v t $t -screen none)
+    [ "$np" -gt "$ngpu" ] && { row "$rep on $np GPUs: only $ngpu GPUs here"; continue; }
+    if [[ $rep == water* ]]; then  # waterN: LAMMPS's in.water.qeq replicated N^3
+      cd "$exr/water"; w=${rep#water}
+      args=(-in in.water.qeq -v x $w -v y $w -v z $w -screen none); input=in.water.qeq
+    else
+      cd "$root/examples/HNS"; input=in.reaxff.hns
+      if [[ $rep == *x* ]]; then IFS=x read -r rx ry rz <<<"$rep"; else rx=$rep; ry=$rep; rz=$rep; fi
+      t=100; [ "$((rx * ry * rz))" -ge 1728 ] && t=20
+      args=(-in in.reaxff.hns -v x $rx -v y $ry -v z $rz -v t $t -screen none)
+    fi
     ours=() kk=()
     for ((r = 1; r <= reps; r++)); do
       mpirun --bind-to none -np $np "$LMP" -sf gpu "${args[@]}" -log "$out/scale_ours.log"
@@ -307,7 +315,7 @@ if [ "$what" = scaling ]; then
         kk+=("$(ms_per_step "$out/scale_kk.log")")
       fi
     done
-    mpirun --bind-to none -np $np "$LMP" -sf gpu -in "$(with_keywords in.reaxff.hns "timing yes")" \
+    mpirun --bind-to none -np $np "$LMP" -sf gpu -in "$(with_keywords $input "timing yes")" \
       "${args[@]:2}" -log "$out/scale_phases_${rep}_$np.log"
     a=$(printf '%s\n' "${ours[@]}" | median); b=$(printf '%s\n' "${kk[@]}" | median)
     atoms=$(awk '/^Loop time/ {print $(NF-1); exit}' "$out/scale_ours.log")
@@ -315,10 +323,10 @@ if [ "$what" = scaling ]; then
       "$out/scale_phases_${rep}_$np.log")
     cg=$(awk '/phase QEq/ {for (i = 1; i <= NF; i++) {if ($i == "s") s = $(i + 1); if ($i == "t") t = $(i + 1)}} END {print s "," t}' \
       "$out/scale_phases_${rep}_$np.log")
-    row "$(printf 'HNS %-9s %2s GPUs atoms=%-8s ours %8s ms/step (%s)  kk %8s (%s)  kk/ours %s  charges %s ms  CG s,t %s' \
+    row "$(printf '%-13s %2s GPUs atoms=%-8s ours %8s ms/step (%s)  kk %8s (%s)  kk/ours %s  charges %s ms  CG s,t %s' \
       "$rep" "$np" "$atoms" "$a" "${ours[*]}" "$b" "${kk[*]}" \
       "$(awk -v a="$a" -v b="$b" 'BEGIN{if (a > 0 && b > 0) printf "%.2f", b / a; else print "-"}')" "$ch" "$cg")"
-    echo "HNS $rep,$atoms,$np,$a,$b,$ch,$cg" >>"$out/scaling.csv"
+    echo "$rep,$atoms,$np,$a,$b,$ch,$cg" >>"$out/scaling.csv"
     grep -h "rank:GPU\|QEq/GPU" "$out/scale_phases_${rep}_$np.log" | head -3
   done
   cd "$root"

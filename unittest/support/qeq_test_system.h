@@ -20,7 +20,8 @@ struct SingleRankComm : QEqComm {
   int n_local = 0;
   std::vector<int> owner;
   bool one = false;
-  int n_forward = 0, n_reverse = 0, n_sum = 0;
+  // n_sum: calls of sum(x); n_collective: collective calls (sum(x) or sum(v, n))
+  int n_forward = 0, n_reverse = 0, n_sum = 0, n_collective = 0;
   bool one_domain() const override { return one; }
 
   void forward(double *v) override {
@@ -36,8 +37,10 @@ struct SingleRankComm : QEqComm {
   }
   double sum(double local) override {
     ++n_sum;
+    ++n_collective;
     return local;
   }
+  void sum(double *, int) override { ++n_collective; }
 };
 
 // Atoms in a periodic cube of side L, plus every image within `cut` of the
