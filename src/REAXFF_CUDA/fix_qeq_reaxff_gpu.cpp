@@ -522,12 +522,16 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
 
   // Several ranks: the halo the solver replays, recorded again after LAMMPS
   // re-neighboured.
-  qcomm->update_halo();
+  const bool timing = reaxff->timing();
+  const double th = timing ? platform::walltime() : 0.0;
+  if (qcomm->update_halo() && timing) {
+    halo_seconds += platform::walltime() - th;
+    ++halo_recordings;
+  }
 
   // The engine's charge stage: with the CUDA driver the atoms go up and the
   // neighbours are built here, for this solve and the forces that follow.
   puremd::QEqResult res;
-  const bool timing = reaxff->timing();
   const double t0 = timing ? platform::walltime() : 0.0;
   res = call_library(lmp, context().c_str(), "solve_charges", [&] {
     return reaxff->solve_charges(in, history, *qcomm, atom->q, !later_pre_force);
@@ -604,6 +608,11 @@ void FixQEqReaxFFGPU::post_run() {
                  "s {:.1f} t {:.1f} ({} solves)\n",
                  solver_is_cuda ? "CUDA" : "host", 1000.0 * solve_seconds / solves,
                  double(iter_s_sum) / solves, double(iter_t_sum) / solves, solves);
+  if (halo_recordings > 0)
+    utils::logmesg(lmp, "ReaxFF/GPU phase QEq halo recordings: {:.3f} ms each ({} recordings)\n",
+                   1000.0 * halo_seconds / halo_recordings, halo_recordings);
+  halo_seconds = 0.0;
+  halo_recordings = 0;
   solve_seconds = 0.0;
   solves = iter_s_sum = iter_t_sum = 0;
 }

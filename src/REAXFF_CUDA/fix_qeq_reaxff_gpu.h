@@ -141,7 +141,8 @@ class FixQEqReaxFFGPU : public Fix {
   void position_print(double &print, double &scale);
   bool same_positions_as_print();
   // Per-run QEq timing, reported by post_run() with the pair's `timing yes`.
-  double solve_seconds = 0.0;
+  double solve_seconds = 0.0, halo_seconds = 0.0;  // (halo: QEqLammpsComm::update_halo)
+  long halo_recordings = 0;
   long solves = 0, iter_s_sum = 0, iter_t_sum = 0;
   char *pertype_option;
   int reaxflag;  // parameters from the pair style (1) or from a file (0)

@@ -81,18 +81,19 @@ void QEqLammpsComm::exchange(const Message *send, int n_send, const Message *rec
   MPI_Waitall(n_send + n_recv, requests.data(), MPI_STATUSES_IGNORE);
 }
 
-void QEqLammpsComm::update_halo() {
-  if (lmp->comm->nprocs == 1) return;
+bool QEqLammpsComm::update_halo() {
+  if (lmp->comm->nprocs == 1) return false;
   int stale = lmp->neighbor->ncalls != recorded_at || lmp->atom->nlocal != recorded_nlocal ||
               lmp->atom->nghost != recorded_nghost;
   // (every rank re-neighbours together; the counts are per rank)
   int any = 0;
   MPI_Allreduce(&stale, &any, 1, MPI_INT, MPI_MAX, lmp->world);
-  if (!any) return;
+  if (!any) return false;
   record_halo();
   recorded_at = lmp->neighbor->ncalls;
   recorded_nlocal = lmp->atom->nlocal;
   recorded_nghost = lmp->atom->nghost;
+  return true;
 }
 
 // One forward comm in record mode (see the header), then the senders learn

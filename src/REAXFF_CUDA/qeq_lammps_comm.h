@@ -51,7 +51,8 @@ class QEqLammpsComm : public puremd::QEqComm {
   // LAMMPS has re-neighboured (or the atom counts changed) since the last
   // recording. Collective. Errors (a recording that does not check out) are
   // LAMMPS errors on every rank.
-  void update_halo();
+  // True if it recorded.
+  bool update_halo();
   bool gpu_buffers_used() const { return gpu_buffers; }
 
   // The fix's callbacks.

@@ -34,6 +34,31 @@ __global__ void k_halo_unpack(const int *__restrict__ recv, int n, const T *__re
   if (k < n) v[recv[k]] = in[k];
 }
 
+// Arrival flags: a sender writes, after its copies, the number of its
+// exchanges with this rank so far into this rank's slot for it; the
+// receiver waits on the GPU until every peer of the round has written its
+// number, so no host takes part in a round of peer copies.
+constexpr int kFlagBatch = 32;
+struct FlagBatch {
+  unsigned long long *flag[kFlagBatch];
+  unsigned long long value[kFlagBatch];
+  int n;
+};
+
+__global__ void k_halo_signal(FlagBatch b) {
+  __threadfence_system();  // the copies before, on this stream, are seen first
+  const int k = threadIdx.x;
+  if (k < b.n) *reinterpret_cast<volatile unsigned long long *>(b.flag[k]) = b.value[k];
+}
+
+__global__ void k_halo_wait(FlagBatch b) {
+  const int k = threadIdx.x;
+  if (k < b.n)
+    while (*reinterpret_cast<volatile unsigned long long *>(b.flag[k]) < b.value[k]) {
+    }
+  __threadfence_system();
+}
+
 template <class T>
 void upload_ints(DeviceArray<T> &dst, const std::vector<T> &src, cudaStream_t s) {
   dst.reserve_discarding(std::max<std::size_t>(src.size(), 1), kGrowHeadroom);
@@ -50,6 +75,7 @@ struct HaloCard {
   long long half_bytes;
   int offset[kMaxHaloRounds];  // entries into a half where the peer's values go (-1: none)
   int can_copy;                // takes peer copies at all
+  cudaIpcMemHandle_t flags;    // its arrival flags (the peer writes slot peer-rank)
 };
 
 }  // namespace
@@ -61,16 +87,31 @@ struct CudaHalo::Link {
   cudaIpcMemHandle_t handle{};
   long long half_bytes = 0;
   int offset[kMaxHaloRounds] = {};
+  unsigned long long *remote_flags = nullptr;  // the peer's arrival flags, opened
+  cudaIpcMemHandle_t flags_handle{};
 };
 
 CudaHalo::~CudaHalo() { close_links(); }
 
 void CudaHalo::close_links() {
-  for (Link *l : links_) {
-    if (l->remote) cudaIpcCloseMemHandle(l->remote);  // errors ignored (may run at exit)
+  for (Link *l : links_) {  // errors ignored (may run at exit)
+    if (l->remote) cudaIpcCloseMemHandle(l->remote);
+    if (l->remote_flags) cudaIpcCloseMemHandle(l->remote_flags);
     delete l;
   }
   links_.clear();
+}
+
+// Opens the peer memory `h` into *p unless it is what *p holds (`held`).
+static bool open_peer(char **p, cudaIpcMemHandle_t *held, const cudaIpcMemHandle_t &h) {
+  if (*p && std::memcmp(held, &h, sizeof h) == 0) return true;
+  if (*p) cudaIpcCloseMemHandle(*p);
+  *p = nullptr;
+  void *q = nullptr;
+  if (cudaIpcOpenMemHandle(&q, h, cudaIpcMemLazyEnablePeerAccess) != cudaSuccess) return false;
+  *p = static_cast<char *>(q);
+  *held = h;
+  return true;
 }
 
 int CudaHalo::peers_by_copy() const {
@@ -146,7 +187,18 @@ void CudaHalo::connect(QEqComm &comm, bool peer_copies) {
   gethostname(mine.host, sizeof mine.host - 1);
   PMD_CUDA_CHECK(cudaDeviceGetPCIBusId(mine.bus, sizeof mine.bus, device));
   mine.half_bytes = total_recv_ * static_cast<long long>(sizeof(double2));
-  mine.can_copy = can && cudaIpcGetMemHandle(&mine.handle, recv_dev_.data()) == cudaSuccess;
+  // arrival flags, a slot per peer rank (they only grow: a sender writes
+  // absolute numbers)
+  int top = comm.rank();
+  for (Link *l : links_) top = std::max(top, l->peer);
+  if (flags_.capacity() < static_cast<std::size_t>(top) + 1) {
+    flags_.reserve_discarding(static_cast<std::size_t>(top) + 1, 2.0);
+    PMD_CUDA_CHECK(
+        cudaMemsetAsync(flags_.data(), 0, flags_.capacity() * sizeof(unsigned long long), stream_));
+    PMD_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+  mine.can_copy = can && cudaIpcGetMemHandle(&mine.handle, recv_dev_.data()) == cudaSuccess &&
+                  cudaIpcGetMemHandle(&mine.flags, flags_.data()) == cudaSuccess;
   cudaGetLastError();
   const std::size_t nl = links_.size();
   std::vector<HaloCard> cards(nl, mine), theirs(nl);
@@ -173,17 +225,9 @@ void CudaHalo::connect(QEqComm &comm, bool peer_copies) {
     good =
         good && (peer_device == device ||
                  (cudaDeviceCanAccessPeer(&access, device, peer_device) == cudaSuccess && access));
-    if (good && (!l.remote || std::memcmp(&l.handle, &c.handle, sizeof c.handle) != 0)) {
-      if (l.remote) cudaIpcCloseMemHandle(l.remote);
-      l.remote = nullptr;
-      void *p = nullptr;
-      if (cudaIpcOpenMemHandle(&p, c.handle, cudaIpcMemLazyEnablePeerAccess) == cudaSuccess) {
-        l.remote = static_cast<char *>(p);
-        l.handle = c.handle;
-      }
-    }
+    good = good && open_peer(&l.remote, &l.handle, c.handle) &&
+           open_peer(reinterpret_cast<char **>(&l.remote_flags), &l.flags_handle, c.flags);
     cudaGetLastError();  // (a peer not reachable is no error: MPI reaches it)
-    good = good && l.remote;
     l.half_bytes = c.half_bytes;
     std::copy(c.offset, c.offset + kMaxHaloRounds, l.offset);
     ok[k] = good ? 1 : 0;
@@ -237,22 +281,51 @@ void CudaHalo::run(T *v, QEqComm &comm) {
       PMD_CUDA_CHECK(cudaMemcpyAsync(dst, send_dev + p.offset, p.count * sizeof(T),
                                      cudaMemcpyDeviceToDevice, stream_));
     }
+    // peer copies: "done" by the arrival flags, on the GPUs
+    FlagBatch sig{}, wait{};
+    bool by_mpi = false;
+    for (int k : round_links_[ri]) {
+      Link &l = *links_[k];
+      if (!l.copy) {
+        by_mpi = true;
+        continue;
+      }
+      const unsigned long long n = ++exchanges_[l.peer];
+      sig.flag[sig.n] = l.remote_flags + comm.rank();
+      sig.value[sig.n++] = n;
+      wait.flag[wait.n] = flags_.data() + l.peer;
+      wait.value[wait.n++] = n;
+      if (sig.n == kFlagBatch) {
+        k_halo_signal<<<1, kFlagBatch, 0, stream_>>>(sig);
+        k_halo_wait<<<1, kFlagBatch, 0, stream_>>>(wait);
+        sig.n = wait.n = 0;
+      }
+    }
+    if (sig.n > 0) {
+      k_halo_signal<<<1, kFlagBatch, 0, stream_>>>(sig);
+      k_halo_wait<<<1, kFlagBatch, 0, stream_>>>(wait);
+      PMD_CUDA_CHECK_LAUNCH("k_halo_signal/wait", stream_);
+    }
+    if (!by_mpi) {
+      if (nr > 0) {
+        k_halo_unpack<T><<<blocks_for(nr, kHaloBlock), kHaloBlock, 0, stream_>>>(
+            recv_.data() + r.recv_begin, nr, round_recv, v);
+        PMD_CUDA_CHECK_LAUNCH("k_halo_unpack", stream_);
+      }
+      continue;
+    }
     if (staged_out && !device && np > 0)
       PMD_CUDA_CHECK(
           cudaMemcpyAsync(send_host, send_dev, np * sizeof(T), cudaMemcpyDeviceToHost, stream_));
     PMD_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    // one message each way per peer copy ("done"), the values themselves otherwise
+    // the values of the peers MPI reaches
     out_.clear();
     in_.clear();
     T *send = device ? send_dev : send_host;
     T *recv = device ? round_recv : recv_host + r.recv_begin;
     for (int k : round_links_[ri]) {
       const Link &l = *links_[k];
-      if (l.copy) {
-        out_.push_back({l.peer, nullptr, 0});
-        in_.push_back({l.peer, nullptr, 0});
-        continue;
-      }
+      if (l.copy) continue;
       for (const HaloRound::Peer &p : r.to)
         if (p.peer == l.peer) out_.push_back({p.peer, send + p.offset, p.count * sizeof(T)});
       for (const HaloRound::Peer &p : r.from)

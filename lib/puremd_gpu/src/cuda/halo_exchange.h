@@ -8,9 +8,10 @@
 // How values travel to a peer rank, chosen per peer when the plan is made:
 //   - peer copy: a peer on this node whose GPU this one can reach (NVLink or
 //     PCIe peer access): the sender copies its packed values straight into
-//     the peer's receive buffer (CUDA IPC, opened once per buffer), and a
-//     zero-byte message each way through QEqComm::exchange says the copies
-//     are done;
+//     the peer's receive buffer (CUDA IPC, opened once per buffer), then
+//     writes its count of exchanges into the peer's arrival flag for it; the
+//     receiver's GPU waits for the flags of the round's peers and unpacks.
+//     No host takes part: a round of peer copies is queued, not waited for;
 //   - MPI: QEqComm::exchange on GPU buffers where MPI takes them
 //     (QEqComm::device_memory), else through one page-locked copy each way.
 // The receive buffer has two halves, used by alternate exchanges (every rank
@@ -20,6 +21,7 @@
 
 #include <cuda_runtime.h>
 
+#include <map>
 #include <vector>
 
 #include "common/halo_plan.h"
@@ -69,6 +71,10 @@ class CudaHalo {
       recv_{"QEq halo: received ghosts", &mem_};
   DeviceArray<double2> send_dev_{"QEq halo: send buffer", &mem_},
       recv_dev_{"QEq halo: receive buffer (two halves)", &mem_};
+  // arrival flags of peer copies (a slot per peer rank), and the exchanges
+  // with each peer rank so far (both sides count alike; never reset)
+  DeviceArray<unsigned long long> flags_{"QEq halo: arrival flags", &mem_};
+  std::map<int, unsigned long long> exchanges_;
   PinnedArray<double2> send_host_{"QEq halo: send staging (pinned)"},
       recv_host_{"QEq halo: receive staging (pinned)"};
   std::vector<QEqComm::Message> out_, in_;
