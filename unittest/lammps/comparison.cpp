@@ -30,7 +30,9 @@ std::string setup_script(const SystemSpec &s, const Variant &v) {
   o << "units real\n"
     << "atom_style charge\n"
     << "atom_modify map array\n"
+    << v.before_box << "\n"
     << "read_data " << dir << s.data << "\n"
+    << v.after_box << "\n"
     << "pair_style " << pair << " " << control << " " << s.pair_extra << " " << v.pair_keywords
     << "\n"
     << "pair_coeff * * " << dir << s.ffield << " " << elements << "\n"

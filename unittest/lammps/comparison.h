@@ -11,6 +11,9 @@
 // Which styles a run uses: LAMMPS's own, or ours with a driver keyword.
 struct Variant {
   std::string pair, qeq, pair_keywords;
+  // commands before read_data (e.g. processors) and after it (e.g. comm_style,
+  // balance): how LAMMPS decomposes the box
+  std::string before_box, after_box;
 };
 inline Variant reference_styles() { return {"reaxff", "qeq/reaxff", ""}; }
 inline Variant our_styles(const std::string &driver) {
