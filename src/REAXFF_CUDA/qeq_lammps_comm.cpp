@@ -69,6 +69,8 @@ const puremd::HaloPattern *QEqLammpsComm::halo() const {
 
 int QEqLammpsComm::rank() const { return lmp->comm->me; }
 
+int QEqLammpsComm::size() const { return lmp->comm->nprocs; }
+
 void QEqLammpsComm::exchange(const Message *send, int n_send, const Message *recv, int n_recv) {
   requests.resize(static_cast<std::size_t>(n_send) + n_recv);
   MPI_Request *r = requests.data();

@@ -43,6 +43,7 @@ class QEqLammpsComm : public puremd::QEqComm {
   bool one_domain() const override;
   const puremd::HaloPattern *halo() const override;
   int rank() const override;
+  int size() const override;
   void exchange(const Message *send, int n_send, const Message *recv, int n_recv) override;
   bool device_memory() const override { return gpu_buffers; }
   bool peer_copies() const override { return copies; }

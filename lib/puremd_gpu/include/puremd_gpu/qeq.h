@@ -42,8 +42,9 @@ struct QEqComm {
   // The pattern of this step's ghosts (halo.h), or null: forward() then
   // moves every ghost value.
   virtual const HaloPattern *halo() const { return nullptr; }
-  // This sub-domain's rank, as HaloPattern's peers name it.
+  // This sub-domain's rank, as HaloPattern's peers name it, and the ranks.
   virtual int rank() const { return 0; }
+  virtual int size() const { return 1; }
   // One exchange of point-to-point messages: every receive posted, every
   // send started, then all completed (a rank may be both sender and
   // receiver). Messages between two ranks match in the order given.

@@ -26,6 +26,7 @@
 
 #include "common/halo_plan.h"
 #include "cuda/device_buffer.h"
+#include "cuda/peer_reduce.cuh"
 
 namespace puremd::cuda {
 
@@ -50,6 +51,15 @@ class CudaHalo {
   // Peers reached by peer copies / by MPI (for the log).
   int peers_by_copy() const;
   int peers_by_mpi() const;
+  // Sums over the ranks on the GPUs (peer_reduce.cuh), made once (collective
+  // over all ranks) where every rank is on this node, each with a GPU of its
+  // own that reaches all the others', and peer copies are allowed: n == 0
+  // otherwise. Each call numbers one more reduction (the same on every rank).
+  PeerReduce peer_reduce(QEqComm &comm, bool peer_copies);
+  bool peer_reduce_ready(QEqComm &comm, bool peer_copies) {
+    if (peer_state_ < 0) setup_peer_reduce(comm, peer_copies);
+    return peer_state_ == 1;
+  }
 
  private:
   struct Link;
@@ -75,6 +85,12 @@ class CudaHalo {
   // with each peer rank so far (both sides count alike; never reset)
   DeviceArray<unsigned long long> flags_{"QEq halo: arrival flags", &mem_};
   std::map<int, unsigned long long> exchanges_;
+  // the ranks' inboxes and flags for peer_reduce (made once: -1 not yet, 0 no, 1 yes)
+  int peer_state_ = -1;
+  PeerReduce peer_{};
+  DeviceArray<double> inbox_{"QEq halo: reduction inbox", &mem_};
+  DeviceArray<unsigned long long> inbox_flags_{"QEq halo: reduction flags", &mem_};
+  void setup_peer_reduce(QEqComm &comm, bool peer_copies);
   PinnedArray<double2> send_host_{"QEq halo: send staging (pinned)"},
       recv_host_{"QEq halo: receive staging (pinned)"};
   std::vector<QEqComm::Message> out_, in_;

@@ -9,6 +9,11 @@
 //     over the ranks by QEqComm::sum (one collective call per reduction,
 //     both systems in it), alpha / beta computed there and passed to the
 //     next kernels (two round trips per iteration);
+//   several ranks of one node whose GPUs reach each other (halo mode with
+//     peer copies): as one sub-domain below, the last block of d.w's and
+//     r.p's kernels adding the ranks' sums GPU to GPU (peer_reduce.cuh) before
+//     it sets alpha, resp. beta; only the start (|b|, rho, and whether every
+//     rank has rows) goes through QEqComm::sum;
 //   one, ghosts on the device: alpha, beta, rho, the iteration counts and
 //     which systems still run stay on the GPU (CgState); the host queues
 //     iterations and reads "still running?" once per few iterations. An
@@ -23,6 +28,7 @@
 #include <cmath>
 
 #include "cuda/kernel_utils.cuh"
+#include "cuda/peer_reduce.cuh"
 #include "cuda/qeq_cuda_solver.h"
 #include "cuda/qeq_cuda_sums.cuh"
 #include "puremd_gpu/physics/qeq_cg.h"
@@ -89,24 +95,26 @@ __global__ void k_cg_begin(const double *partial, int nblocks, CgState *st) {
 
 // alpha = rho / d.w for the systems running this iteration (one block).
 __device__ __forceinline__ void qeq_cg_alpha(const double *partial, int nblocks, CgState *st,
-                                             int par) {
+                                             int par, const PeerReduce &pr) {
   CgScalars &c = st->step[par];
   if (!c.running) return;
   double dw[2];
   qeq_finish_partials<2>(partial, nblocks, dw);
   if (threadIdx.x != 0) return;
+  if (pr.n > 0) peer_sum(pr, dw, 2);
   for (int k = 0; k < 2; ++k) c.alpha[k] = (c.running >> k & 1) ? st->rho[k] / dw[k] : 0.0;
 }
 
 // rho = r.p, beta = rho / rho_old and one more iteration for the systems
 // that ran (one block, only where some ran); then which systems run the
 // next iteration (the other parity).
-__device__ __forceinline__ void qeq_cg_rho(const double *partial, int nblocks, CgState *st,
-                                           int par) {
+__device__ __forceinline__ void qeq_cg_rho(const double *partial, int nblocks, CgState *st, int par,
+                                           const PeerReduce &pr) {
   CgScalars &c = st->step[par];
   double rp[2];
   qeq_finish_partials<2>(partial, nblocks, rp);
   if (threadIdx.x != 0) return;
+  if (pr.n > 0) peer_sum(pr, rp, 2);
   for (int k = 0; k < 2; ++k) {
     c.beta[k] = 0.0;
     if (c.running >> k & 1) {
@@ -137,7 +145,7 @@ __device__ __forceinline__ bool qeq_last_block(unsigned *ticket) {
 
 // Partial sums of d.w (w folded first); with the device state, alpha.
 __global__ void k_dot_dw(int n_rows, const int *rows, ImageMap im, double2 *w, const double2 *d,
-                         double *partial, CgState *st, int par) {
+                         double *partial, CgState *st, int par, PeerReduce pr) {
   if (st && !st->step[par].running) return;
   double v[2] = {0, 0};
   for (int k = blockIdx.x * kQEqBlock + threadIdx.x; k < n_rows; k += gridDim.x * kQEqBlock) {
@@ -148,14 +156,14 @@ __global__ void k_dot_dw(int n_rows, const int *rows, ImageMap im, double2 *w, c
     v[1] += di.y * wi.y;
   }
   qeq_block_partials<2>(v, partial);
-  if (st && qeq_last_block(&st->ticket)) qeq_cg_alpha(partial, gridDim.x, st, par);
+  if (st && qeq_last_block(&st->ticket)) qeq_cg_alpha(partial, gridDim.x, st, par, pr);
 }
 
 // x += alpha d, r -= alpha w, p = M^-1 r for the systems still running;
 // partial sums of r.p; with the device state, rho, beta and who runs next.
 __global__ void k_update(int n_rows, const int *rows, CgScalars given, CgState *st, int par,
                          const double2 *d, const double2 *w, const double *diag_inv, double2 *x,
-                         double2 *r, double2 *p, double *partial) {
+                         double2 *r, double2 *p, double *partial, PeerReduce pr) {
   const CgScalars c = qeq_scalars(given, st, par);
   if (!c.running) {
     if (st && blockIdx.x == 0 && threadIdx.x == 0) st->step[par ^ 1].running = 0;
@@ -184,7 +192,7 @@ __global__ void k_update(int n_rows, const int *rows, CgScalars given, CgState *
     p[i] = pi;
   }
   qeq_block_partials<2>(v, partial);
-  if (st && qeq_last_block(&st->ticket)) qeq_cg_rho(partial, gridDim.x, st, par);
+  if (st && qeq_last_block(&st->ticket)) qeq_cg_rho(partial, gridDim.x, st, par, pr);
 }
 
 // d = p + beta d for the systems still running.
@@ -234,9 +242,33 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
   double2 *x = x_.data(), *b = b_.data(), *r = r_.data(), *d = d_.data(), *p = p_.data(),
           *w = w_.data();
   const ImageMap im = image_map();
-  const bool on_device = scalars_on_device(comm);
+  const bool one = scalars_on_device(comm);
+  // several ranks of one node, each GPU reaching the others: the scalars on
+  // the GPUs too, summed GPU to GPU (peer_reduce.cuh), once every rank has rows
+  bool peer = halo_mode_ && !one && halo_.peer_reduce_ready(comm, comm.peer_copies());
   const unsigned g = reduce_blocks();
   const int nb = static_cast<int>(g);
+
+  // r = b - H x, d = M^-1 r (both systems)
+  if (!device_comm_) forward_host(x, 3, comm);
+  forward_halo(x, comm);
+  multiply(x, w, nullptr);
+  if (!device_comm_) reverse_host(w, 3, comm);
+  double s4[5] = {0, 0, 0, 0, 0};  // |b|^2, rho (s, t); ranks without rows
+  if (nr > 0) {
+    k_residual<<<g, kQEqBlock, 0, stream_>>>(nr, rows, im, w, b, diag_inv_.data(), r, d,
+                                             partial_.data());
+    PMD_CUDA_CHECK_LAUNCH("k_residual", stream_);
+    if (!one) finish_sums(g, 4, s4);
+  }
+  if (!one) {
+    // collective calls, in this order on every rank: one per reduction, both
+    // systems' sums in it
+    s4[4] = nr == 0 ? 1.0 : 0.0;
+    comm.sum(s4, peer ? 5 : 4);
+    peer = peer && s4[4] == 0.0;
+  }
+  const bool on_device = one || peer;
   CgState *st = nullptr;
   if (on_device) {
     cg_state_.reserve_discarding(1);
@@ -244,26 +276,22 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
     CgState init{};
     init.tol = settings_.tolerance;
     init.max_iter = settings_.max_iter;
+    if (peer) {  // k_cg_begin's work, from the sums over the ranks
+      for (int c = 0; c < 2; ++c) {
+        init.b_norm[c] = std::sqrt(s4[c]);
+        init.rho[c] = s4[2 + c];
+        init.it[c] = 1;
+        if (qeq_cg_continues(1, init.max_iter, init.rho[c], init.b_norm[c], init.tol))
+          init.step[0].running |= 1 << c;
+      }
+    }
     PMD_CUDA_CHECK(cudaMemcpyAsync(st, &init, sizeof init, cudaMemcpyHostToDevice, stream_));
-  }
-
-  // r = b - H x, d = M^-1 r (both systems)
-  if (!device_comm_) forward_host(x, 3, comm);
-  forward_halo(x, comm);
-  multiply(x, w, nullptr);
-  if (!device_comm_) reverse_host(w, 3, comm);
-  double s4[4] = {0, 0, 0, 0};
-  if (nr > 0) {
-    k_residual<<<g, kQEqBlock, 0, stream_>>>(nr, rows, im, w, b, diag_inv_.data(), r, d,
-                                             partial_.data());
-    PMD_CUDA_CHECK_LAUNCH("k_residual", stream_);
-    if (on_device) {
+    if (one) {
       k_cg_begin<<<1, kQEqBlock, 0, stream_>>>(partial_.data(), nb, st);
       PMD_CUDA_CHECK_LAUNCH("k_cg_begin", stream_);
-    } else {
-      finish_sums(g, 4, s4);
     }
   }
+  auto reduce = [&]() { return peer ? halo_.peer_reduce(comm, true) : PeerReduce{}; };
 
   // The kernels of one iteration: `par` selects the device state's scalars
   // (on_device), `c` gives them otherwise (alpha and beta as they are known);
@@ -274,13 +302,14 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
     multiply(d, w, on_device ? &st->step[par].running : nullptr);
     if (!device_comm_) reverse_host(w, running, comm);
     if (nr > 0) {
-      k_dot_dw<<<g, kQEqBlock, 0, stream_>>>(nr, rows, im, w, d, partial_.data(), st, par);
+      k_dot_dw<<<g, kQEqBlock, 0, stream_>>>(nr, rows, im, w, d, partial_.data(), st, par,
+                                             reduce());
       PMD_CUDA_CHECK_LAUNCH("k_dot_dw", stream_);
     }
   };
   auto update = [&](const CgScalars &c, int par) {
     k_update<<<g, kQEqBlock, 0, stream_>>>(nr, rows, c, st, par, d, w, diag_inv_.data(), x, r, p,
-                                           partial_.data());
+                                           partial_.data(), reduce());
     PMD_CUDA_CHECK_LAUNCH("k_update", stream_);
   };
   auto direction = [&](const CgScalars &c, int par) {
@@ -312,9 +341,6 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
     res.iter_s = cg_probe_[0].it[0];
     res.iter_t = cg_probe_[0].it[1];
   } else {
-    // collective calls, in this order on every rank: one per reduction,
-    // both systems' sums in it
-    comm.sum(s4, 4);
     const double b_norm_s = std::sqrt(s4[0]);
     const double b_norm_t = std::sqrt(s4[1]);
     double rho_s = s4[2];
