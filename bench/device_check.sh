@@ -8,7 +8,7 @@
 #      bench/plot_side_by_side.py.
 # On a machine with the full toolchain it builds first (scripts/configure.sh);
 # with BUNDLE=dir (made by bench/make_device_bundle.sh) it runs prebuilt binaries.
-# Usage: bench/device_check.sh [unit|quick|tests|bench|scaling|profile|floors|sanitize|drift|lanes|qeqtol|qeqmatrix|predictor|qtpie|acks2|gpupkg|yaml|arch|all]
+# Usage: bench/device_check.sh [unit|quick|tests|bench|scaling|failures|profile|floors|sanitize|drift|lanes|qeqtol|qeqmatrix|predictor|qtpie|acks2|gpupkg|yaml|arch|all]
 #        (default all; lanes: the threads-per-row sweep behind thread_mapping.h's defaults;
 #        qeqtol: GPU vs host after 100 steps at two CG tolerances; qeqmatrix: the QEq
 #        matrix in full, each pair once, or matrix-free (MODES); gpupkg: the examples/reaxff suite and the -sf gpu
@@ -24,7 +24,8 @@
 #        code for this GPU, ARCH_PLUGIN; xlmd, not in all: NVE drift of extended-Lagrangian
 #        charges against converged ones; XLMD=1 with bench adds ours with `xlmd yes`;
 #        scaling, not in all: HNS on 1 and 2 (or more) GPUs, one MPI rank per GPU, beside
-#        the MPI peer (CASES))
+#        the MPI peer (CASES); failures: a library call failing on one rank of two stops
+#        both (CUDA driver); sanitize adds memcheck on 2 ranks where there are 2 GPUs)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -158,6 +159,12 @@ if [ "$what" = all ] || [ "$what" = sanitize ]; then
         -v x 2 -v y 2 -v z 2 -v t 5 -log none -screen none >"$out/san_${tool}_hns_half.log" 2>&1
       row "sanitizer $tool HNS 2x2x2 half rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/san_${tool}_hns_half.log" | tail -1)"
     done
+    # several ranks (one GPU each where there are enough): the halo's GPU-to-GPU path
+    if [ "$(nvidia-smi -L | wc -l)" -ge 2 ]; then
+      mpirun --bind-to none -np 2 compute-sanitizer --tool memcheck --error-exitcode 9 "$LMP" \
+        -in "$(hns_in)" -v x 2 -v y 2 -v z 2 -v t 5 -log none -screen none >"$out/san_memcheck_np2.log" 2>&1
+      row "sanitizer memcheck HNS 2x2x2 2 ranks rc=$? $(grep -cE 'ERROR SUMMARY: 0 errors' "$out/san_memcheck_np2.log") ranks clean"
+    fi
     cd "$root/examples/water6540"
     for tool in memcheck racecheck; do
       compute-sanitizer --tool $tool --error-exitcode 9 "$LMP" -in in.water6540 -v steps 5 -v driver cuda \
@@ -330,6 +337,16 @@ if [ "$what" = scaling ]; then
     grep -h "rank:GPU\|QEq/GPU" "$out/scale_phases_${rep}_$np.log" | head -3
   done
   cd "$root"
+fi
+
+# A library call failing on one rank of two stops both (unittest/lammps/one_rank_failures.sh),
+# here with the CUDA driver on as many GPUs as there are (two: one each).
+if [ "$what" = all ] || [ "$what" = failures ]; then
+  if [ -n "${BUNDLE:-}" ]; then water_dir="$B/examples-reaxff/water"
+  else water_dir="$(sed -n 's/^LAMMPS_SOURCE_DIR:[A-Z]*=//p' build/CMakeCache.txt)/examples/reaxff/water"; fi
+  LIMIT=60 bash unittest/lammps/one_rank_failures.sh "$LMP" "$root/examples" "$water_dir" \
+    >"$out/one_rank_failures.log" 2>&1
+  row "one-rank failures (2 ranks)   rc=$? $(grep -c '^ok' "$out/one_rank_failures.log") stopped both ranks"
 fi
 
 if [ "$what" = profile ]; then
