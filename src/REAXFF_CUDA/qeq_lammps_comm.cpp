@@ -126,7 +126,10 @@ void QEqLammpsComm::record_halo() {
   });
   pattern.recvs.clear();
   for (const auto &r : received) pattern.recvs.push_back(r.recv);
-  ++pattern.version;
+  // unique in the process: a solver outlives this fix (unfix, a new fix) and
+  // keeps a plan by its version
+  static long long recordings = 0;
+  pattern.version = ++recordings;
   ghost_round.clear();
   ghost_round.shrink_to_fit();
 }

@@ -15,7 +15,7 @@
    GPU buffers when MPI takes them (MPIX_Query_cuda_support, or the fix's
    `cuda_aware` keyword); the CUDA solver copies its values straight into
    the GPUs of peer ranks on the same node where it can (the fix's `halo`
-   keyword), and MPI then carries only the "done" messages. */
+   keyword), and flags written GPU to GPU say when they have arrived. */
 #ifndef LMP_QEQ_LAMMPS_COMM_H
 #define LMP_QEQ_LAMMPS_COMM_H
 

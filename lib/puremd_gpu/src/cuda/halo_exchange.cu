@@ -313,9 +313,10 @@ void CudaHalo::connect(QEqComm &comm, bool peer_copies) {
     bool good = mine.can_copy && c.can_copy && std::strncmp(mine.host, c.host, sizeof c.host) == 0;
     int peer_device = -1, access = 0;
     good = good && cudaDeviceGetByPCIBusId(&peer_device, c.bus) == cudaSuccess;
-    good =
-        good && (peer_device == device ||
-                 (cudaDeviceCanAccessPeer(&access, device, peer_device) == cudaSuccess && access));
+    // (not two ranks on one GPU: a rank's wait for the flag would hold the
+    // GPU its sharer needs to write it, without MPS a time slice a round)
+    good = good && peer_device != device &&
+           cudaDeviceCanAccessPeer(&access, device, peer_device) == cudaSuccess && access;
     good = good && open_peer(&l.remote, &l.handle, c.handle) &&
            open_peer(reinterpret_cast<char **>(&l.remote_flags), &l.flags_handle, c.flags);
     cudaGetLastError();  // (a peer not reachable is no error: MPI reaches it)

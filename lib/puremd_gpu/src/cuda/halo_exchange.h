@@ -6,8 +6,8 @@
 // and memory tracker.
 //
 // How values travel to a peer rank, chosen per peer when the plan is made:
-//   - peer copy: a peer on this node whose GPU this one can reach (NVLink or
-//     PCIe peer access): the sender copies its packed values straight into
+//   - peer copy: a peer on this node with a GPU of its own that this one can
+//     reach (NVLink or PCIe peer access): the sender copies its packed values straight into
 //     the peer's receive buffer (CUDA IPC, opened once per buffer), then
 //     writes its count of exchanges into the peer's arrival flag for it; the
 //     receiver's GPU waits for the flags of the round's peers and unpacks.
