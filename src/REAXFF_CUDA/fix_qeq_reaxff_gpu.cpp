@@ -381,6 +381,7 @@ void FixQEqReaxFFGPU::charge_model(puremd::QEqProblem &in) {
 // after write_restart / read_restart); refilling them (Start) anywhere else
 // (minimization, rerun, atoms moved or the box changed in between).
 void FixQEqReaxFFGPU::setup_pre_force(int vflag) {
+  qcomm->halo_is_stale();  // (before Nevery: the set-up re-neighboured)
   if (xlmd) {
     const bool continues = update->whichflag == 1 && xl_print_valid &&
                            update->ntimestep == xl_print_step && same_positions_as_print();

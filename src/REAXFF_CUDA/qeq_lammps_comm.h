@@ -54,6 +54,11 @@ class QEqLammpsComm : public puremd::QEqComm {
   // LAMMPS errors on every rank.
   // True if it recorded.
   bool update_halo();
+  // The recording is stale from here on: every run, minimization and rerun
+  // set-up re-neighbours and then restarts LAMMPS's build counter
+  // (neighbor->ncalls) at 0, so the counter alone cannot tell (the fix calls
+  // this at setup_pre_force).
+  void halo_is_stale() { recorded_at = -1; }
   bool gpu_buffers_used() const { return gpu_buffers; }
 
   // The fix's callbacks.
