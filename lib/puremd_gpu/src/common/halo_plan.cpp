@@ -19,6 +19,17 @@ namespace {
                      " (the ghosts changed since it was recorded, or it was recorded wrongly)");
 }
 
+// The other ranks that messages of round r (with values) go to or come from, ascending.
+template <class Messages, class HasValues>
+std::vector<int> peers_in_round(const Messages &msgs, int r, int me, HasValues has_values) {
+  std::vector<int> peers;
+  for (const auto &m : msgs)
+    if (m.round == r && m.peer != me && has_values(m)) peers.push_back(m.peer);
+  std::sort(peers.begin(), peers.end());
+  peers.erase(std::unique(peers.begin(), peers.end()), peers.end());
+  return peers;
+}
+
 }  // namespace
 
 HaloPlan make_halo_plan(const HaloPattern &pattern, int me, int n_local, int n_total) {
@@ -62,11 +73,8 @@ HaloPlan make_halo_plan(const HaloPattern &pattern, int me, int n_local, int n_t
   for (int r = 0; r < nr; ++r) {
     HaloRound &hr = plan.rounds[r];
     // messages to other ranks: grouped by peer (ascending), in pattern order
-    std::vector<int> peers;
-    for (const auto &s : pattern.sends)
-      if (s.round == r && s.peer != me && !s.index.empty()) peers.push_back(s.peer);
-    std::sort(peers.begin(), peers.end());
-    peers.erase(std::unique(peers.begin(), peers.end()), peers.end());
+    std::vector<int> peers =
+        peers_in_round(pattern.sends, r, me, [](const auto &m) { return !m.index.empty(); });
     hr.pack_begin = static_cast<int>(plan.pack_index.size());
     for (int p : peers) {
       const int offset = static_cast<int>(plan.pack_index.size()) - hr.pack_begin;
@@ -89,11 +97,7 @@ HaloPlan make_halo_plan(const HaloPattern &pattern, int me, int n_local, int n_t
     }
     hr.self_end = static_cast<int>(plan.self_src.size());
     // what comes from other ranks
-    peers.clear();
-    for (const auto &rv : pattern.recvs)
-      if (rv.round == r && rv.peer != me && rv.count > 0) peers.push_back(rv.peer);
-    std::sort(peers.begin(), peers.end());
-    peers.erase(std::unique(peers.begin(), peers.end()), peers.end());
+    peers = peers_in_round(pattern.recvs, r, me, [](const auto &m) { return m.count > 0; });
     hr.recv_begin = static_cast<int>(plan.recv_index.size());
     for (int p : peers) {
       const int offset = static_cast<int>(plan.recv_index.size()) - hr.recv_begin;
