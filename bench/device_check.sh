@@ -271,15 +271,35 @@ side_by_side() {  # label, folder, input, steps-args...
   cd "$root"
 }
 
+# LAMMPS's examples/reaxff (the bundle's copy, or the source the build used)
+if [ -n "${BUNDLE:-}" ]; then exr="$B/examples-reaxff"
+else exr="$(sed -n 's/^LAMMPS_SOURCE_DIR:[A-Z]*=//p' build/CMakeCache.txt)/examples/reaxff"; fi
+hns_with() {  # LAMMPS's HNS input with line $2 before its run, as $out/in.hns.$1
+  sed "s|^run |$2\nrun |" "$root/examples/HNS/in.reaxff.hns" >"$out/in.hns.$1"
+  echo "$out/in.hns.$1"
+}
+
 if [ "$what" = all ] || [ "$what" = bench ] || [ "$what" = quick ]; then
   # SYSTEMS picks (default 2 4 8 16 water): HNS replications N (100 steps up to 8^3,
   # 20 from 12^3, 10 from 24^3), water (Water-6540), water3 (Water 3^3, 176,580
-  # atoms, 20 steps), silica (Silica-6000)
+  # atoms, 20 steps), silica (Silica-6000). Users' inputs: species8 (HNS 8^3, 100
+  # steps, with fix reaxff/species 10 10 100), bonds16 (HNS 16^3, 100 steps, without
+  # and with fix reaxff/bonds 100; one run each), qeq6 and acks2_6 (LAMMPS's
+  # in.water.qeq and in.water.acks2 as shipped, 20 NVT steps, replicated 6^3; acks2_6
+  # one run each: reaxff/kk takes seconds per step).
   for sys in ${SYSTEMS:-2 4 8 16 water}; do
     case $sys in
       water) side_by_side "Water-6540" "$root/examples/water6540" in.water6540.reaxff -v steps 100 ;;
       water3) side_by_side "Water 3^3" "$root/examples/water6540" in.water6540.reaxff -v steps 20 -v rep 3 ;;
       silica) side_by_side "Silica-6000" "$root/examples/silica6000" in.silica6000.reaxff -v steps 100 ;;
+      species8) side_by_side "HNS8+species" "$root/examples/HNS" \
+        "$(hns_with species 'fix 3 all reaxff/species 10 10 100 species.out element C H O N')" \
+        -v x 8 -v y 8 -v z 8 -v t 100 ;;
+      bonds16) reps=1 side_by_side "HNS16 t100" "$root/examples/HNS" in.reaxff.hns -v x 16 -v y 16 -v z 16 -v t 100
+        reps=1 side_by_side "HNS16+bonds" "$root/examples/HNS" "$(hns_with bonds 'fix 4 all reaxff/bonds 100 bonds.out')" \
+          -v x 16 -v y 16 -v z 16 -v t 100 ;;
+      qeq6) side_by_side "water.qeq 6^3" "$exr/water" in.water.qeq -v x 6 -v y 6 -v z 6 ;;
+      acks2_6) reps=1 side_by_side "water.acks2 6^3" "$exr/water" in.water.acks2 -v x 6 -v y 6 -v z 6 ;;
       *) t=100; [ "$sys" -ge 12 ] && t=20; [ "$sys" -ge 24 ] && t=10
         side_by_side "HNS $sys^3" "$root/examples/HNS" in.reaxff.hns -v x $sys -v y $sys -v z $sys -v t $t ;;
     esac
@@ -297,9 +317,7 @@ if [ "$what" = scaling ]; then
   [ -x "$KKM" ] || { [ -f "$peer_mpi_xz" ] && xz -dc "$peer_mpi_xz" >"$KKM" && chmod +x "$KKM"; }
   ngpu=$(nvidia-smi -L | wc -l)
   echo "case,atoms,gpus,ours_ms,kk_ms,charges_ms,cg_s,cg_t" >"$out/scaling.csv"
-  # LAMMPS's examples/reaxff (water: in.water.qeq as shipped, 20 NVT steps)
-  if [ -n "${BUNDLE:-}" ]; then exr="$B/examples-reaxff"
-  else exr="$(sed -n 's/^LAMMPS_SOURCE_DIR:[A-Z]*=//p' build/CMakeCache.txt)/examples/reaxff"; fi
+  # (waterN: LAMMPS's in.water.qeq as shipped, 20 NVT steps)
   for c in ${CASES:-8:1 8:2 16:1 16:2 32x16x16:2}; do
     rep=${c%%:*}; np=${c##*:}
     [ "$np" -gt "$ngpu" ] && { row "$rep on $np GPUs: only $ngpu GPUs here"; continue; }

@@ -265,9 +265,10 @@ void PairReaxFFGPU::init_style() {
   // No LAMMPS neighbour list is requested: lib/puremd_gpu builds its own.
   // The analysis styles only read list->inum / ilist, so we keep a list
   // object holding the owned atoms for them.
-  export_bonds = !modify->get_fix_by_style("^reaxff/bonds").empty() ||
-                 !modify->get_fix_by_style("^reaxff/species").empty() ||
-                 !modify->get_compute_by_style("^reaxff/atom").empty();
+  analysis_styles = !modify->get_fix_by_style("^reaxff/bonds").empty() ||
+                    !modify->get_fix_by_style("^reaxff/species").empty() ||
+                    !modify->get_compute_by_style("^reaxff/atom").empty();
+  bond_table_of = species_bonds_of = -1;
   if (!own_list) own_list = new NeighList(lmp);
   list = own_list;
 
@@ -471,66 +472,8 @@ void PairReaxFFGPU::compute(int eflag, int vflag) {
   if (vflag_global || vflag_fdotr)
     for (int k = 0; k < 6; ++k) virial[k] += out.virial[k];
 
-  if (export_bonds || fixspecies_flag) export_analysis_data();
-}
-
-void PairReaxFFGPU::export_analysis_data() {
-  std::vector<int> row_start;
-  std::vector<puremd::BondRecord> bonds;
-  call_library(lmp, "pair_style reaxff/gpu", "bond_table", [&] {
-    engine->bond_table(row_start, bonds);
-    engine->atom_table(export_total_bo, export_nlp);
-  });
-  const int nall = atom->nlocal + atom->nghost;
-
-  ReaxFF::reax_list *bl = api->lists + ReaxFF::BONDS;
-  const int need = std::max<int>(1, bonds.size());
-  if (!bond_list_made || bl->n < nall || bl->num_intrs < need) {
-    ReaxFF::Make_List(std::max(nall, 1), need, ReaxFF::TYP_BOND, bl);
-    bond_list_made = true;
-  }
-  for (int i = 0; i < nall; ++i) {
-    bl->index[i] = row_start[i];
-    bl->end_index[i] = row_start[i + 1];
-  }
-  for (size_t p = 0; p < bonds.size(); ++p) {
-    bl->select.bond_list[p].nbr = bonds[p].j;
-    bl->select.bond_list[p].bo_data.BO = bonds[p].bo;
-  }
-  api->workspace->total_bond_order = export_total_bo.data();
-  api->workspace->nlp = export_nlp.data();
-  api->system->n = atom->nlocal;
-  api->system->N = nall;
-
-  update_own_list();
-
-  if (fixspecies_flag) {
-    if (nall > nmax) {
-      memory->destroy(tmpid);
-      memory->destroy(tmpbo);
-      nmax = nall;
-      memory->create(tmpid, nmax, MAXSPECBOND, "pair:tmpid");
-      memory->create(tmpbo, nmax, MAXSPECBOND, "pair:tmpbo");
-    }
-    for (int i = 0; i < nall; ++i)
-      for (int j = 0; j < MAXSPECBOND; ++j) {
-        tmpbo[i][j] = 0.0;
-        tmpid[i][j] = 0;
-      }
-    FindBond();
-  }
-}
-
-void PairReaxFFGPU::update_own_list() {
-  const int nlocal = atom->nlocal;
-  if (own_list->maxatom < nlocal || !own_list->ilist) {
-    memory->destroy(own_list->ilist);
-    own_list->maxatom = std::max(nlocal, 1);
-    memory->create(own_list->ilist, own_list->maxatom, "reaxff/gpu:ilist");
-  }
-  own_list->inum = nlocal;
-  own_list->gnum = 0;
-  for (int i = 0; i < nlocal; ++i) own_list->ilist[i] = i;
+  ++computes;
+  if (analysis_styles) export_for_analysis();
 }
 
 void *PairReaxFFGPU::extract(const char *str, int &dim) {

@@ -16,6 +16,7 @@
 #include "pair_reaxff.h"
 #include "puremd_gpu/device_choice.h"
 #include "puremd_gpu/engine.h"
+#include "species_slots.h"
 
 namespace LAMMPS_NS {
 
@@ -50,6 +51,9 @@ class PairReaxFFGPU : public PairReaxFF {
                                   puremd::QEqComm &comm, double *q, bool unchanged_until_forces);
   // `timing yes`: per-phase times at the end of a run (the QEq fix's too).
   bool timing() const { return engine_settings.timing; }
+  // For compute reaxff/atom/gpu: the last compute()'s bond list, total bond
+  // orders and lone pairs in PairReaxFF's arrays (copied once per compute()).
+  void export_bond_table();
 
  protected:
   void setup() override {}
@@ -71,10 +75,16 @@ class PairReaxFFGPU : public PairReaxFF {
   class Fix *acks2_fix = nullptr;
   int gpu_id = -1;  // this rank's GPU (CUDA driver)
 
-  // Bond data exported for the analysis styles (see class comment).
-  bool export_bonds = false;
+  // Bond data exported for the analysis styles (see class comment;
+  // pair_reaxff_gpu_analysis.cpp), on the steps they read it.
+  bool analysis_styles = false;                      // any of them in this run
+  bigint computes = 0;                               // compute() calls so far
+  bigint bond_table_of = -1, species_bonds_of = -1;  // the compute() exported
   bool bond_list_made = false;
   std::vector<double> export_total_bo, export_nlp;
+  puremd::SpeciesBonds species;
+  SpeciesSlots species_slots;
+  bigint species_ncalls = -1, species_lastcall = -1;  // LAMMPS's neighbor list they refer to
   class NeighList *own_list = nullptr;
 
   void make_engine();
@@ -82,7 +92,8 @@ class PairReaxFFGPU : public PairReaxFF {
   void check_gpu_code();
   void refuse_foreign_charge_fixes();
   void fill_step_input(puremd::StepInput &in);
-  void export_analysis_data();
+  void export_for_analysis();
+  void export_species_bonds(bool new_window);
   void update_own_list();
 };
 

@@ -6,10 +6,12 @@
 //   fix qtpie/reaxff/gpu, acks2/reaxff/gpu (acks2/reax/gpu)
 //   fix qeq/rel/reaxff/gpu         (only in a LAMMPS that has qeq/rel/reaxff:
 //                                   4Jul2026 on, with its REAXFF package)
+//   compute reaxff/atom/gpu        (of reaxff/atom)
 //   fix GPU                        (`package gpu`, only when LAMMPS has no
 //                                   GPU package of its own)
 #include <dlfcn.h>
 
+#include "compute_reaxff_atom_gpu.h"
 #include "fix_acks2_reaxff_gpu.h"
 #include "fix_package_gpu.h"
 #include "fix_qeq_reaxff_gpu.h"
@@ -41,6 +43,10 @@ Fix *make_fix_qeq_rel_reaxff_gpu(LAMMPS *lmp, int argc, char **argv) {
 
 Fix *make_fix_acks2_reaxff_gpu(LAMMPS *lmp, int argc, char **argv) {
   return new FixAcks2ReaxFFGPU(lmp, argc, argv);
+}
+
+Compute *make_compute_reaxff_atom_gpu(LAMMPS *lmp, int argc, char **argv) {
+  return new ComputeReaxFFAtomGPU(lmp, argc, argv);
 }
 
 Fix *make_fix_package_gpu(LAMMPS *lmp, int argc, char **argv) {
@@ -102,6 +108,13 @@ extern "C" void lammpsplugin_init(void *ptr, void *handle, void *regfunc) {
     (*register_plugin)(&plugin, lmp);
   }
 
+  plugin.style = "compute";
+  plugin.name = "reaxff/atom/gpu";
+  plugin.info = "compute reaxff/atom for pair_style reaxff/gpu (bonds copied when invoked)";
+  plugin.creator.v2 = reinterpret_cast<lammpsplugin_factory2 *>(&make_compute_reaxff_atom_gpu);
+  (*register_plugin)(&plugin, lmp);
+
+  plugin.style = "fix";
   // `-sf gpu` and `package gpu` need a fix style named GPU. LAMMPS's GPU
   // package brings its own (its styles and ours then share the device it
   // chooses); without it, ours takes the package's device settings.

@@ -40,6 +40,9 @@ class LammpsSession {
   bool has_style(const char *category, const char *name);
   // This rank's atom IDs in LAMMPS's current local order.
   std::vector<long long> local_ids();
+  // The LAMMPS instance (a LAMMPS_NS::LAMMPS *), for tests that read a
+  // style's own arrays.
+  void *instance() const { return handle_; }
 
  private:
   void open(const std::vector<std::string> &args);

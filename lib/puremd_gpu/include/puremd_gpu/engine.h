@@ -87,6 +87,17 @@ struct BondRecord {
   double bo;  // corrected total bond order
 };
 
+// The bonds fix reaxff/species reads (LAMMPS's PairReaxFF::FindBond): per
+// owned atom i, the partners j >= i (local index, ghosts included) whose
+// bond order is at least min_bo, in ascending j (common/species_rows.h says
+// why). Partners of atom i: [start[i], start[i + 1]).
+struct SpeciesBonds {
+  std::vector<int> start;  // n_local + 1
+  std::vector<int> partner;
+  std::vector<double> bo;
+  int widest = 0;  // most partners of one atom
+};
+
 class Engine {
  public:
   Engine() = default;
@@ -102,6 +113,9 @@ class Engine {
   virtual void bond_table(std::vector<int> &row_start, std::vector<BondRecord> &bonds) = 0;
   // Per-atom quantities of the last compute(): total bond order, lone pairs.
   virtual void atom_table(std::vector<double> &total_bo, std::vector<double> &nlp) = 0;
+  // fix reaxff/species's bonds of the last compute(), made where the bond
+  // list is (on the GPU for the CUDA driver, which sends only these).
+  virtual void species_bonds(double min_bo, SpeciesBonds &out) = 0;
 
   // Device time per phase so far (zero unless the driver measures it).
   virtual PhaseTimes phase_times() const { return {}; }

@@ -205,7 +205,12 @@ struct CudaContext {
   DeviceArray<double> virial_partials{"virial partial sums", &mem};
   DeviceArray<StepScalars> scalars{"step scalars", &mem};
   DeviceArray<unsigned long long> totals{"list totals", &mem};
+  // analysis tables (cuda_analysis.cu), made only when asked for
   DeviceArray<double> extract_d{"bond-table scratch", &mem};
+  DeviceArray<int> species_count{"species bond counts", &mem};
+  DeviceArray<int> species_start{"species bond starts", &mem};
+  DeviceArray<int> species_nbr{"species bond partners", &mem};
+  DeviceArray<double> species_bo{"species bond orders", &mem};
 
   // --- CUB temporary storage ---
   DeviceArray<unsigned char> cub_temp{"CUB temporary storage", &mem};
@@ -260,7 +265,5 @@ void compute_hydrogen_bonds(CudaContext &c);       // owned hydrogens
 void compute_nonbonded(CudaContext &c);            // owned: vdW + Coulomb, polarization
 void apply_bond_order_chain_rule(CudaContext &c);  // all atoms
 void reduce_outputs(CudaContext &c);               // energies + virial -> scalars
-// Corrected total bond order of every bond entry of the last step -> extract_d.
-void extract_bond_table(CudaContext &c);
 
 }  // namespace puremd::cuda

@@ -502,55 +502,6 @@ void CudaEngine::finish_download(StepOutput &out) {
   for (int k = 0; k < 6; ++k) out.virial[k] = s.virial[k];
 }
 
-// ---------------------------------------------------------------------------
-// Analysis tables of the last step
-
-void CudaEngine::require_complete_step(const char *what) const {
-  if (!last_step_complete_)
-    throw RuntimeError(std::string("CUDA driver: ") + what +
-                       "() needs a completed compute(); the last one failed");
-}
-
-void CudaEngine::bond_table(std::vector<int> &row_start, std::vector<BondRecord> &bonds) {
-  require_complete_step("bond_table");
-  PMD_CUDA_CHECK(cudaSetDevice(device_));
-  CudaContext &c = c_;
-  const size_t n = static_cast<size_t>(c.n_total), nb = c.bond_total;
-  row_start.assign(n + 1, 0);
-  bonds.clear();
-  if (n == 0) return;
-  std::vector<int> nbr(nb);
-  std::vector<double> bo(nb);
-  extract_bond_table(c);
-  PMD_CUDA_CHECK(cudaMemcpyAsync(row_start.data(), c.bond_start.data(), (n + 1) * sizeof(int),
-                                 cudaMemcpyDeviceToHost, c.stream));
-  if (nb) {
-    PMD_CUDA_CHECK(cudaMemcpyAsync(nbr.data(), c.bond_nbr.data(), nb * sizeof(int),
-                                   cudaMemcpyDeviceToHost, c.stream));
-    PMD_CUDA_CHECK(cudaMemcpyAsync(bo.data(), c.extract_d.data(), nb * sizeof(double),
-                                   cudaMemcpyDeviceToHost, c.stream));
-  }
-  PMD_CUDA_CHECK(cudaStreamSynchronize(c.stream));
-  bonds.resize(nb);
-  for (size_t e = 0; e < nb; ++e) bonds[e] = BondRecord{nbr[e], bo[e]};
-}
-
-void CudaEngine::atom_table(std::vector<double> &total_bo, std::vector<double> &nlp) {
-  require_complete_step("atom_table");
-  PMD_CUDA_CHECK(cudaSetDevice(device_));
-  CudaContext &c = c_;
-  const size_t n = static_cast<size_t>(c.n_total);
-  total_bo.assign(n, 0.0);
-  nlp.assign(n, 0.0);
-  if (n == 0) return;
-  const StepView v = c.view();
-  PMD_CUDA_CHECK(cudaMemcpyAsync(total_bo.data(), v.ws.total_bond_order, n * sizeof(double),
-                                 cudaMemcpyDeviceToHost, c.stream));
-  PMD_CUDA_CHECK(
-      cudaMemcpyAsync(nlp.data(), v.ws.nlp, n * sizeof(double), cudaMemcpyDeviceToHost, c.stream));
-  PMD_CUDA_CHECK(cudaStreamSynchronize(c.stream));
-}
-
 }  // namespace cuda
 
 std::unique_ptr<Engine> make_cuda_engine(const ForceField &ff, const Control &control,

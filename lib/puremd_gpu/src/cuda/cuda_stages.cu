@@ -349,11 +349,6 @@ __global__ void __launch_bounds__(kReduceBlock)
   }
 }
 
-__global__ void __launch_bounds__(kReduceBlock)
-    extract_bond_orders_kernel(const BondOrder *bo, int n, double *out) {
-  const int e = blockIdx.x * blockDim.x + threadIdx.x;
-  if (e < n) out[e] = bo[e].BO;
-}
 
 }  // namespace
 
@@ -408,16 +403,6 @@ void reduce_outputs(CudaContext &c) {
   finalize_kernel<<<1, kReduceBlock, 0, c.stream>>>(partials, blocks, c.energy_slots.data(),
                                                     c.scalars.data());
   PMD_CUDA_CHECK_LAUNCH("finalize_kernel", c.stream);
-}
-
-void extract_bond_table(CudaContext &c) {
-  const size_t nb = c.bond_total;
-  c.extract_d.reserve_discarding(nb, kGrowHeadroom);
-  if (nb == 0) return;
-  extract_bond_orders_kernel<<<blocks_for(static_cast<long long>(nb), kReduceBlock), kReduceBlock,
-                               0, c.stream>>>(c.bond_bo.data(), static_cast<int>(nb),
-                                              c.extract_d.data());
-  PMD_CUDA_CHECK_LAUNCH("extract_bond_orders_kernel", c.stream);
 }
 
 }  // namespace puremd::cuda

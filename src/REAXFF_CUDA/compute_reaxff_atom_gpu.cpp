@@ -1,0 +1,22 @@
+#include "compute_reaxff_atom_gpu.h"
+
+#include "error.h"
+#include "pair_reaxff_gpu.h"
+
+using namespace LAMMPS_NS;
+
+void ComputeReaxFFAtomGPU::init() {
+  ComputeReaxFFAtom::init();
+  ours = dynamic_cast<PairReaxFFGPU *>(reaxff);
+  if (!ours)
+    error->all(FLERR,
+               "Compute reaxff/atom/gpu needs pair_style reaxff/gpu; with pair_style {} use "
+               "compute reaxff/atom",
+               reaxff ? "reaxff" : "none");
+}
+
+// compute_local() and compute_peratom() both read the bonds through here.
+void ComputeReaxFFAtomGPU::compute_bonds() {
+  ours->export_bond_table();
+  ComputeReaxFFAtom::compute_bonds();
+}

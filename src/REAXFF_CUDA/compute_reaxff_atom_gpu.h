@@ -1,0 +1,25 @@
+/* compute reaxff/atom/gpu: LAMMPS's compute reaxff/atom for pair_style
+   reaxff/gpu (what `-sf gpu` makes of it). The same output; it asks the pair
+   for the bond table when it is invoked, so the table leaves the GPU only on
+   the steps something reads it (LAMMPS's own style cannot ask, and with it
+   the pair copies the table after every step). */
+#ifndef LMP_COMPUTE_REAXFF_ATOM_GPU_H
+#define LMP_COMPUTE_REAXFF_ATOM_GPU_H
+
+#include "compute_reaxff_atom.h"
+
+namespace LAMMPS_NS {
+
+class ComputeReaxFFAtomGPU : public ComputeReaxFFAtom {
+ public:
+  using ComputeReaxFFAtom::ComputeReaxFFAtom;
+  void init() override;
+  void compute_bonds() override;
+
+ private:
+  class PairReaxFFGPU *ours = nullptr;
+};
+
+}  // namespace LAMMPS_NS
+
+#endif

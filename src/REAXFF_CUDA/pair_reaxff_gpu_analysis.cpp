@@ -1,0 +1,167 @@
+// PairReaxFFGPU's side of the analysis styles that read PairReaxFF's arrays
+// (fix reaxff/bonds, fix reaxff/species, compute reaxff/atom): what of the
+// last compute() each will read, copied from the engine on the steps it
+// reads it and only then.
+//
+// The schedules, from LAMMPS's fixes:
+// - fix reaxff/bonds reads the bond list at its end_of_step, every Nevery
+//   steps: the compute() of the same step.
+// - fix reaxff/species samples the bond orders (tmpbo, through fix ave/atom)
+//   and reads the partners (tmpid) at post_integrate, before the step's
+//   forces: the compute() of the step before. It samples at the multiples of
+//   Nevery in the Nrepeat * Nevery steps before each multiple of Nfreq, and
+//   writes at its own next output step.
+// - compute reaxff/atom can be invoked at any step (a dump, thermo, a
+//   variable): compute reaxff/atom/gpu (what `-sf gpu` makes of it) asks for
+//   the table when it is invoked; LAMMPS's own style cannot ask, so with it
+//   the table is copied after every compute().
+// - Set-ups (run, minimize, rerun) and every minimizer step: all that is in
+//   the run, as every style may read at those.
+#include <algorithm>
+
+#include "atom.h"
+#include "compute.h"
+#include "compute_reaxff_atom_gpu.h"
+#include "error.h"
+#include "fix.h"
+#include "fix_reaxff_species.h"
+#include "library_call.h"
+#include "memory.h"
+#include "modify.h"
+#include "neigh_list.h"
+#include "neighbor.h"
+#include "pair_reaxff_gpu.h"
+#include "reaxff_api.h"
+#include "reaxff_defs.h"
+#include "update.h"
+
+using namespace LAMMPS_NS;
+
+namespace {
+
+// LAMMPS's FindBond keeps bonds of at least this order for fix reaxff/species.
+constexpr double kSpeciesMinBondOrder = 0.10;
+
+// Nrepeat and the next output step of a fix reaxff/species, which the fix
+// keeps protected (Nevery and Nfreq are Fix's own nevery and global_freq):
+// read through a derived class, as C++ lets a derived class name them.
+struct SpeciesSchedule : FixReaxFFSpecies {
+  static int nrepeat_of(const FixReaxFFSpecies *f) { return f->*(&SpeciesSchedule::nrepeat); }
+  static bigint next_output_of(const FixReaxFFSpecies *f) { return f->*(&SpeciesSchedule::nvalid); }
+};
+
+// What fix reaxff/species f does at post_integrate of step t: read the
+// bonds (sample or write), and whether t is the first sample of a window.
+struct SpeciesRead {
+  bool reads = false, starts_window = false;
+};
+SpeciesRead species_read_at(const Fix *fix, bigint t) {
+  const auto *f = dynamic_cast<const FixReaxFFSpecies *>(fix);
+  if (!f || fix->nevery <= 0 || fix->global_freq <= 0) return {true, true};  // unknown
+  const bigint nevery = fix->nevery, nfreq = fix->global_freq;
+  const bigint window = static_cast<bigint>(SpeciesSchedule::nrepeat_of(f) - 1) * nevery;
+  const bigint before_output = ((t + nfreq - 1) / nfreq) * nfreq - t;
+  const bool sample = t % nevery == 0 && before_output <= window;
+  return {sample || t == SpeciesSchedule::next_output_of(f), sample && before_output == window};
+}
+
+}  // namespace
+
+void PairReaxFFGPU::export_for_analysis() {
+  const bigint step = update->ntimestep;
+  const bool always = update->setupflag || update->whichflag == 2;
+  bool table = false, spec = always, new_window = always;
+  for (const Fix *f : modify->get_fix_by_style("^reaxff/bonds"))
+    table = table || always || (f->nevery > 0 && step % f->nevery == 0);
+  for (const Compute *c : modify->get_compute_by_style("^reaxff/atom"))
+    table = table || !dynamic_cast<const ComputeReaxFFAtomGPU *>(c);
+  for (const Fix *f : modify->get_fix_by_style("^reaxff/species")) {
+    const SpeciesRead r = species_read_at(f, step + 1);
+    spec = spec || r.reads;
+    new_window = new_window || r.starts_window;
+  }
+  if (table) export_bond_table();
+  if (spec && !modify->get_fix_by_style("^reaxff/species").empty())
+    export_species_bonds(new_window);
+}
+
+// The whole bond list, total bond orders and lone pairs into PairReaxFF's
+// arrays (what fix reaxff/bonds and compute reaxff/atom read).
+void PairReaxFFGPU::export_bond_table() {
+  if (bond_table_of == computes || !engine) return;
+  std::vector<int> row_start;
+  std::vector<puremd::BondRecord> bonds;
+  call_library(lmp, "pair_style reaxff/gpu", "bond_table", [&] {
+    engine->bond_table(row_start, bonds);
+    engine->atom_table(export_total_bo, export_nlp);
+  });
+  const int nall = atom->nlocal + atom->nghost;
+
+  ReaxFF::reax_list *bl = api->lists + ReaxFF::BONDS;
+  const int need = std::max<int>(1, bonds.size());
+  if (!bond_list_made || bl->n < nall || bl->num_intrs < need) {
+    ReaxFF::Make_List(std::max(nall, 1), need, ReaxFF::TYP_BOND, bl);
+    bond_list_made = true;
+  }
+  for (int i = 0; i < nall; ++i) {
+    bl->index[i] = row_start[i];
+    bl->end_index[i] = row_start[i + 1];
+  }
+  for (size_t p = 0; p < bonds.size(); ++p) {
+    bl->select.bond_list[p].nbr = bonds[p].j;
+    bl->select.bond_list[p].bo_data.BO = bonds[p].bo;
+  }
+  api->workspace->total_bond_order = export_total_bo.data();
+  api->workspace->nlp = export_nlp.data();
+  api->system->n = atom->nlocal;
+  api->system->N = nall;
+  update_own_list();
+  bond_table_of = computes;
+}
+
+// fix reaxff/species's tmpid / tmpbo (LAMMPS's FindBond) from the engine's
+// compact rows: owned atoms only, the only rows the fix and its compute read;
+// each partner in one slot through the window (species_slots.h).
+void PairReaxFFGPU::export_species_bonds(bool new_window) {
+  if (species_bonds_of == computes || !engine) return;
+  call_library(lmp, "pair_style reaxff/gpu", "species_bonds",
+               [&] { engine->species_bonds(kSpeciesMinBondOrder, species); });
+  if (species.widest > MAXSPECBOND)
+    error->one(FLERR,
+               "An atom has {} bonds of order >= {} on step {}, more than fix reaxff/species "
+               "takes (MAXSPECBOND = {} in LAMMPS's src/REAXFF/reaxff_defs.h)",
+               species.widest, kSpeciesMinBondOrder, update->ntimestep, MAXSPECBOND);
+  const int nlocal = atom->nlocal, nall = nlocal + atom->nghost;
+  if (nall > nmax || !tmpid) {
+    memory->destroy(tmpid);
+    memory->destroy(tmpbo);
+    nmax = std::max(nall, 1);
+    memory->create(tmpid, nmax, MAXSPECBOND, "pair:tmpid");
+    memory->create(tmpbo, nmax, MAXSPECBOND, "pair:tmpbo");
+    std::fill_n(&tmpid[0][0], static_cast<size_t>(nmax) * MAXSPECBOND, 0);
+    std::fill_n(&tmpbo[0][0], static_cast<size_t>(nmax) * MAXSPECBOND, 0.0);
+    species_slots = SpeciesSlots{};
+  }
+  // LAMMPS's atom indices change at re-neighbouring (the fix puts that at
+  // its windows' ends when it averages): the slots are made anew then.
+  const bool reindexed =
+      neighbor->ncalls != species_ncalls || neighbor->lastcall != species_lastcall;
+  if (new_window || reindexed) species_slots.reset(nlocal, tmpid, tmpbo);
+  species_slots.fill(species, nlocal, MAXSPECBOND, tmpid, tmpbo);
+  species_ncalls = neighbor->ncalls;
+  species_lastcall = neighbor->lastcall;
+  update_own_list();
+  species_bonds_of = computes;
+}
+
+void PairReaxFFGPU::update_own_list() {
+  const int nlocal = atom->nlocal;
+  if (own_list->maxatom < nlocal || !own_list->ilist) {
+    memory->destroy(own_list->ilist);
+    own_list->maxatom = std::max(nlocal, 1);
+    memory->create(own_list->ilist, own_list->maxatom, "reaxff/gpu:ilist");
+  }
+  own_list->inum = nlocal;
+  own_list->gnum = 0;
+  for (int i = 0; i < nlocal; ++i) own_list->ilist[i] = i;
+}

@@ -1,0 +1,305 @@
+// fix reaxff/species with reaxff/gpu: the bonds it reads (LAMMPS's FindBond:
+// partners of order >= 0.10) and the molecules it finds when it averages
+// bond orders over Nrepeat steps while bonds break (TATB at 2500 K).
+//
+// With averaging, LAMMPS's reaxff is not the oracle: it averages slot by
+// slot in its bond list's order, and a partner crossing 0.10 in mid-window
+// shifts the others, mixing two partners' orders in one average (here: an H
+// whose C-H bond averages 0.87 is written as a free H at step 15). The oracle
+// is the per-partner average made from LAMMPS's own per-step bonds (compute
+// reaxff/atom of pair_style reaxff, every step), with the fix's rule: i and j
+// are in one molecule when j is i's partner on the last step of the window
+// and their average is above the fix's cut-off (0.3).
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <numeric>
+#include <set>
+#include <sstream>
+
+#include "atom.h"
+#include "force.h"
+#include "lammps.h"
+#include "lammps_session.h"
+#include "pair_reaxff.h"
+#include "reaxff_defs.h"
+
+namespace {
+
+const std::string kDir = std::string(LAMMPS_EXAMPLES_DIR) + "/";
+
+// TATB 2x2x2 heated to 2500 K, as LAMMPS's examples/reaxff/in.reaxff.tatb
+// writes its analysis (control file, neighbor settings), smaller time step.
+std::string tatb_input(const std::string &pair, const std::string &control,
+                       const std::string &analysis, int steps) {
+  return "units real\natom_style charge\nread_data " + kDir +
+         "data.tatb\nreplicate 2 2 2\npair_style " + pair + " " + control + "\npair_coeff * * " +
+         kDir + "ffield.reax C H O N\nneighbor 2.5 bin\nneigh_modify delay 0 every 5 check no\n" +
+         "velocity all create 2500.0 4242 loop geom\nfix 1 all nve\nfix 2 all qeq/" + pair +
+         " 1 0.0 10.0 1.0e-10 reaxff\n" + analysis + "timestep 0.2\nthermo 5\nrun " +
+         std::to_string(steps) + " post no\n";
+}
+
+// Species file: step -> formula -> count.
+using Species = std::map<long, std::map<std::string, int>>;
+Species read_species(const std::string &path) {
+  Species out;
+  std::ifstream in(path);
+  std::string header, values;
+  while (std::getline(in, header) && std::getline(in, values)) {
+    std::istringstream h(header), v(values);
+    std::string word;
+    std::vector<std::string> names;
+    while (h >> word)
+      if (word != "#") names.push_back(word);
+    long step = 0;
+    int moles = 0, specs = 0;
+    v >> step >> moles >> specs;
+    for (size_t k = 3; k < names.size(); ++k) {
+      int count = 0;
+      v >> count;
+      out[step][names[k]] = count;
+    }
+  }
+  return out;
+}
+
+// dump local of compute reaxff/atom (i j bo), every step: step -> pair -> bo.
+using Bonds = std::map<long, std::map<std::pair<long, long>, double>>;
+Bonds read_local_bonds(const std::string &path, double min_bo) {
+  Bonds out;
+  std::ifstream in(path);
+  std::string line;
+  long step = -1;
+  bool entries = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("ITEM: TIMESTEP", 0) == 0) {
+      std::getline(in, line);
+      step = std::stol(line);
+      entries = false;
+    } else if (line.rfind("ITEM:", 0) == 0) {
+      entries = line.rfind("ITEM: ENTRIES", 0) == 0;
+    } else if (entries) {
+      std::istringstream w(line);
+      double i = 0, j = 0, bo = 0;
+      w >> i >> j >> bo;
+      if (bo >= min_bo) out[step][{std::min<long>(i, j), std::max<long>(i, j)}] = bo;
+    }
+  }
+  return out;
+}
+
+// The molecules fix reaxff/species should find at output step T (samples at
+// T-4..T read the forces of T-5..T-1), as formulas in C H O N order.
+std::map<std::string, int> oracle_species(const Bonds &bonds, long T, int nrepeat,
+                                          const std::vector<int> &type) {
+  std::map<std::pair<long, long>, double> avg;
+  for (long s = T - nrepeat; s < T; ++s)
+    for (const auto &[pair, bo] : bonds.at(s)) avg[pair] += bo / nrepeat;
+  const long n = static_cast<long>(type.size());
+  std::vector<long> root(n + 1);
+  std::iota(root.begin(), root.end(), 0);
+  auto find = [&](long a) {
+    while (root[a] != a) a = root[a] = root[root[a]];
+    return a;
+  };
+  for (const auto &[pair, bo] : bonds.at(T - 1))
+    if (avg[pair] > 0.3) root[find(pair.first)] = find(pair.second);
+  std::map<long, std::array<int, 4>> counts;
+  for (long a = 1; a <= n; ++a) counts[find(a)][type[a - 1] - 1]++;
+  std::map<std::string, int> out;
+  const char *element[4] = {"C", "H", "O", "N"};
+  for (const auto &[r, c] : counts) {
+    std::string name;
+    for (int e = 0; e < 4; ++e)
+      if (c[e]) name += element[e] + (c[e] > 1 ? std::to_string(c[e]) : "");
+    out[name]++;
+  }
+  return out;
+}
+
+TEST(Species, AveragedMoleculesArePerPartner) {
+  const int steps = 20, nrepeat = 5;
+  const std::string bonds = scratch_path("species_oracle_bonds");
+  const std::string control = scratch_file(
+      "species_control", read_text(kDir + "control.reax_c.tatb") + "\nbond_graph_cutoff 0.1\n");
+  std::vector<int> type;
+  {
+    LammpsSession lmp;
+    EXPECT_EQ(
+        lmp.run(tatb_input("reaxff", control,
+                           "compute cb all reaxff/atom bonds yes\ndump b all local 1 " + bonds +
+                               " c_cb[1] c_cb[2] c_cb[3]\ndump_modify b format "
+                               "float %.12g\n",
+                           steps)),
+        "");
+    type = lmp.gather_int("type", 1);
+  }
+  const std::string species = scratch_path("species_gpu");
+  {
+    LammpsSession lmp;
+    lmp.load_plugin();
+    EXPECT_EQ(lmp.run(tatb_input("reaxff/gpu", control,
+                                 "fix s all reaxff/species 1 5 5 " + species + "\n", steps)),
+              "");
+  }
+  if (mpi_rank() != 0) return;
+  const Bonds per_step = read_local_bonds(bonds, 0.10);
+  const Species ours = read_species(species);
+  ASSERT_EQ(per_step.size(), static_cast<size_t>(steps + 1));
+  int broken = 0;  // windows where some bond crosses 0.10: what the test is about
+  for (long T = nrepeat; T <= steps; T += nrepeat) {
+    ASSERT_TRUE(ours.count(T)) << "no species output at step " << T;
+    EXPECT_EQ(ours.at(T), oracle_species(per_step, T, nrepeat, type)) << "step " << T;
+    for (long s = T - nrepeat; s < T - 1; ++s)
+      for (const auto &[pair, bo] : per_step.at(s)) broken += !per_step.at(T - 1).count(pair);
+  }
+  EXPECT_GT(broken, 0) << "no bond crossed 0.10 within a window: the averaging is not tested";
+}
+
+// The bonds themselves, without averaging (Nrepeat 1): for every owned atom,
+// the partners of order >= 0.10 with a larger index and their orders, as
+// LAMMPS's reaxff gives them to the fix (its tmpid / tmpbo), as sets. Fails
+// when a bond above 0.10 is dropped or one below it is kept (at 2500 K many
+// pairs are near it).
+using Rows = std::map<long, std::map<long, double>>;
+Rows species_rows(LammpsSession &lmp) {
+  auto *l = static_cast<LAMMPS_NS::LAMMPS *>(lmp.instance());
+  auto *pair = dynamic_cast<LAMMPS_NS::PairReaxFF *>(l->force->pair);
+  Rows rows;
+  if (!pair || !pair->tmpid) return rows;
+  for (int i = 0; i < l->atom->nlocal; ++i) {
+    auto &row = rows[l->atom->tag[i]];
+    for (int k = 0; k < MAXSPECBOND; ++k)
+      if (pair->tmpid[i][k] != 0) row[l->atom->tag[pair->tmpid[i][k]]] = pair->tmpbo[i][k];
+  }
+  return rows;
+}
+
+TEST(Species, BondsAreLammpsFindBond) {
+  Rows ref, ours;
+  const std::string analysis =
+      "fix s all reaxff/species 1 1 1 " + scratch_path("species_rows") + "\n";
+  const std::string control = kDir + "control.reax_c.tatb";
+  {
+    LammpsSession lmp;
+    EXPECT_EQ(lmp.run(tatb_input("reaxff", control, analysis, 10)), "");
+    ref = species_rows(lmp);
+  }
+  {
+    LammpsSession lmp;
+    lmp.load_plugin();
+    EXPECT_EQ(lmp.run(tatb_input("reaxff/gpu", control, analysis, 10)), "");
+    ours = species_rows(lmp);
+  }
+  ASSERT_FALSE(ref.empty());
+  ASSERT_EQ(ours.size(), ref.size()) << "owned atoms differ";
+  int bonds = 0, near_floor = 0;
+  for (const auto &[tag, row] : ref) {
+    ASSERT_TRUE(ours.count(tag)) << "atom " << tag << " not owned here in our run";
+    const auto &mine = ours.at(tag);
+    EXPECT_EQ(mine.size(), row.size()) << "partners of atom " << tag;
+    for (const auto &[j, bo] : row) {
+      ++bonds;
+      near_floor += bo < 0.2;
+      ASSERT_TRUE(mine.count(j)) << "bond " << tag << "-" << j << " (order " << bo << ") dropped";
+      EXPECT_NEAR(mine.at(j), bo, 1e-7) << "bond " << tag << "-" << j;
+    }
+  }
+  EXPECT_GT(bonds, 1000);
+  EXPECT_GT(near_floor, 10) << "no bond near the 0.10 floor: the floor is not tested";
+}
+
+// fix reaxff/bonds and compute reaxff/atom read the whole bond table only on
+// the steps they write (Nevery of the fix; when a dump invokes the compute):
+// their files must be reaxff's on those steps. Three ways in: `-sf gpu`
+// (compute reaxff/atom/gpu asks for the table when invoked), our styles named
+// with LAMMPS's compute reaxff/atom (the table after every step), and
+// reaxff's own run. Per atom and step, partners as sets (the list orders
+// differ); values as printed (3 decimals in the bonds file).
+using Table = std::map<std::string, std::map<std::string, double>>;  // record -> field -> value
+Table read_bonds_file(const std::string &path) {
+  Table out;
+  std::ifstream in(path);
+  std::string line;
+  long step = -1;
+  while (std::getline(in, line)) {
+    if (line.rfind("# Timestep", 0) == 0) step = std::stol(line.substr(10));
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream w(line);
+    long id = 0, type = 0, nb = 0;
+    w >> id >> type >> nb;
+    std::vector<long> partner(nb);
+    for (auto &p : partner) w >> p;
+    long mol = 0;
+    w >> mol;
+    auto &rec = out[std::to_string(step) + ":" + std::to_string(id)];
+    for (long p : partner) w >> rec["bo " + std::to_string(p)];
+    w >> rec["abo"] >> rec["nlp"] >> rec["q"];
+  }
+  return out;
+}
+Table read_local_table(const std::string &path) {
+  Table out;
+  for (const auto &[step, pairs] : read_local_bonds(path, 0.0))
+    for (const auto &[pair, bo] : pairs)
+      out[std::to_string(step)][std::to_string(pair.first) + "-" + std::to_string(pair.second)] =
+          bo;
+  return out;
+}
+void expect_same(const Table &ours, const Table &ref, double tol, const std::string &what) {
+  ASSERT_FALSE(ref.empty()) << what;
+  EXPECT_EQ(ours.size(), ref.size()) << what << ": records";
+  int worse = 0;
+  for (const auto &[key, fields] : ref) {
+    if (!ours.count(key)) {
+      ADD_FAILURE() << what << ": no record " << key;
+      continue;
+    }
+    const auto &mine = ours.at(key);
+    EXPECT_EQ(mine.size(), fields.size()) << what << " " << key;
+    for (const auto &[f, v] : fields)
+      if (!mine.count(f) || std::fabs(mine.at(f) - v) > tol)
+        if (++worse < 5) ADD_FAILURE() << what << " " << key << " " << f << ": " << v;
+  }
+  EXPECT_EQ(worse, 0) << what;
+}
+
+TEST(Species, BondsFileAndAtomComputeAtTheirSteps) {
+  const std::string control = kDir + "control.reax_c.tatb";
+  struct Files {
+    std::string bonds, local;
+  };
+  auto run = [&](const std::string &tag, const std::string &pair, bool suffix) {
+    const Files f{scratch_path("bonds_" + tag), scratch_path("local_" + tag)};
+    const std::string analysis =
+        "fix 4 all reaxff/bonds 5 " + f.bonds +
+        "\ncompute bonds all reaxff/atom bonds yes\ndump 1 all local 5 " + f.local +
+        " c_bonds[1] c_bonds[2] c_bonds[3]\ndump_modify 1 format float %.12g\n"
+        "fix 3 all reaxff/species 1 5 5 " +
+        scratch_path("species_" + tag) + "\n";
+    LammpsSession lmp("none",
+                      suffix ? std::vector<std::string>{"-sf", "gpu"} : std::vector<std::string>{},
+                      suffix);
+    if (!suffix && pair != "reaxff") lmp.load_plugin();
+    EXPECT_EQ(lmp.run(tatb_input(pair, control, analysis, 12)), "") << tag;
+    return f;
+  };
+  const Files ref = run("ref", "reaxff", false);
+  const Files suffixed = run("sf", "reaxff", true);
+  const Files named = run("named", "reaxff/gpu", false);
+  if (mpi_rank() != 0) return;
+  const Table bonds_ref = read_bonds_file(ref.bonds), local_ref = read_local_table(ref.local);
+  EXPECT_EQ(bonds_ref.size(), 3u * 3072u) << "bonds file: steps 0, 5, 10";
+  EXPECT_EQ(local_ref.size(), 3u) << "dump local: steps 0, 5, 10";
+  expect_same(read_bonds_file(suffixed.bonds), bonds_ref, 1.1e-3, "-sf gpu, bonds file");
+  expect_same(read_local_table(suffixed.local), local_ref, 1e-8,
+              "-sf gpu, compute reaxff/atom/gpu");
+  expect_same(read_bonds_file(named.bonds), bonds_ref, 1.1e-3, "reaxff/gpu, bonds file");
+  expect_same(read_local_table(named.local), local_ref, 1e-8, "reaxff/gpu, compute reaxff/atom");
+}
+
+}  // namespace
