@@ -7,6 +7,7 @@
 //   fix qeq/rel/reaxff/gpu         (only in a LAMMPS that has qeq/rel/reaxff:
 //                                   4Jul2026 on, with its REAXFF package)
 //   compute reaxff/atom/gpu        (of reaxff/atom)
+//   fix reaxff/species/gpu         (of reaxff/species)
 //   fix GPU                        (`package gpu`, only when LAMMPS has no
 //                                   GPU package of its own)
 #include <dlfcn.h>
@@ -17,6 +18,7 @@
 #include "fix_qeq_reaxff_gpu.h"
 #include "fix_qeq_rel_reaxff_gpu.h"
 #include "fix_qtpie_reaxff_gpu.h"
+#include "fix_reaxff_species_gpu.h"
 #include "lammps.h"
 #include "lammpsplugin.h"
 #include "modify.h"
@@ -47,6 +49,10 @@ Fix *make_fix_acks2_reaxff_gpu(LAMMPS *lmp, int argc, char **argv) {
 
 Compute *make_compute_reaxff_atom_gpu(LAMMPS *lmp, int argc, char **argv) {
   return new ComputeReaxFFAtomGPU(lmp, argc, argv);
+}
+
+Fix *make_fix_reaxff_species_gpu(LAMMPS *lmp, int argc, char **argv) {
+  return new FixReaxFFSpeciesGPU(lmp, argc, argv);
 }
 
 Fix *make_fix_package_gpu(LAMMPS *lmp, int argc, char **argv) {
@@ -115,6 +121,11 @@ extern "C" void lammpsplugin_init(void *ptr, void *handle, void *regfunc) {
   (*register_plugin)(&plugin, lmp);
 
   plugin.style = "fix";
+  plugin.name = "reaxff/species/gpu";
+  plugin.info = "fix reaxff/species for pair_style reaxff/gpu (molecules found in linear time)";
+  plugin.creator.v2 = reinterpret_cast<lammpsplugin_factory2 *>(&make_fix_reaxff_species_gpu);
+  (*register_plugin)(&plugin, lmp);
+
   // `-sf gpu` and `package gpu` need a fix style named GPU. LAMMPS's GPU
   // package brings its own (its styles and ours then share the device it
   // chooses); without it, ours takes the package's device settings.

@@ -138,11 +138,11 @@ TEST(Species, AveragedMoleculesArePerPartner) {
         "");
     type = lmp.gather_int("type", 1);
   }
+  // as a user switches: -sf gpu (fix reaxff/species/gpu's own molecule search)
   const std::string species = scratch_path("species_gpu");
   {
-    LammpsSession lmp;
-    lmp.load_plugin();
-    EXPECT_EQ(lmp.run(tatb_input("reaxff/gpu", control,
+    LammpsSession lmp("none", {"-sf", "gpu"}, true);
+    EXPECT_EQ(lmp.run(tatb_input("reaxff", control,
                                  "fix s all reaxff/species 1 5 5 " + species + "\n", steps)),
               "");
   }
@@ -218,7 +218,8 @@ TEST(Species, BondsAreLammpsFindBond) {
 // their files must be reaxff's on those steps. Three ways in: `-sf gpu`
 // (compute reaxff/atom/gpu asks for the table when invoked), our styles named
 // with LAMMPS's compute reaxff/atom (the table after every step), and
-// reaxff's own run. Per atom and step, partners as sets (the list orders
+// reaxff's own run. And fix reaxff/species/gpu (-sf gpu) writes what LAMMPS's
+// fix reaxff/species writes from our bonds. Per atom and step, partners as sets (the list orders
 // differ); values as printed (3 decimals in the bonds file).
 using Table = std::map<std::string, std::map<std::string, double>>;  // record -> field -> value
 Table read_bonds_file(const std::string &path) {
@@ -300,6 +301,10 @@ TEST(Species, BondsFileAndAtomComputeAtTheirSteps) {
               "-sf gpu, compute reaxff/atom/gpu");
   expect_same(read_bonds_file(named.bonds), bonds_ref, 1.1e-3, "reaxff/gpu, bonds file");
   expect_same(read_local_table(named.local), local_ref, 1e-8, "reaxff/gpu, compute reaxff/atom");
+  // fix reaxff/species/gpu's molecule search and LAMMPS's, on the same bonds
+  const std::string species_sf = read_text(scratch_path("species_sf"));
+  EXPECT_NE(species_sf.find("C6H6O6N6"), std::string::npos);
+  EXPECT_EQ(species_sf, read_text(scratch_path("species_named")));
 }
 
 }  // namespace
