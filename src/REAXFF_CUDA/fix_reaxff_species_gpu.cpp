@@ -8,23 +8,83 @@
 
 #include "atom.h"
 #include "comm.h"
+#include "error.h"
 #include "fix_ave_atom.h"
+#include "force.h"
 #include "memory.h"
-#include "pair_reaxff.h"
+#include "pair_reaxff_gpu.h"
 #include "reaxff_defs.h"
 #include "update.h"
 
 using namespace LAMMPS_NS;
 
 namespace {
+constexpr int kWidth = 2 * MAXSPECBOND;  // (partner ID, sum) per slot
+
 int root_of(std::vector<int> &parent, int a) {
   while (parent[a] != a) a = parent[a] = parent[parent[a]];
   return a;
 }
+
+// The slot of partner `id` in an atom's window row, or -1.
+int slot_of(const double *row, double id) {
+  for (int k = 0; k < MAXSPECBOND; ++k)
+    if (row[2 * k] == id) return k;
+  return -1;
+}
 }  // namespace
 
+FixReaxFFSpeciesGPU::FixReaxFFSpeciesGPU(LAMMPS *lmp, int narg, char **arg)
+    : FixReaxFFSpecies(lmp, narg, arg) {
+  fast = !posflag && !delflag;
+  if (fast) {
+    FixReaxFFSpeciesGPU::grow_arrays(atom->nmax);
+    atom->add_callback(Atom::GROW);
+    maxexchange = kWidth;
+  }
+}
+
+FixReaxFFSpeciesGPU::~FixReaxFFSpeciesGPU() {
+  if (fast && atom) atom->delete_callback(id, Atom::GROW);
+  memory->destroy(window);
+}
+
+void FixReaxFFSpeciesGPU::init() {
+  FixReaxFFSpecies::init();
+  if (!fast) return;
+  ours = dynamic_cast<PairReaxFFGPU *>(reaxff);
+  if (!ours)
+    error->all(FLERR,
+               "Fix reaxff/species/gpu needs pair_style reaxff/gpu; with pair_style {} use fix "
+               "reaxff/species",
+               force->pair_style);
+  // LAMMPS's fix made its averaging fix (SPECBOND_ID, fix ave/atom); this
+  // one averages itself, so that one is never called to sample: Modify calls
+  // an end_of_step fix on the multiples of its nevery.
+  f_SPECBOND->nevery = MAXSMALLINT;
+}
+
+// The first step fix ave/atom would sample from here (its nextvalid): the
+// first window that ends on a multiple of Nfreq and starts now or later.
+bigint FixReaxFFSpeciesGPU::first_sample() const {
+  const bigint t = update->ntimestep;
+  bigint s = (t / nfreq) * nfreq + nfreq;
+  if (s - nfreq == t && nrepeat == 1) return t;
+  s -= static_cast<bigint>(nrepeat - 1) * nevery;
+  if (s < t) s += nfreq;
+  return s;
+}
+
+void FixReaxFFSpeciesGPU::setup(int vflag) {
+  if (fast) {
+    irepeat = 0;
+    next_sample = first_sample();
+  }
+  FixReaxFFSpecies::setup(vflag);  // writes the set-up step's species (post_integrate)
+}
+
 void FixReaxFFSpeciesGPU::post_integrate() {
-  if (posflag || delflag) {  // their outputs read LAMMPS's own search's anchors
+  if (!fast) {
     FixReaxFFSpecies::post_integrate();
     return;
   }
@@ -36,67 +96,114 @@ void FixReaxFFSpeciesGPU::post_integrate() {
   clusterID = atom->dvector[index];
   vector_atom = clusterID;
 
-  f_SPECBOND->end_of_step();  // a sample of the averages, on their steps
   const bigint step = update->ntimestep;
-  if (step == nvalid || nvalid == -1) {
-    nlocal = atom->nlocal;
-    if (atom->nmax > nmax) {  // the forward communication packs x0 too
-      nmax = atom->nmax;
-      memory->destroy(x0);
-      memory->create(x0, nmax, "reaxff/species:x0");
-    }
-    std::fill_n(x0, nmax, AtomCoord{0.0, 0.0, 0.0});
-    int nmole = 0, nspec = 0;
-    find_molecules();
-    SortMolecule(nmole);
-    count_species(nmole, nspec);
-    vector_nmole = nmole;
-    vector_nspec = nspec;
-    if (comm->me == 0 && step >= 0) WriteFormulas(nmole, nspec);
-    nvalid = step + nfreq;
-  }
+  if (step == next_sample) sample();
+  if (step == nvalid || nvalid == -1) write_output();
   if (comm->me == 0) fflush(fp);
 }
 
-// Molecules: atoms joined by a bond whose averaged order is above the cut-off
-// (the fix's rule: owned atom i, partner j in the pair's slot jj with j >= i,
-// both in the group). Each owned atom gets the smallest atom ID of its
-// molecule, across ranks: local components, then ghosts' labels from their
-// owners, until no rank changes one.
+// One sample of the window: each owned atom's bonds of the last compute()
+// (the pair's, as LAMMPS's FindBond gives them) added to their partners'
+// sums; the window's last sample turns sums into averages (fix ave/atom's
+// schedule and arithmetic).
+void FixReaxFFSpeciesGPU::sample() {
+  const puremd::SpeciesBonds &sb = ours->species_bonds();
+  const int *mask = atom->mask;
+  const tagint *tag = atom->tag;
+  nlocal = atom->nlocal;
+  if (irepeat == 0)
+    for (int i = 0; i < nlocal; ++i) std::fill_n(window[i], kWidth, 0.0);
+  int dropped = 0;
+  for (int i = 0; i < nlocal; ++i) {
+    if (!(mask[i] & groupbit)) continue;
+    double *row = window[i];
+    for (int e = sb.start[i]; e < sb.start[i + 1]; ++e) {
+      const double partner = static_cast<double>(tag[sb.partner[e]]);
+      int k = slot_of(row, partner);
+      if (k < 0) k = slot_of(row, 0.0);
+      if (k < 0) {
+        ++dropped;
+        continue;
+      }
+      row[2 * k] = partner;
+      row[2 * k + 1] += sb.bo[e];
+    }
+  }
+  if (dropped)
+    error->one(FLERR,
+               "Fix reaxff/species/gpu: an atom bonded to more than {} partners within one "
+               "averaging window (MAXSPECBOND of LAMMPS's reaxff_defs.h); use a shorter window",
+               MAXSPECBOND);
+  if (++irepeat < nrepeat) {
+    next_sample += nevery;
+    return;
+  }
+  for (int i = 0; i < nlocal; ++i)
+    for (int k = 0; k < MAXSPECBOND; ++k) window[i][2 * k + 1] /= nrepeat;
+  irepeat = 0;
+  next_sample = update->ntimestep + nfreq - static_cast<bigint>(nrepeat - 1) * nevery;
+}
+
+void FixReaxFFSpeciesGPU::write_output() {
+  const bigint step = update->ntimestep;
+  nlocal = atom->nlocal;
+  if (atom->nmax > nmax) {  // the forward communication packs x0 too
+    nmax = atom->nmax;
+    memory->destroy(x0);
+    memory->create(x0, nmax, "reaxff/species:x0");
+  }
+  std::fill_n(x0, nmax, AtomCoord{0.0, 0.0, 0.0});
+  int nmole = 0, nspec = 0;
+  find_molecules();
+  SortMolecule(nmole);
+  count_species(nmole, nspec);
+  vector_nmole = nmole;
+  vector_nspec = nspec;
+  if (comm->me == 0 && step >= 0) WriteFormulas(nmole, nspec);
+  nvalid = step + nfreq;
+}
+
+// Molecules: atoms joined by a bond above the cut-off (the fix's rule: owned
+// atom i and partner j >= i of the last compute(), both in the group, whose
+// average over the window is above the cut-off for their types). Each owned
+// atom gets the smallest atom ID of its molecule, across ranks: local
+// components, then ghosts' labels from their owners, until no rank changes
+// one.
 void FixReaxFFSpeciesGPU::find_molecules() {
   const int nall = atom->nlocal + atom->nghost;
   const int *mask = atom->mask, *type = atom->type;
-  double **avg = f_SPECBOND->array_atom;
+  const puremd::SpeciesBonds &sb = ours->species_bonds();
   for (int i = 0; i < nlocal; ++i) clusterID[i] = (mask[i] & groupbit) ? atom->tag[i] : 0.0;
 
-  edges_.clear();
+  edges.clear();
   for (int i = 0; i < nlocal; ++i) {
     if (!(mask[i] & groupbit)) continue;
-    for (int jj = 0; jj < MAXSPECBOND; ++jj) {
-      const int j = reaxff->tmpid[i][jj];
-      if (j == 0 || j < i || !(mask[j] & groupbit)) continue;
-      if (avg[i][jj + 7] > BOCut[type[i]][type[j]]) edges_.emplace_back(i, j);
+    for (int e = sb.start[i]; e < sb.start[i + 1]; ++e) {
+      const int j = sb.partner[e];
+      if (!(mask[j] & groupbit)) continue;
+      const int k = slot_of(window[i], static_cast<double>(atom->tag[j]));
+      if (k >= 0 && window[i][2 * k + 1] > BOCut[type[i]][type[j]]) edges.emplace_back(i, j);
     }
   }
-  parent_.resize(nall);
-  label_.resize(nall);
+  parent.resize(nall);
+  label.resize(nall);
   for (int round = 0; round < 400 * comm->nprocs; ++round) {
     comm->forward_comm(this);
-    std::iota(parent_.begin(), parent_.end(), 0);
-    for (const auto &[i, j] : edges_) {
-      const int a = root_of(parent_, i), b = root_of(parent_, j);
-      if (a != b) parent_[std::max(a, b)] = std::min(a, b);
+    std::iota(parent.begin(), parent.end(), 0);
+    for (const auto &[i, j] : edges) {
+      const int a = root_of(parent, i), b = root_of(parent, j);
+      if (a != b) parent[std::max(a, b)] = std::min(a, b);
     }
-    std::fill(label_.begin(), label_.end(), HUGE_VAL);
+    std::fill(label.begin(), label.end(), HUGE_VAL);
     for (int k = 0; k < nall; ++k)
       if (mask[k] & groupbit) {
-        double &l = label_[root_of(parent_, k)];
+        double &l = label[root_of(parent, k)];
         l = std::min(l, clusterID[k]);
       }
     int change = 0, any = 0;
     for (int i = 0; i < nlocal; ++i) {
       if (!(mask[i] & groupbit)) continue;
-      const double l = label_[root_of(parent_, i)];
+      const double l = label[root_of(parent, i)];
       if (l != clusterID[i]) clusterID[i] = l, change = 1;
     }
     MPI_Allreduce(&change, &any, 1, MPI_INT, MPI_MAX, world);
@@ -143,4 +250,27 @@ void FixReaxFFSpeciesGPU::count_species(int nmole, int &nspec) {
   memory->create(nd, std::max(nspec, 1), "reaxff/species:nd");
   memory->destroy(MolType);
   memory->create(MolType, std::max(nspec, 1) * (nutypes + 2), "reaxff/species:MolType");
+}
+
+void FixReaxFFSpeciesGPU::grow_arrays(int n) {
+  memory->grow(window, n, kWidth, "reaxff/species/gpu:window");
+}
+
+void FixReaxFFSpeciesGPU::copy_arrays(int i, int j, int /*delflag*/) {
+  std::copy_n(window[i], kWidth, window[j]);
+}
+
+int FixReaxFFSpeciesGPU::pack_exchange(int i, double *buf) {
+  std::copy_n(window[i], kWidth, buf);
+  return kWidth;
+}
+
+int FixReaxFFSpeciesGPU::unpack_exchange(int n, double *buf) {
+  std::copy_n(buf, kWidth, window[n]);
+  return kWidth;
+}
+
+double FixReaxFFSpeciesGPU::memory_usage() {
+  return FixReaxFFSpecies::memory_usage() +
+         (fast ? static_cast<double>(atom->nmax) * kWidth * sizeof(double) : 0.0);
 }

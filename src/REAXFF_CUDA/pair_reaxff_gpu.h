@@ -54,6 +54,9 @@ class PairReaxFFGPU : public PairReaxFF {
   // For compute reaxff/atom/gpu: the last compute()'s bond list, total bond
   // orders and lone pairs in PairReaxFF's arrays (copied once per compute()).
   void export_bond_table();
+  // For fix reaxff/species/gpu: fix reaxff/species's bonds of the last
+  // compute() (copied from the engine once per compute()).
+  const puremd::SpeciesBonds &species_bonds();
 
  protected:
   void setup() override {}
@@ -77,9 +80,11 @@ class PairReaxFFGPU : public PairReaxFF {
 
   // Bond data exported for the analysis styles (see class comment;
   // pair_reaxff_gpu_analysis.cpp), on the steps they read it.
-  bool analysis_styles = false;                      // any of them in this run
-  bigint computes = 0;                               // compute() calls so far
-  bigint bond_table_of = -1, species_bonds_of = -1;  // the compute() exported
+  bool analysis_styles = false;  // any of them in this run
+  bigint computes = 0;           // compute() calls so far
+  // the compute() whose bond table / species bonds were copied, and whose
+  // species bonds are in tmpid / tmpbo
+  bigint bond_table_of = -1, species_bonds_of = -1, species_filled_of = -1;
   bool bond_list_made = false;
   std::vector<double> export_total_bo, export_nlp;
   puremd::SpeciesBonds species;

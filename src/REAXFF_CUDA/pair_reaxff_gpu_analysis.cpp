@@ -25,6 +25,7 @@
 #include "error.h"
 #include "fix.h"
 #include "fix_reaxff_species.h"
+#include "fix_reaxff_species_gpu.h"
 #include "library_call.h"
 #include "memory.h"
 #include "modify.h"
@@ -75,14 +76,17 @@ void PairReaxFFGPU::export_for_analysis() {
     table = table || always || (f->nevery > 0 && step % f->nevery == 0);
   for (const Compute *c : modify->get_compute_by_style("^reaxff/atom"))
     table = table || !dynamic_cast<const ComputeReaxFFAtomGPU *>(c);
+  bool lammps_species = false;  // fix reaxff/species/gpu asks for its bonds itself
   for (const Fix *f : modify->get_fix_by_style("^reaxff/species")) {
+    const auto *own = dynamic_cast<const FixReaxFFSpeciesGPU *>(f);
+    if (own && own->averages_itself()) continue;
+    lammps_species = true;
     const SpeciesRead r = species_read_at(f, step + 1);
     spec = spec || r.reads;
     new_window = new_window || r.starts_window;
   }
   if (table) export_bond_table();
-  if (spec && !modify->get_fix_by_style("^reaxff/species").empty())
-    export_species_bonds(new_window);
+  if (spec && lammps_species) export_species_bonds(new_window);
 }
 
 // The whole bond list, total bond orders and lone pairs into PairReaxFF's
@@ -122,10 +126,18 @@ void PairReaxFFGPU::export_bond_table() {
 // fix reaxff/species's tmpid / tmpbo (LAMMPS's FindBond) from the engine's
 // compact rows: owned atoms only, the only rows the fix and its compute read;
 // each partner in one slot through the window (species_slots.h).
+const puremd::SpeciesBonds &PairReaxFFGPU::species_bonds() {
+  if (species_bonds_of != computes && engine) {
+    call_library(lmp, "pair_style reaxff/gpu", "species_bonds",
+                 [&] { engine->species_bonds(kSpeciesMinBondOrder, species); });
+    species_bonds_of = computes;
+  }
+  return species;
+}
+
 void PairReaxFFGPU::export_species_bonds(bool new_window) {
-  if (species_bonds_of == computes || !engine) return;
-  call_library(lmp, "pair_style reaxff/gpu", "species_bonds",
-               [&] { engine->species_bonds(kSpeciesMinBondOrder, species); });
+  if (species_filled_of == computes || !engine) return;
+  species_bonds();
   if (species.widest > MAXSPECBOND)
     error->one(FLERR,
                "An atom has {} bonds of order >= {} on step {}, more than fix reaxff/species "
@@ -151,7 +163,7 @@ void PairReaxFFGPU::export_species_bonds(bool new_window) {
   species_ncalls = neighbor->ncalls;
   species_lastcall = neighbor->lastcall;
   update_own_list();
-  species_bonds_of = computes;
+  species_filled_of = computes;
 }
 
 void PairReaxFFGPU::update_own_list() {
