@@ -239,7 +239,8 @@ side_by_side() {  # label, folder, input, steps-args...
       kk+=("$(ms_per_step "$out/bench_kk.log")"); mk=$(printf '%s\n' "$mk" "$(peak_mib "$out/mem.txt")" | sort -n | tail -1)
     fi
   done
-  local atoms a b
+  local atoms a b tag=${label//[^A-Za-z0-9+.]/_}
+  cp "$out/bench_ours.log" "$out/log_ours_$tag.log"; [ -f "$out/bench_kk.log" ] && cp "$out/bench_kk.log" "$out/log_kk_$tag.log"
   atoms=$(awk '/^Loop time/ {print $(NF-1); exit}' "$out/bench_ours.log")
   a=$(printf '%s\n' "${ours[@]}" | median); b=$(printf '%s\n' "${kk[@]}" | median)
   row "$(printf '%-12s atoms=%-8s ours %8s ms/step (%s)  reaxff/kk %8s ms/step (%s)  kk/ours %s  GPU MiB ours %s kk %s' \
