@@ -159,11 +159,12 @@ if [ "$what" = all ] || [ "$what" = sanitize ]; then
         -v x 2 -v y 2 -v z 2 -v t 5 -log none -screen none >"$out/san_${tool}_hns_half.log" 2>&1
       row "sanitizer $tool HNS 2x2x2 half rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/san_${tool}_hns_half.log" | tail -1)"
     done
-    # several ranks (one GPU each where there are enough): the halo's GPU-to-GPU path
-    if [ "$(nvidia-smi -L | wc -l)" -ge 2 ]; then
-      mpirun --bind-to none -np 2 compute-sanitizer --tool memcheck --error-exitcode 9 "$LMP" \
-        -in "$(hns_in)" -v x 2 -v y 2 -v z 2 -v t 5 -log none -screen none >"$out/san_memcheck_np2.log" 2>&1
-      row "sanitizer memcheck HNS 2x2x2 2 ranks rc=$? $(grep -cE 'ERROR SUMMARY: 0 errors' "$out/san_memcheck_np2.log") ranks clean"
+    # several ranks, one GPU each (all the GPUs here): the halo's GPU-to-GPU path
+    ng=$(nvidia-smi -L | wc -l)
+    if [ "$ng" -ge 2 ]; then
+      mpirun --bind-to none -np $ng compute-sanitizer --tool memcheck --error-exitcode 9 "$LMP" \
+        -in "$(hns_in)" -v x 2 -v y 2 -v z 2 -v t 5 -log none -screen none >"$out/san_memcheck_np$ng.log" 2>&1
+      row "sanitizer memcheck HNS 2x2x2 $ng ranks rc=$? $(grep -cE 'ERROR SUMMARY: 0 errors' "$out/san_memcheck_np$ng.log") ranks clean"
     fi
     cd "$root/examples/water6540"
     for tool in memcheck racecheck; do
@@ -363,9 +364,11 @@ fi
 if [ "$what" = all ] || [ "$what" = failures ]; then
   if [ -n "${BUNDLE:-}" ]; then water_dir="$B/examples-reaxff/water"
   else water_dir="$(sed -n 's/^LAMMPS_SOURCE_DIR:[A-Z]*=//p' build/CMakeCache.txt)/examples/reaxff/water"; fi
-  LIMIT=60 bash unittest/lammps/one_rank_failures.sh "$LMP" "$root/examples" "$water_dir" \
+  # RANKS (default: one per GPU, at least 2)
+  ranks=${RANKS:-$(nvidia-smi -L | wc -l)}; [ "$ranks" -lt 2 ] && ranks=2
+  RANKS=$ranks LIMIT=60 bash unittest/lammps/one_rank_failures.sh "$LMP" "$root/examples" "$water_dir" \
     >"$out/one_rank_failures.log" 2>&1
-  row "one-rank failures (2 ranks)   rc=$? $(grep -c '^ok' "$out/one_rank_failures.log") stopped both ranks"
+  row "one-rank failures ($ranks ranks)   rc=$? $(grep -c '^ok' "$out/one_rank_failures.log") stopped every rank"
 fi
 
 if [ "$what" = profile ]; then

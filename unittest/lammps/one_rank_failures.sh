@@ -5,7 +5,7 @@
 # there is made to fail on rank 1 (REAXFF_GPU_FAIL_AT=ENTRY@1) in a LAMMPS run
 # that reaches it; the job must end within LIMIT seconds with a LAMMPS error
 # (error->one or error->all) that carries "failure injected at ENTRY".
-# Usage: one_rank_failures.sh LMP EXAMPLES_DIR LAMMPS_WATER_DIR
+# Usage: [RANKS=n] one_rank_failures.sh LMP EXAMPLES_DIR LAMMPS_WATER_DIR (default 2 ranks)
 set -uo pipefail
 lmp=$(realpath "$1") examples=$(realpath "$2") water=$(realpath "$3")
 limit=${LIMIT:-60}
@@ -15,7 +15,8 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 
 rdx=$examples/RDX
-# RDX on two ranks with a control file, QEq, fix reaxff/bonds, a sort at
+# RDX on two ranks with a control file, QEq, fix reaxff/bonds and
+# reaxff/species (LAMMPS's, on the pair's tmpid / tmpbo), a sort at
 # set-up (copy_history) and atoms moved across the ranks (pack/unpack_history).
 cat >in.qeq <<EOF
 units real
@@ -26,6 +27,7 @@ pair_style reaxff/gpu $rdx/lmp_control lanes nonbonded=4
 pair_coeff * * $rdx/ffield.reax.rdx H C O N
 fix q all qeq/reaxff/gpu 1 0.0 10.0 1.0e-6 $rdx/param.qeq
 fix b all reaxff/bonds 1 $work/bonds.txt
+fix s all reaxff/species 1 1 2 $work/species.txt
 neighbor 2.5 bin
 run 2
 variable hx equal lx/2
@@ -53,13 +55,13 @@ declare -A input=(
   [control_file]=in.qeq [lanes]=in.qeq [force_field]=in.qeq [make_engine]=in.qeq
   [set_list_skin]=in.qeq [check_qeq_settings]=in.qeq [grow_history]=in.qeq
   [clear_history]=in.qeq [copy_history]=in.qeq [pack_history]=in.qeq
-  [unpack_history]=in.qeq [solve_charges]=in.qeq [compute]=in.qeq [bond_table]=in.qeq
+  [unpack_history]=in.qeq [solve_charges]=in.qeq [compute]=in.qeq [bond_table]=in.qeq [species_bonds]=in.qeq
   [t_history]=in.acks2
 )
 fails=0
 for entry in "${!input[@]}"; do
   start=$(date +%s)
-  REAXFF_GPU_FAIL_AT="$entry@1" timeout "$limit" mpirun -np 2 --bind-to none \
+  REAXFF_GPU_FAIL_AT="$entry@1" timeout "$limit" mpirun -np "${RANKS:-2}" --bind-to none \
     -x REAXFF_GPU_FAIL_AT "$lmp" -in "${input[$entry]}" -log none >"out.$entry" 2>&1
   rc=$? took=$(($(date +%s) - start))
   if [ $rc -eq 124 ]; then
