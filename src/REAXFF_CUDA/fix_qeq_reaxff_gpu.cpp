@@ -352,12 +352,19 @@ void FixQEqReaxFFGPU::init() {
   // A fix after this one at pre_force may change the charges (fix adapt):
   // then the pair style reads atom->q instead of the solve's charges (the
   // CUDA driver keeps those on the GPU otherwise).
+  // Only the hook this run calls counts: fix nvt/npt have PRE_FORCE_RESPA,
+  // which Verlet never calls (counting it made every NVT step upload the
+  // atoms and build the GPU's pair list twice).
+  const int hook = update->whichflag == 2 ? MIN_PRE_FORCE
+                   : utils::strmatch(update->integrate_style, "^respa")
+                       ? (PRE_FORCE | PRE_FORCE_RESPA)
+                       : PRE_FORCE;
   later_pre_force = false;
   bool after_me = false;
   for (int k = 0; k < modify->nfix; ++k) {
     if (modify->fix[k] == this)
       after_me = true;
-    else if (after_me && (modify->fmask[k] & (PRE_FORCE | PRE_FORCE_RESPA | MIN_PRE_FORCE)))
+    else if (after_me && (modify->fmask[k] & hook))
       later_pre_force = true;
   }
 
