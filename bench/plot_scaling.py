@@ -25,25 +25,27 @@ def main():
     # weak scaling's one-GPU point: "16w" (HNS 16^3 run in the same call as the
     # larger systems) where given, else "16"
     weak_one = "16w" if any(r["case"] == "16w" for r in rows) else "16"
-    width = 0.2
+    counts = sorted({r["gpus"] for r in rows}, key=int)
+    hatches = ["", "//", "xx", ".."]
+    width = 0.8 / (2 * len(counts))
     for k, c in enumerate(strong):
         for j, (who, colour) in enumerate((("ours", "tab:blue"), ("kk", "tab:orange"))):
-            for g, hatch in (("1", ""), ("2", "//")):
+            for n, g in enumerate(counts):
                 pts = [r for r in rows if r["case"] == c and r["gpus"] == g]
                 if not pts or not pts[0][who + "_ms"]:
                     continue
-                x = k + (2 * j + int(g) - 1 - 1.5) * width
+                x = k + (j * len(counts) + n - (len(counts) - 0.5)) * width
                 label = None
                 if k == 0:
                     label = ("reaxff/gpu" if who == "ours" else "reaxff/kk") + f", {g} GPU" + ("s" if g != "1" else "")
-                ax1.bar(x, float(pts[0][who + "_ms"]), width, color=colour, hatch=hatch,
-                        edgecolor="black", label=label)
+                ax1.bar(x, float(pts[0][who + "_ms"]), width, color=colour,
+                        hatch=hatches[n % len(hatches)], edgecolor="black", label=label)
     ax1.set_xticks(range(len(strong)))
     ax1.set_xticklabels([f"HNS {c}" if not c.startswith("water") else f"in.water.qeq {c[5:]}^3"
                          for c in strong])
     ax1.set_ylabel("ms/step (lower is better)")
     ax1.set_yscale("log")
-    ax1.set_title("strong scaling: the same system on 1 and 2 GPUs")
+    ax1.set_title("strong scaling: the same system on " + ", ".join(counts) + " GPUs")
     ax1.legend(fontsize=8)
     # weak: HNS 16^3 per GPU
     weak = [(weak_one, "1"), ("32x16x16", "2"), ("32x32x16", "4")]
