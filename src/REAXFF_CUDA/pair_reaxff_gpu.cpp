@@ -202,8 +202,12 @@ void PairReaxFFGPU::coeff(int narg, char **arg) {
   call_library_all(lmp, "pair_coeff reaxff/gpu", "force_field",
                    [&] { ffield = puremd::read_force_field(path, control.lgvdw); });
   have_ffield = true;
-  if (comm->me == 0)
+  if (comm->me == 0) {
     for (const auto &w : ffield.warnings) error->warning(FLERR, w);
+    // what pair_style reaxff skips without a word: one line in the log
+    if (!ffield.ignored_entries.empty())
+      utils::logmesg(lmp, "ReaxFF/GPU: " + ffield.ignored_entries + "\n");
+  }
   control.nonb_low = ffield.nonb_low();
   control.nonb_cut = ffield.nonb_cut();
   control.bo_cut = ffield.bo_cut();

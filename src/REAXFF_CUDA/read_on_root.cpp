@@ -6,6 +6,7 @@
 #include "fmt/format.h"
 #include "text_file_reader.h"
 #include "tokenizer.h"
+#include "utils.h"
 
 namespace LAMMPS_NS {
 
@@ -22,7 +23,7 @@ void read_type_lines(TextFileReader &reader, int ntypes, const char *style, cons
     ValueTokenizer values(line);
     if (values.count() != k + 1)
       throw TokenizerException(fmt::format("Fix {}: {} line must be '{}'", style, file, format),
-                               line);
+                               utils::trim(line));  // without its newline
     const int itype = values.next_int();
     if (itype < 1 || itype > ntypes)
       throw TokenizerException(fmt::format("Fix {}: invalid atom type in {}", style, file),

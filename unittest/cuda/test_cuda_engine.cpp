@@ -69,6 +69,24 @@ TEST(CudaEngine, RDXPeriodicWithGhostsTabulated) {
   compare_step(*e.host, *e.gpu, s, "RDX tabulated");
 }
 
+// One atom far from the rest (a blown-up or evaporating atom, issue 42): both
+// drivers give the same step, and the GPU's memory follows the atoms, not the
+// space they span (the host's cell index: test_neighbor_list.cpp).
+TEST(CudaEngine, FarAtomCostFollowsTheAtoms) {
+  REQUIRE_GPU();
+  const Model st = load("RDX/ffield.reax.rdx", "RDX/lmp_control");
+  System s = periodic_system(read_data(example("RDX/data.RDX")), st.ff, {"H", "C", "O", "N"}, 12.0,
+                             12, 0.05);
+  Engines compact = make_engines(st);
+  run(*compact.gpu, s);
+  const size_t compact_bytes = compact.gpu->device_bytes();
+  for (int m = 0; m < 3; ++m) s.x[m] += 2500.0;  // owned atom 0, far away
+  Engines far = make_engines(st);
+  compare_step(*far.host, *far.gpu, s, "RDX with an atom 2500 A away");
+  EXPECT_LE(far.gpu->device_bytes(), compact_bytes + compact_bytes / 2)
+      << "GPU memory grew with the space the atoms span";
+}
+
 TEST(CudaEngine, WaterPeriodicWithGhostsHydrogenBonds) {
   REQUIRE_GPU();
   const Model st = load("water/qeq_ff.water", nullptr);

@@ -85,6 +85,8 @@ TEST_F(ParserTest, ControlInactiveKeywordWarns) {
   EXPECT_EQ(r.control.bond_cut, 5.0);
 }
 
+std::string split_first(const std::string &line) { return line.substr(0, line.find(' ')); }
+
 TEST_F(ParserTest, ControlErrors) {
   const std::string missing = dir_ + "/no_control";
   expect_input_error([&] { puremd::read_control_file(missing); }, {missing});
@@ -100,6 +102,15 @@ TEST_F(ParserTest, ControlErrors) {
   expect_input_error([&] { puremd::read_control_file(nonint); }, {"nonint:1:", "'10.5'"});
   const std::string partial = write("partial", "thb_cutoff 0.001x\n");
   expect_input_error([&] { puremd::read_control_file(partial); }, {"partial:1:", "'0.001x'"});
+  // cut-offs that would give wrong energies (issue 42)
+  for (const char *line : {"nbrhood_cutoff -1.0", "nbrhood_cutoff 0", "hbond_cutoff -7.5",
+                           "thb_cutoff -0.001", "thb_cutoff_sq -1e-5", "bond_graph_cutoff -0.3"}) {
+    const std::string bad = write("negative", std::string("\n") + line + "\n");
+    const std::string key = split_first(line);
+    expect_input_error([&] { puremd::read_control_file(bad); }, {"negative:2:", key, "must be"});
+  }
+  const std::string no_hbonds = write("nohb", "hbond_cutoff 0\n");
+  EXPECT_EQ(puremd::read_control_file(no_hbonds).control.hbond_cut, 0.0);
 }
 
 }  // namespace

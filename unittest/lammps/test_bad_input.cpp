@@ -186,6 +186,8 @@ TEST(BadInput, Acks2ParameterFile) {
       "acks2_4col", "548.6\n1 5.8 14.0 0.9\n2 5.3 14.9 0.8\n3 8.5 16.6 1.1\n4 6.7 13.6 1.0\n");
   auto err = error_of(reax + "fix q all acks2/reaxff/gpu 1 0.0 10.0 1e-6 " + four_columns + "\n");
   EXPECT_ERROR_CONTAINS(err, "itype chi eta gamma bcut_acks2");
+  // the line quoted as it is in the file, without its newline (issue 42)
+  EXPECT_ERROR_CONTAINS(err, "'1 5.8 14.0 0.9'");
   const std::string no_softness = scratch_file(
       "acks2_nosoft",
       "1 5.8 14.0 0.9 3.0\n2 5.3 14.9 0.8 3.0\n3 8.5 16.6 1.1 3.0\n4 6.7 13.6 1.0 3.0\n");

@@ -109,9 +109,13 @@ struct ForceField {
   std::vector<HbondParams> hbp;
   std::vector<FourBodySets> fbp;
   int vdw_type = 0;  // see ForceFieldView::vdw_type
-  // Non-fatal findings of the reader (ignored entries, adjusted values), each
+  // Non-fatal findings of the reader (adjusted values, missing blocks), each
   // naming file and line; the adapter prints them as LAMMPS warnings.
   std::vector<std::string> warnings;
+  // Entries naming an element index beyond the file's elements, which LAMMPS
+  // skips silently (LAMMPS's own ffield.reax.rdx has one): one line for the
+  // log, empty if none.
+  std::string ignored_entries;
 
   // Derived cut-offs carried by the ffield's general parameters.
   double nonb_low() const { return gp[11]; }  // taper inner radius (swa)

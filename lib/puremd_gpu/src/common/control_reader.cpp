@@ -67,15 +67,15 @@ class ControlParser {
       if (inactive_keywords().count(key)) {
         out.warnings.push_back(where() + "ignoring inactive control parameter: " + key);
       } else if (key == "nbrhood_cutoff") {
-        c.bond_cut = real(key, val);
+        c.bond_cut = positive(key, val, "a distance in A");
       } else if (key == "bond_graph_cutoff") {
-        c.bg_cut = real(key, val);
+        c.bg_cut = not_negative(key, val, "a bond order");
       } else if (key == "thb_cutoff") {
-        c.thb_cut = real(key, val);
+        c.thb_cut = not_negative(key, val, "a bond order");
       } else if (key == "thb_cutoff_sq") {
-        c.thb_cutsq = real(key, val);
+        c.thb_cutsq = not_negative(key, val, "a product of bond orders");
       } else if (key == "hbond_cutoff") {
-        c.hbond_cut = real(key, val);
+        c.hbond_cut = not_negative(key, val, "a distance in A; 0 leaves out hydrogen bonds");
       } else if (key == "tabulate_long_range") {
         c.tabulate = integer(key, val);
       } else if (key == "write_freq") {
@@ -98,6 +98,19 @@ class ControlParser {
   std::string where() const { return path_ + ":" + std::to_string(lineno_) + ": "; }
 
   [[noreturn]] void fail(const std::string &msg) const { throw InputError(where() + msg); }
+
+  // Cut-offs: a negative one (or a zero bond cut-off) is a typo that would
+  // give wrong energies, not a setting.
+  double positive(const std::string &key, const std::string &val, const char *what) const {
+    const double v = real(key, val);
+    if (!(v > 0.0)) fail(key + " must be > 0 (" + what + "), found '" + val + "'");
+    return v;
+  }
+  double not_negative(const std::string &key, const std::string &val, const char *what) const {
+    const double v = real(key, val);
+    if (!(v >= 0.0)) fail(key + " must be >= 0 (" + what + "), found '" + val + "'");
+    return v;
+  }
 
   // The whole token must be a number (std::stod / std::stoi rules, as LAMMPS).
   double real(const std::string &key, const std::string &val) const {

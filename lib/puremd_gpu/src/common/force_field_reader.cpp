@@ -82,9 +82,13 @@ class ForceFieldParser {
   bool in_range_or_warn(const Line &l, std::initializer_list<int> ids, const std::string &section) {
     for (int id : ids)
       if (id > nt_) {
-        warn(l.number, "ignoring " + section + " entry " + type_list(ids) + ": element index " +
-                           std::to_string(id) + " exceeds the " + std::to_string(nt_) +
-                           " elements of this force field");
+        std::string &note = ff_.ignored_entries;
+        note += std::string(note.empty() ? rd_.path() +
+                                               ": ignored entries naming elements beyond "
+                                               "its " +
+                                               std::to_string(nt_) + ": "
+                                         : ", ") +
+                section + " " + type_list(ids) + " (line " + std::to_string(l.number) + ")";
         return false;
       }
     return true;
