@@ -378,6 +378,14 @@ void PairReaxFFGPU::make_engine() {
     utils::logmesg(lmp, msg + "\n");
   }
   warn_if_gpu_shared_without_mps(lmp, on_gpu ? gpu_id : -1);
+  // `-pk gpu N` (or `package gpu N`) asked for GPUs this machine does not have
+  auto *package = dynamic_cast<FixPackageGPU *>(modify->get_fix_by_id("package_gpu"));
+  if (!on_gpu && requested_driver == puremd::Driver::Auto && package && package->ngpu() > 0 &&
+      comm->me == 0)
+    error->warning(FLERR,
+                   "package gpu {} asks for GPUs, but {}: pair_style reaxff/gpu runs its host "
+                   "reference driver (serial, slow; 'driver cuda' makes this an error)",
+                   package->ngpu(), why.empty() ? "none is usable" : why);
   engine_stale = false;
 }
 

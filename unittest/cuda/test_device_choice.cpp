@@ -1,9 +1,13 @@
 // Which GPU a rank gets: the rule of LAMMPS's GPU package (blocks of
 // consecutive node ranks per GPU), so `package gpu Ngpu gpuID first` means
 // the same for reaxff/gpu. Pure rule, no GPU needed.
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "puremd_gpu/device_choice.h"
+#include "puremd_gpu/engine.h"
 #include "puremd_gpu/errors.h"
 
 using namespace puremd;
@@ -52,3 +56,18 @@ TEST(DeviceChoice, RequestsThatDoNotFitAreInputErrors) {
 }
 
 }  // namespace
+
+// Without a GPU, the reason in the log says so (issue 42: with no NVIDIA
+// driver installed it read "CUDA driver version is insufficient for CUDA
+// runtime version", which sends a user to update a driver they do not have).
+TEST(DeviceChoice, NoGpuReasonSaysWhatIsMissing) {
+  std::string why;
+  if (puremd::cuda_available(&why)) GTEST_SKIP() << "a GPU is here: " << why;
+#if PUREMD_WITH_CUDA
+  if (void *driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL)) {
+    dlclose(driver);
+    GTEST_SKIP() << "an NVIDIA driver is installed here without a usable GPU: " << why;
+  }
+  EXPECT_EQ(why, "no NVIDIA GPU or driver found (libcuda.so.1 is not installed)");
+#endif
+}

@@ -84,6 +84,23 @@ TEST(SuffixGpu, PackageGpuKeywords) {
   EXPECT_EQ(package_error("package gpu 1 gpuID 0"), "");
 }
 
+// `-pk gpu 2` on a machine without a GPU: the run goes on with the host
+// driver, and says so as a warning (issue 42: it said nothing).
+TEST(SuffixGpu, PackageGpuWithoutGpuWarns) {
+  REQUIRE_NO_GPU_PACKAGE();
+  const std::string log = scratch_path("pk_gpu_nogpu.log");
+  {
+    LammpsSession lmp(log, {"-sf", "gpu", "-pk", "gpu", "2"}, true);
+    EXPECT_EQ(lmp.run("units real\natom_style charge\nread_data " + hns("data.hns-equil") +
+                      "\npair_style reaxff NULL\npair_coeff * * " + hns("ffield.reax.hns") +
+                      " C H O N\nfix q all qeq/reaxff 1 0.0 10.0 1e-6 reaxff\nrun 0 post no\n"),
+              "");
+  }
+  const std::string text = read_text(log);
+  if (text.find("using the CUDA driver") != std::string::npos) GTEST_SKIP() << "a GPU is here";
+  EXPECT_NE(text.find("WARNING: package gpu 2 asks for GPUs, but"), std::string::npos) << text;
+}
+
 // `package gpu ... newton off` sets newton pair as the GPU package does, and
 // reaxff/gpu then says it needs newton pair on.
 TEST(SuffixGpu, PackageGpuNewtonOffIsPassedOn) {

@@ -1,5 +1,6 @@
 // Device discovery (the CUDA driver's entry point is in cuda_engine.cu).
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 
 #include <string>
 
@@ -77,11 +78,27 @@ int current_cuda_device() {
   return dev;
 }
 
+// Why there is no GPU, in words a user can act on. Without any NVIDIA driver
+// the runtime reports cudaErrorInsufficientDriver, which reads as "update
+// your driver": that is said only when a driver is there (libcuda loads).
+static std::string no_gpu_reason(cudaError_t err) {
+  const std::string detail = std::string(" (cudaGetDeviceCount: ") + cudaGetErrorString(err) + ")";
+  if (err == cudaErrorNoDevice) return "no NVIDIA GPU found" + detail;
+  if (err == cudaErrorInsufficientDriver) {
+    void *driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (!driver) return "no NVIDIA GPU or driver found (libcuda.so.1 is not installed)";
+    dlclose(driver);
+    return "the NVIDIA driver is older than the CUDA runtime this plugin was built with" + detail +
+           ": update the driver";
+  }
+  return "cudaGetDeviceCount: " + std::string(cudaGetErrorString(err));
+}
+
 bool cuda_device_available(std::string *why) {
   int count = 0;
   const cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess) {
-    if (why) *why = std::string("cudaGetDeviceCount: ") + cudaGetErrorString(err);
+    if (why) *why = no_gpu_reason(err);
     cudaGetLastError();  // clear the sticky error so later calls are not poisoned
     return false;
   }
