@@ -331,7 +331,7 @@ void FixQEqReaxFFGPU::init() {
   if (!atom->q_flag) error->all(FLERR, "Fix {} requires atom attribute q", style);
   if (!atom->tag_enable) error->all(FLERR, "Fix {} requires atom IDs", style);
   reaxff = PairReaxFFGPU::find(lmp);
-  if (!reaxff) error->all(FLERR, "Fix {} requires pair_style reaxff/gpu", style);
+  if (!reaxff) error->all(FLERR, kNeedsOurPair, style, style);
   if (group->count(igroup) == 0) error->all(FLERR, "Fix {} group has no atoms", style);
 
   efield = find_efield();

@@ -55,6 +55,13 @@ struct QEqProblem;
 
 namespace LAMMPS_NS {
 
+// The error of our charge fixes without pair_style reaxff/gpu (fix style
+// twice): LAMMPS's fix qeq/reaxff runs beside other pair styles, ours not.
+inline constexpr const char *kNeedsOurPair =
+    "Fix {} requires pair_style reaxff/gpu; with another pair style use LAMMPS's fix (its name "
+    "without /gpu; under -sf gpu put 'suffix off' before the fix {} line and 'suffix on' after "
+    "it)";
+
 class QEqEfield;
 
 class FixQEqReaxFFGPU : public Fix {

@@ -53,7 +53,7 @@ void FixQEqReaxFFGPU::read_parameter_file(const char *arg) {
 
 void FixQEqReaxFFGPU::extract_pair_parameters() {
   Pair *pair = PairReaxFFGPU::find(lmp);
-  if (!pair) error->all(FLERR, "Fix {} requires pair_style reaxff/gpu", style);
+  if (!pair) error->all(FLERR, kNeedsOurPair, style, style);
 
   int dim = 0;
   auto pchi = static_cast<double *>(pair->extract("chi", dim));
