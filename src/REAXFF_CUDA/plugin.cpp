@@ -2,7 +2,8 @@
 // LAMMPS_PLUGIN_PATH, which `-sf gpu` needs: LAMMPS looks for the GPU
 // package before it reads the input):
 //   pair_style reaxff/gpu          (what `-sf gpu` makes of reaxff)
-//   fix qeq/reaxff/gpu, qeq/reax/gpu   (of qeq/reaxff and its old name qeq/reax)
+//   fix qeq/reaxff/gpu, qeq/reax/gpu   (of qeq/reaxff and its old name qeq/reax;
+//                                   LAMMPS's own beside a pair style that is not ReaxFF)
 //   fix qtpie/reaxff/gpu, acks2/reaxff/gpu (acks2/reax/gpu)
 //   fix qeq/rel/reaxff/gpu         (only in a LAMMPS that has qeq/rel/reaxff:
 //                                   4Jul2026 on, with its REAXFF package)
@@ -12,17 +13,21 @@
 //                                   GPU package of its own)
 #include <dlfcn.h>
 
+#include "comm.h"
 #include "compute_reaxff_atom_gpu.h"
 #include "fix_acks2_reaxff_gpu.h"
 #include "fix_package_gpu.h"
+#include "fix_qeq_reaxff.h"
 #include "fix_qeq_reaxff_gpu.h"
 #include "fix_qeq_rel_reaxff_gpu.h"
 #include "fix_qtpie_reaxff_gpu.h"
 #include "fix_reaxff_species_gpu.h"
+#include "force.h"
 #include "lammps.h"
 #include "lammpsplugin.h"
 #include "modify.h"
 #include "pair_reaxff_gpu.h"
+#include "utils.h"
 #include "version.h"
 
 using namespace LAMMPS_NS;
@@ -31,7 +36,20 @@ namespace {
 
 Pair *make_pair_reaxff_gpu(LAMMPS *lmp) { return new PairReaxFFGPU(lmp); }
 
+// fix qeq/reaxff with a parameter file runs beside any pair style; ours is a
+// stage of reaxff/gpu's engine. When `-sf gpu` (or an input) makes it
+// qeq/reaxff/gpu beside a pair style that is no ReaxFF at all, LAMMPS's own
+// fix runs under that name, as it would without the suffix (the log says so).
 Fix *make_fix_qeq_reaxff_gpu(LAMMPS *lmp, int argc, char **argv) {
+  const bool from_file = argc > 7 && !utils::strmatch(argv[7], "^reax");
+  if (from_file && lmp->force->pair && !lmp->force->pair_match("^reax", 0)) {
+    if (lmp->comm->me == 0)
+      utils::logmesg(lmp,
+                     "ReaxFF/GPU: fix {} {} is LAMMPS's fix qeq/reaxff: pair_style {} is not "
+                     "ReaxFF\n",
+                     argv[0], argv[2], lmp->force->pair_style);
+    return new FixQEqReaxFF(lmp, argc, argv);
+  }
   return new FixQEqReaxFFGPU(lmp, argc, argv);
 }
 

@@ -242,15 +242,15 @@ TEST(BadInput, QtpieInputs) {
 
 namespace {
 // fix qeq/reaxff/gpu beside a pair style that is not ReaxFF (LAMMPS's fix
-// qeq/reaxff runs there with a parameter file; `-sf gpu` renames it): the
-// error says what to use instead (issue 42).
-TEST(BadInput, QEqFixBesideOtherPairStyleSaysWhatToUse) {
+// qeq/reaxff runs there with a parameter file; `-sf gpu` renames it): made
+// before the pair style, it cannot become LAMMPS's (test_suffix_gpu.cpp), and
+// the error says what to use instead (issue 42).
+TEST(BadInput, QEqFixBeforeOtherPairStyleSaysWhatToUse) {
   const std::string params =
       scratch_file("qeq_params_lj", "1 5.0 7.0 0.8\n2 3.7 9.6 0.8\n3 8.5 8.3 0.8\n4 6.9 7.0 0.8\n");
-  const std::string err = error_of(
-      "pair_style lj/cut 10.0\npair_coeff * * 0.1 3.0\n"
-      "fix q all qeq/reaxff/gpu 1 0.0 10.0 1e-6 " +
-      params + "\nrun 0 post no\n");
+  const std::string err = error_of("fix q all qeq/reaxff/gpu 1 0.0 10.0 1e-6 " + params +
+                                   "\npair_style lj/cut 10.0\npair_coeff * * 0.1 3.0\n"
+                                   "run 0 post no\n");
   EXPECT_ERROR_CONTAINS(err, "requires pair_style reaxff/gpu");
   EXPECT_ERROR_CONTAINS(err, "suffix off");
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <sstream>
 
 #include "lammps_session.h"
@@ -82,6 +83,41 @@ TEST(SuffixGpu, PackageGpuKeywords) {
   EXPECT_NE(package_error("package gpu 0 gpuID -2").find("gpuID must be 0 or more"),
             std::string::npos);
   EXPECT_EQ(package_error("package gpu 1 gpuID 0"), "");
+}
+
+// fix qeq/reaxff with a parameter file beside a pair style that is not ReaxFF
+// (LAMMPS's fix runs with any pair style): under `-sf gpu` it is LAMMPS's own
+// fix under the suffixed name, and the charges are those of the run without
+// the suffix, to the bit (issue 42: the run stopped).
+TEST(SuffixGpu, QEqBesideOtherPairStyleRunsLammpsFix) {
+  const std::string params =
+      scratch_file("qeq_params_sf", "1 5.0 7.0 0.8\n2 3.7 9.6 0.8\n3 8.5 8.3 0.8\n4 6.9 7.0 0.8\n");
+  const std::string input = "units real\natom_style charge\natom_modify map array\nread_data " +
+                            hns("data.hns-equil") +
+                            "\npair_style lj/cut 10.0\npair_coeff * * 0.1 3.0\n"
+                            "fix q all qeq/reaxff 1 0.0 10.0 1e-8 " +
+                            params + "\nrun 0 post no\n";
+  std::vector<double> plain, suffixed;
+  {
+    LammpsSession lmp;
+    ASSERT_EQ(lmp.run(input), "");
+    plain = lmp.gather("q", 1);
+  }
+  const std::string log = scratch_path("qeq_lj_sf.log");
+  {
+    LammpsSession lmp(log, {"-sf", "gpu"}, true);
+    ASSERT_EQ(lmp.run(input), "");
+    suffixed = lmp.gather("q", 1);
+  }
+  ASSERT_EQ(suffixed.size(), plain.size());
+  double largest = 0;
+  for (size_t i = 0; i < plain.size(); ++i) {
+    EXPECT_EQ(suffixed[i], plain[i]) << "atom " << i + 1;
+    largest = std::max(largest, std::fabs(plain[i]));
+  }
+  EXPECT_GT(largest, 0.01) << "no charges: the comparison would be vacuous";
+  EXPECT_NE(read_text(log).find("is LAMMPS's fix qeq/reaxff: pair_style lj/cut is not ReaxFF"),
+            std::string::npos);
 }
 
 // `-pk gpu 1` on a machine without a GPU: the run goes on with the host
