@@ -507,7 +507,18 @@ void *PairReaxFFGPU::extract(const char *str, int &dim) {
 // End of run: with `timing yes` the per-phase device times (ms per step,
 // like Table 3 of the PuReMD-GPU paper) and the driver's peak memory.
 void PairReaxFFGPU::finish() {
-  if (!engine || comm->me != 0 || !engine_settings.timing) return;
+  if (!engine) return;
+  // LAMMPS's "Neighs" and "Total # of neighbors" below count LAMMPS's own
+  // lists, which this style does not request: say what ours holds.
+  long long pairs = engine->far_pairs(), all = 0;
+  MPI_Reduce(&pairs, &all, 1, MPI_LONG_LONG, MPI_SUM, 0, world);
+  if (comm->me == 0)
+    utils::logmesg(lmp,
+                   "ReaxFF/GPU: {} pairs in the far-neighbour lists of the last step (all ranks; "
+                   "LAMMPS's neighbour counts below are of its own lists, which reaxff/gpu does "
+                   "not use)\n",
+                   all);
+  if (comm->me != 0 || !engine_settings.timing) return;
   const puremd::PhaseTimes p = engine->phase_times();
   if (p.steps > 0) {
     const double n = static_cast<double>(p.steps);

@@ -120,6 +120,28 @@ TEST(SuffixGpu, QEqBesideOtherPairStyleRunsLammpsFix) {
             std::string::npos);
 }
 
+// The run summary's neighbour counts are LAMMPS's own lists, which reaxff/gpu
+// does not request ("Neighs: 0"): the log says how many pairs ours held
+// (issue 42).
+TEST(SuffixGpu, RunSummaryCountsOurPairs) {
+  const std::string log = scratch_path("pairs_summary.log");
+  {
+    LammpsSession lmp(log, {"-sf", "gpu"}, true);
+    ASSERT_EQ(lmp.run("units real\natom_style charge\nread_data " + hns("data.hns-equil") +
+                      "\npair_style reaxff NULL\npair_coeff * * " + hns("ffield.reax.hns") +
+                      " C H O N\nfix q all qeq/reaxff 1 0.0 10.0 1e-6 reaxff\nrun 1\n"),
+              "");
+  }
+  const std::string text = read_text(log);
+  const std::string key = " pairs in the far-neighbour lists of the last step";
+  const size_t at = text.find(key);
+  ASSERT_NE(at, std::string::npos) << text;
+  const size_t start = text.rfind("ReaxFF/GPU: ", at);
+  ASSERT_NE(start, std::string::npos);
+  const long long pairs = std::stoll(text.substr(start + 12, at - start - 12));
+  EXPECT_GT(pairs, 304 * 50) << "HNS: ~100 partners within 10 A per atom, each pair once";
+}
+
 // `-pk gpu 1` on a machine without a GPU: the run goes on with the host
 // driver, and says so as a warning (issue 42: it said nothing). Skipped where
 // the GPU is there (bench/device_check.sh runs these on a GPU machine).

@@ -117,6 +117,9 @@ class Engine {
   // list is (on the GPU for the CUDA driver, which sends only these).
   virtual void species_bonds(double min_bo, SpeciesBonds &out) = 0;
 
+  // Pairs in the far-neighbour list of the last step (for the run summary).
+  virtual long long far_pairs() const = 0;
+
   // Device time per phase so far (zero unless the driver measures it).
   virtual PhaseTimes phase_times() const { return {}; }
   // Peak device memory held by this engine, bytes (0 for host drivers), and
