@@ -252,8 +252,15 @@ void FixReaxFFSpeciesGPU::count_species(int nmole, int &nspec) {
   memory->create(MolType, std::max(nspec, 1) * (nutypes + 2), "reaxff/species:MolType");
 }
 
+// New rows start empty (memory->grow leaves them as it found them): an atom
+// that has not been sampled has no partners yet, as in fix ave/atom's zeroed
+// array (the set-up output of a run reads them before any sample).
 void FixReaxFFSpeciesGPU::grow_arrays(int n) {
   memory->grow(window, n, kWidth, "reaxff/species/gpu:window");
+  if (n > rows)
+    std::fill_n(&window[0][0] + static_cast<size_t>(rows) * kWidth,
+                static_cast<size_t>(n - rows) * kWidth, 0.0);
+  rows = std::max(rows, n);
 }
 
 void FixReaxFFSpeciesGPU::copy_arrays(int i, int j, int /*delflag*/) {

@@ -51,6 +51,7 @@ class FixReaxFFSpeciesGPU : public FixReaxFFSpecies {
   // Per owned atom: up to MAXSPECBOND (partner ID, bond-order sum or, after
   // the window's last sample, average) pairs; partner ID 0 = free.
   double **window = nullptr;
+  int rows = 0;  // rows of window allocated
   int irepeat = 0;
   bigint next_sample = -1;
   std::vector<int> parent;
