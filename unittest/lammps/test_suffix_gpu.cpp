@@ -16,6 +16,13 @@ namespace {
 
 std::string hns(const std::string &f) { return source_dir() + "/examples/HNS/" + f; }
 
+// LAMMPS's styles on HNS (what -sf gpu switches), then `run`.
+std::string hns_qeq_run(const std::string &run) {
+  return "units real\natom_style charge\nread_data " + hns("data.hns-equil") +
+         "\npair_style reaxff NULL\npair_coeff * * " + hns("ffield.reax.hns") +
+         " C H O N\nfix q all qeq/reaxff 1 0.0 10.0 1e-6 reaxff\n" + run + "\n";
+}
+
 // pair_style hybrid/overlay with reaxff, LAMMPS's style names, `suffix gpu`
 // first: the way a user switches an existing input from inside it.
 std::string hybrid_input() {
@@ -128,10 +135,7 @@ TEST(SuffixGpu, RunSummaryCountsOurPairs) {
   const std::string log = scratch_path("pairs_summary.log");
   {
     LammpsSession lmp(log, {"-sf", "gpu"}, true);
-    ASSERT_EQ(lmp.run("units real\natom_style charge\nread_data " + hns("data.hns-equil") +
-                      "\npair_style reaxff NULL\npair_coeff * * " + hns("ffield.reax.hns") +
-                      " C H O N\nfix q all qeq/reaxff 1 0.0 10.0 1e-6 reaxff\nrun 1\n"),
-              "");
+    ASSERT_EQ(lmp.run(hns_qeq_run("run 1")), "");
   }
   if (mpi_rank() != 0) return;  // rank 0 writes the log
   const std::string text = read_text(log);
@@ -152,10 +156,7 @@ TEST(SuffixGpu, PackageGpuWithoutGpuWarns) {
   const std::string log = scratch_path("pk_gpu_nogpu.log");
   {
     LammpsSession lmp(log, {"-sf", "gpu", "-pk", "gpu", "1"}, true);
-    EXPECT_EQ(lmp.run("units real\natom_style charge\nread_data " + hns("data.hns-equil") +
-                      "\npair_style reaxff NULL\npair_coeff * * " + hns("ffield.reax.hns") +
-                      " C H O N\nfix q all qeq/reaxff 1 0.0 10.0 1e-6 reaxff\nrun 0 post no\n"),
-              "");
+    EXPECT_EQ(lmp.run(hns_qeq_run("run 0 post no")), "");
   }
   if (mpi_rank() != 0) return;  // rank 0 writes the log
   const std::string text = read_text(log);
