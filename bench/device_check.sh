@@ -286,7 +286,7 @@ if [ "$what" = all ] || [ "$what" = bench ] || [ "$what" = quick ]; then
   # 20 from 12^3, 10 from 24^3), water (Water-6540), water3 (Water 3^3, 176,580
   # atoms, 20 steps), silica (Silica-6000). Users' inputs: species8 (HNS 8^3, 100
   # steps, with fix reaxff/species 10 10 100), bonds16 (HNS 16^3, 100 steps, without
-  # and with fix reaxff/bonds 100; one run each), qeq6 and acks2_6 (LAMMPS's
+  # and with fix reaxff/bonds 100, REPS runs each), qeq6 and acks2_6 (LAMMPS's
   # in.water.qeq and in.water.acks2 as shipped, 20 NVT steps, replicated 6^3; acks2_6
   # one run each: reaxff/kk takes seconds per step).
   for sys in ${SYSTEMS:-2 4 8 16 water}; do
@@ -297,8 +297,8 @@ if [ "$what" = all ] || [ "$what" = bench ] || [ "$what" = quick ]; then
       species8) side_by_side "HNS8+species" "$root/examples/HNS" \
         "$(hns_with species 'fix 3 all reaxff/species 10 10 100 species.out element C H O N')" \
         -v x 8 -v y 8 -v z 8 -v t 100 ;;
-      bonds16) reps=1 side_by_side "HNS16 t100" "$root/examples/HNS" in.reaxff.hns -v x 16 -v y 16 -v z 16 -v t 100
-        reps=1 side_by_side "HNS16+bonds" "$root/examples/HNS" "$(hns_with bonds 'fix 4 all reaxff/bonds 100 bonds.out')" \
+      bonds16) side_by_side "HNS16 t100" "$root/examples/HNS" in.reaxff.hns -v x 16 -v y 16 -v z 16 -v t 100
+        side_by_side "HNS16+bonds" "$root/examples/HNS" "$(hns_with bonds 'fix 4 all reaxff/bonds 100 bonds.out')" \
           -v x 16 -v y 16 -v z 16 -v t 100 ;;
       qeq6) side_by_side "water.qeq 6^3" "$exr/water" in.water.qeq -v x 6 -v y 6 -v z 6 ;;
       acks2_6) reps=1 side_by_side "water.acks2 6^3" "$exr/water" in.water.acks2 -v x 6 -v y 6 -v z 6 ;;

@@ -107,7 +107,7 @@ void FixReaxFFSpeciesGPU::post_integrate() {
 // sums; the window's last sample turns sums into averages (fix ave/atom's
 // schedule and arithmetic).
 void FixReaxFFSpeciesGPU::sample() {
-  const puremd::SpeciesBonds &sb = ours->species_bonds();
+  const puremd::BondRows &sb = ours->bond_rows(puremd::BondRowRule::Species);
   const int *mask = atom->mask;
   const tagint *tag = atom->tag;
   nlocal = atom->nlocal;
@@ -172,7 +172,7 @@ void FixReaxFFSpeciesGPU::write_output() {
 void FixReaxFFSpeciesGPU::find_molecules() {
   const int nall = atom->nlocal + atom->nghost;
   const int *mask = atom->mask, *type = atom->type;
-  const puremd::SpeciesBonds &sb = ours->species_bonds();
+  const puremd::BondRows &sb = ours->bond_rows(puremd::BondRowRule::Species);
   for (int i = 0; i < nlocal; ++i) clusterID[i] = (mask[i] & groupbit) ? atom->tag[i] : 0.0;
 
   edges.clear();

@@ -272,7 +272,8 @@ void PairReaxFFGPU::init_style() {
   analysis_styles = !modify->get_fix_by_style("^reaxff/bonds").empty() ||
                     !modify->get_fix_by_style("^reaxff/species").empty() ||
                     !modify->get_compute_by_style("^reaxff/atom").empty();
-  bond_table_of = species_bonds_of = species_filled_of = -1;
+  bond_table_of = atom_table_of = species_filled_of = -1;
+  rows_of[0] = rows_of[1] = -1;
   if (!own_list) own_list = new NeighList(lmp);
   list = own_list;
 

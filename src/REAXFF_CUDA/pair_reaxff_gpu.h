@@ -54,9 +54,13 @@ class PairReaxFFGPU : public PairReaxFF {
   // For compute reaxff/atom/gpu: the last compute()'s bond list, total bond
   // orders and lone pairs in PairReaxFF's arrays (copied once per compute()).
   void export_bond_table();
-  // For fix reaxff/species/gpu: fix reaxff/species's bonds of the last
-  // compute() (copied from the engine once per compute()).
-  const puremd::SpeciesBonds &species_bonds();
+  // For fix reaxff/species/gpu and fix reaxff/bonds/gpu: the bonds each reads
+  // of the last compute() (copied from the engine once per compute() and rule).
+  const puremd::BondRows &bond_rows(puremd::BondRowRule rule);
+  // For fix reaxff/bonds/gpu: the last compute()'s total bond order and lone
+  // pairs per atom (local index; copied once per compute()).
+  const std::vector<double> &total_bond_orders();
+  const std::vector<double> &lone_pairs();
 
  protected:
   void setup() override {}
@@ -84,10 +88,11 @@ class PairReaxFFGPU : public PairReaxFF {
   bigint computes = 0;           // compute() calls so far
   // the compute() whose bond table / species bonds were copied, and whose
   // species bonds are in tmpid / tmpbo
-  bigint bond_table_of = -1, species_bonds_of = -1, species_filled_of = -1;
+  bigint bond_table_of = -1, atom_table_of = -1, species_filled_of = -1;
+  bigint rows_of[2] = {-1, -1};  // per BondRowRule
   bool bond_list_made = false;
   std::vector<double> export_total_bo, export_nlp;
-  puremd::SpeciesBonds species;
+  puremd::BondRows rows[2];  // per BondRowRule
   SpeciesSlots species_slots;
   bigint species_ncalls = -1, species_lastcall = -1;  // LAMMPS's neighbor list they refer to
   class NeighList *own_list = nullptr;
@@ -99,6 +104,7 @@ class PairReaxFFGPU : public PairReaxFF {
   void fill_step_input(puremd::StepInput &in);
   void export_for_analysis();
   void export_species_bonds(bool new_window);
+  void atom_table();
   void update_own_list();
 };
 

@@ -5,7 +5,8 @@
 //
 // The schedules, from LAMMPS's fixes:
 // - fix reaxff/bonds reads the bond list at its end_of_step, every Nevery
-//   steps: the compute() of the same step.
+//   steps: the compute() of the same step. fix reaxff/bonds/gpu (what `-sf
+//   gpu` makes of it) asks for its compact rows itself.
 // - fix reaxff/species samples the bond orders (tmpbo, through fix ave/atom)
 //   and reads the partners (tmpid) at post_integrate, before the step's
 //   forces: the compute() of the step before. It samples at the multiples of
@@ -24,6 +25,7 @@
 #include "compute_reaxff_atom_gpu.h"
 #include "error.h"
 #include "fix.h"
+#include "fix_reaxff_bonds_gpu.h"
 #include "fix_reaxff_species.h"
 #include "fix_reaxff_species_gpu.h"
 #include "library_call.h"
@@ -72,8 +74,9 @@ void PairReaxFFGPU::export_for_analysis() {
   const bigint step = update->ntimestep;
   const bool always = update->setupflag || update->whichflag == 2;
   bool table = false, spec = always, new_window = always;
-  for (const Fix *f : modify->get_fix_by_style("^reaxff/bonds"))
-    table = table || always || (f->nevery > 0 && step % f->nevery == 0);
+  for (const Fix *f : modify->get_fix_by_style("^reaxff/bonds"))  // /gpu asks itself
+    if (!dynamic_cast<const FixReaxFFBondsGPU *>(f))
+      table = table || always || (f->nevery > 0 && step % f->nevery == 0);
   for (const Compute *c : modify->get_compute_by_style("^reaxff/atom"))
     table = table || !dynamic_cast<const ComputeReaxFFAtomGPU *>(c);
   bool lammps_species = false;  // fix reaxff/species/gpu asks for its bonds itself
@@ -95,10 +98,9 @@ void PairReaxFFGPU::export_bond_table() {
   if (bond_table_of == computes || !engine) return;
   std::vector<int> row_start;
   std::vector<puremd::BondRecord> bonds;
-  call_library(lmp, "pair_style reaxff/gpu", "bond_table", [&] {
-    engine->bond_table(row_start, bonds);
-    engine->atom_table(export_total_bo, export_nlp);
-  });
+  call_library(lmp, "pair_style reaxff/gpu", "bond_table",
+               [&] { engine->bond_table(row_start, bonds); });
+  atom_table();
   const int nall = atom->nlocal + atom->nghost;
 
   ReaxFF::reax_list *bl = api->lists + ReaxFF::BONDS;
@@ -123,21 +125,42 @@ void PairReaxFFGPU::export_bond_table() {
   bond_table_of = computes;
 }
 
-// fix reaxff/species's tmpid / tmpbo (LAMMPS's FindBond) from the engine's
-// compact rows: owned atoms only, the only rows the fix and its compute read;
-// each partner in one slot through the window (species_slots.h).
-const puremd::SpeciesBonds &PairReaxFFGPU::species_bonds() {
-  if (species_bonds_of != computes && engine) {
-    call_library(lmp, "pair_style reaxff/gpu", "species_bonds",
-                 [&] { engine->species_bonds(kSpeciesMinBondOrder, species); });
-    species_bonds_of = computes;
-  }
-  return species;
+void PairReaxFFGPU::atom_table() {
+  if (atom_table_of == computes || !engine) return;
+  call_library(lmp, "pair_style reaxff/gpu", "atom_table",
+               [&] { engine->atom_table(export_total_bo, export_nlp); });
+  atom_table_of = computes;
 }
 
+const std::vector<double> &PairReaxFFGPU::total_bond_orders() {
+  atom_table();
+  return export_total_bo;
+}
+
+const std::vector<double> &PairReaxFFGPU::lone_pairs() {
+  atom_table();
+  return export_nlp;
+}
+
+// Owned atoms' rows only, the only rows the fixes read: fix reaxff/species
+// at order >= 0.10 (LAMMPS's FindBond), fix reaxff/bonds above the control
+// file's bond_graph_cutoff.
+const puremd::BondRows &PairReaxFFGPU::bond_rows(puremd::BondRowRule rule) {
+  const int k = static_cast<int>(rule);
+  if (rows_of[k] != computes && engine) {
+    const double cut = rule == puremd::BondRowRule::Species ? kSpeciesMinBondOrder : control.bg_cut;
+    call_library(lmp, "pair_style reaxff/gpu", "bond_rows",
+                 [&] { engine->bond_rows(rule, cut, rows[k]); });
+    rows_of[k] = computes;
+  }
+  return rows[k];
+}
+
+// fix reaxff/species's tmpid / tmpbo (LAMMPS's FindBond) from the engine's
+// compact rows, each partner in one slot through the window (species_slots.h).
 void PairReaxFFGPU::export_species_bonds(bool new_window) {
   if (species_filled_of == computes || !engine) return;
-  species_bonds();
+  const puremd::BondRows &species = bond_rows(puremd::BondRowRule::Species);
   if (species.widest > MAXSPECBOND)
     error->one(FLERR,
                "An atom has {} bonds of order >= {} on step {}, more than fix reaxff/species "

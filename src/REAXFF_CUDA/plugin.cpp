@@ -21,6 +21,7 @@
 #include "fix_qeq_reaxff_gpu.h"
 #include "fix_qeq_rel_reaxff_gpu.h"
 #include "fix_qtpie_reaxff_gpu.h"
+#include "fix_reaxff_bonds_gpu.h"
 #include "fix_reaxff_species_gpu.h"
 #include "force.h"
 #include "lammps.h"
@@ -69,6 +70,9 @@ Compute *make_compute_reaxff_atom_gpu(LAMMPS *lmp, int argc, char **argv) {
   return new ComputeReaxFFAtomGPU(lmp, argc, argv);
 }
 
+Fix *make_fix_reaxff_bonds_gpu(LAMMPS *lmp, int argc, char **argv) {
+  return new FixReaxFFBondsGPU(lmp, argc, argv);
+}
 Fix *make_fix_reaxff_species_gpu(LAMMPS *lmp, int argc, char **argv) {
   return new FixReaxFFSpeciesGPU(lmp, argc, argv);
 }
@@ -139,6 +143,10 @@ extern "C" void lammpsplugin_init(void *ptr, void *handle, void *regfunc) {
   (*register_plugin)(&plugin, lmp);
 
   plugin.style = "fix";
+  plugin.name = "reaxff/bonds/gpu";
+  plugin.info = "fix reaxff/bonds for pair_style reaxff/gpu (bonds picked on the GPU)";
+  plugin.creator.v2 = reinterpret_cast<lammpsplugin_factory2 *>(&make_fix_reaxff_bonds_gpu);
+  (*register_plugin)(&plugin, lmp);
   plugin.name = "reaxff/species/gpu";
   plugin.info = "fix reaxff/species for pair_style reaxff/gpu (molecules found in linear time)";
   plugin.creator.v2 = reinterpret_cast<lammpsplugin_factory2 *>(&make_fix_reaxff_species_gpu);

@@ -15,7 +15,7 @@ void SpeciesSlots::reset(int n, int **id, double **bo) {
   }
 }
 
-void SpeciesSlots::fill(const puremd::SpeciesBonds &sb, int n, int cap, int **id, double **bo) {
+void SpeciesSlots::fill(const puremd::BondRows &sb, int n, int cap, int **id, double **bo) {
   if (cap != cap_ || static_cast<int>(used_.size()) < n) {
     const size_t rows = std::max<size_t>(n, used_.size());
     partner_.assign(rows * cap, -1);

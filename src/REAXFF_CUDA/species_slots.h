@@ -25,7 +25,7 @@ class SpeciesSlots {
   void reset(int n, int **id, double **bo);
   // This sample's bonds of the owned atoms [0, n) into id / bo (rows of cap
   // slots; sb.widest <= cap).
-  void fill(const puremd::SpeciesBonds &sb, int n, int cap, int **id, double **bo);
+  void fill(const puremd::BondRows &sb, int n, int cap, int **id, double **bo);
 
  private:
   int cap_ = 0;

@@ -15,7 +15,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 
 rdx=$examples/RDX
-# RDX on two ranks with a control file, QEq, fix reaxff/bonds and
+# RDX on two ranks with a control file, QEq, fix reaxff/bonds (LAMMPS's and /gpu) and
 # reaxff/species (LAMMPS's, on the pair's tmpid / tmpbo), a sort at
 # set-up (copy_history) and atoms moved across the ranks (pack/unpack_history).
 cat >in.qeq <<EOF
@@ -27,6 +27,7 @@ pair_style reaxff/gpu $rdx/lmp_control lanes nonbonded=4
 pair_coeff * * $rdx/ffield.reax.rdx H C O N
 fix q all qeq/reaxff/gpu 1 0.0 10.0 1.0e-6 $rdx/param.qeq
 fix b all reaxff/bonds 1 $work/bonds.txt
+fix bg all reaxff/bonds/gpu 1 $work/bonds_gpu.txt
 fix s all reaxff/species 1 1 2 $work/species.txt
 neighbor 2.5 bin
 run 2
@@ -55,7 +56,7 @@ declare -A input=(
   [control_file]=in.qeq [lanes]=in.qeq [force_field]=in.qeq [make_engine]=in.qeq
   [set_list_skin]=in.qeq [check_qeq_settings]=in.qeq [grow_history]=in.qeq
   [clear_history]=in.qeq [copy_history]=in.qeq [pack_history]=in.qeq
-  [unpack_history]=in.qeq [solve_charges]=in.qeq [compute]=in.qeq [bond_table]=in.qeq [species_bonds]=in.qeq
+  [unpack_history]=in.qeq [solve_charges]=in.qeq [compute]=in.qeq [bond_table]=in.qeq [atom_table]=in.qeq [bond_rows]=in.qeq
   [t_history]=in.acks2
 )
 fails=0

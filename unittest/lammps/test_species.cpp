@@ -12,6 +12,7 @@
 // and their average is above the fix's cut-off (0.3).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <fstream>
@@ -42,6 +43,29 @@ std::string tatb_input(const std::string &pair, const std::string &control,
          " 1 0.0 10.0 1.0e-10 reaxff\n" + analysis + "timestep 0.2\nthermo 5\nrun " +
          std::to_string(steps) + " post no\n";
 }
+
+// LAMMPS's examples/reaxff/CHO (hydrocarbons and water in the gas phase)
+// replicated 3x3x3 and heated to 3000 K.
+const std::string kCho = kDir + "CHO/";
+std::string cho_input(const std::string &pair, const std::string &control,
+                      const std::string &analysis, int steps) {
+  return "units real\natom_style charge\nread_data " + kCho +
+         "data.CHO\nreplicate 3 3 3\npair_style " + pair + " " + control + "\npair_coeff * * " +
+         kCho + "ffield.reax.cho H C O\nneighbor 2 bin\nneigh_modify delay 0 every 5 check no\n" +
+         "velocity all create 3000.0 4242 loop geom\nfix 1 all nve\nfix 2 all qeq/" + pair +
+         " 1 0.0 10.0 1.0e-10 " + kCho + "param.qeq\n" + analysis +
+         "timestep 0.25\nthermo 5\nrun " + std::to_string(steps) + " post no\n";
+}
+
+// A system of the tests below: its input, its control file and its
+// elements in type order (the species file's formulas list them so).
+struct SpeciesSystem {
+  std::string (*input)(const std::string &, const std::string &, const std::string &, int);
+  std::string control;
+  std::vector<std::string> elements;
+};
+const SpeciesSystem kTatb{tatb_input, kDir + "control.reax_c.tatb", {"C", "H", "O", "N"}};
+const SpeciesSystem kChoHot{cho_input, kCho + "lmp_control", {"H", "C", "O"}};
 
 // Species file: step -> formula -> count.
 using Species = std::map<long, std::map<std::string, int>>;
@@ -93,9 +117,11 @@ Bonds read_local_bonds(const std::string &path, double min_bo) {
 }
 
 // The molecules fix reaxff/species should find at output step T (samples at
-// T-4..T read the forces of T-5..T-1), as formulas in C H O N order.
+// T-4..T read the forces of T-5..T-1), as formulas in the fix's element
+// order.
 std::map<std::string, int> oracle_species(const Bonds &bonds, long T, int nrepeat,
-                                          const std::vector<int> &type) {
+                                          const std::vector<int> &type,
+                                          const std::vector<std::string> &element) {
   std::map<std::pair<long, long>, double> avg;
   for (long s = T - nrepeat; s < T; ++s)
     for (const auto &[pair, bo] : bonds.at(s)) avg[pair] += bo / nrepeat;
@@ -108,33 +134,39 @@ std::map<std::string, int> oracle_species(const Bonds &bonds, long T, int nrepea
   };
   for (const auto &[pair, bo] : bonds.at(T - 1))
     if (avg[pair] > 0.3) root[find(pair.first)] = find(pair.second);
-  std::map<long, std::array<int, 4>> counts;
+  std::map<long, std::array<int, 8>> counts;
   for (long a = 1; a <= n; ++a) counts[find(a)][type[a - 1] - 1]++;
   std::map<std::string, int> out;
-  const char *element[4] = {"C", "H", "O", "N"};
+  // the formula's order: C, H, O, N first, then the others in type order
+  std::vector<size_t> order;
+  for (const std::string first : {"C", "H", "O", "N"})
+    for (size_t e = 0; e < element.size(); ++e)
+      if (element[e] == first) order.push_back(e);
+  for (size_t e = 0; e < element.size(); ++e)
+    if (std::find(order.begin(), order.end(), e) == order.end()) order.push_back(e);
   for (const auto &[r, c] : counts) {
     std::string name;
-    for (int e = 0; e < 4; ++e)
+    for (size_t e : order)
       if (c[e]) name += element[e] + (c[e] > 1 ? std::to_string(c[e]) : "");
     out[name]++;
   }
   return out;
 }
 
-TEST(Species, AveragedMoleculesArePerPartner) {
-  const int steps = 20, nrepeat = 5;
+void expect_averaged_per_partner(const SpeciesSystem &sys, int steps) {
+  const int nrepeat = 5;
   const std::string bonds = scratch_path("species_oracle_bonds");
-  const std::string control = scratch_file(
-      "species_control", read_text(kDir + "control.reax_c.tatb") + "\nbond_graph_cutoff 0.1\n");
+  const std::string control =
+      scratch_file("species_control", read_text(sys.control) + "\nbond_graph_cutoff 0.1\n");
   std::vector<int> type;
   {
     LammpsSession lmp;
     EXPECT_EQ(
-        lmp.run(tatb_input("reaxff", control,
-                           "compute cb all reaxff/atom bonds yes\ndump b all local 1 " + bonds +
-                               " c_cb[1] c_cb[2] c_cb[3]\ndump_modify b format "
-                               "float %.12g\n",
-                           steps)),
+        lmp.run(sys.input("reaxff", control,
+                          "compute cb all reaxff/atom bonds yes\ndump b all local 1 " + bonds +
+                              " c_cb[1] c_cb[2] c_cb[3]\ndump_modify b format "
+                              "float %.12g\n",
+                          steps)),
         "");
     type = lmp.gather_int("type", 1);
   }
@@ -142,8 +174,8 @@ TEST(Species, AveragedMoleculesArePerPartner) {
   const std::string species = scratch_path("species_gpu");
   {
     LammpsSession lmp("none", {"-sf", "gpu"}, true);
-    EXPECT_EQ(lmp.run(tatb_input("reaxff", control,
-                                 "fix s all reaxff/species 1 5 5 " + species + "\n", steps)),
+    EXPECT_EQ(lmp.run(sys.input("reaxff", control,
+                                "fix s all reaxff/species 1 5 5 " + species + "\n", steps)),
               "");
   }
   if (mpi_rank() != 0) return;
@@ -153,11 +185,16 @@ TEST(Species, AveragedMoleculesArePerPartner) {
   int broken = 0;  // windows where some bond crosses 0.10: what the test is about
   for (long T = nrepeat; T <= steps; T += nrepeat) {
     ASSERT_TRUE(ours.count(T)) << "no species output at step " << T;
-    EXPECT_EQ(ours.at(T), oracle_species(per_step, T, nrepeat, type)) << "step " << T;
+    EXPECT_EQ(ours.at(T), oracle_species(per_step, T, nrepeat, type, sys.elements)) << "step " << T;
     for (long s = T - nrepeat; s < T - 1; ++s)
       for (const auto &[pair, bo] : per_step.at(s)) broken += !per_step.at(T - 1).count(pair);
   }
   EXPECT_GT(broken, 0) << "no bond crossed 0.10 within a window: the averaging is not tested";
+}
+
+TEST(Species, AveragedMoleculesArePerPartner) { expect_averaged_per_partner(kTatb, 20); }
+TEST(Species, AveragedMoleculesArePerPartnerChoAt3000K) {
+  expect_averaged_per_partner(kChoHot, 40);
 }
 
 // The bonds themselves, without averaging (Nrepeat 1): for every owned atom,
@@ -269,8 +306,9 @@ void expect_same(const Table &ours, const Table &ref, double tol, const std::str
   EXPECT_EQ(worse, 0) << what;
 }
 
-TEST(Species, BondsFileAndAtomComputeAtTheirSteps) {
-  const std::string control = kDir + "control.reax_c.tatb";
+void expect_files_at_their_steps(const SpeciesSystem &sys, size_t atoms,
+                                 const std::string &formula) {
+  const std::string &control = sys.control;
   struct Files {
     std::string bonds, local;
   };
@@ -286,7 +324,7 @@ TEST(Species, BondsFileAndAtomComputeAtTheirSteps) {
                       suffix ? std::vector<std::string>{"-sf", "gpu"} : std::vector<std::string>{},
                       suffix);
     if (!suffix && pair != "reaxff") lmp.load_plugin();
-    EXPECT_EQ(lmp.run(tatb_input(pair, control, analysis, 12)), "") << tag;
+    EXPECT_EQ(lmp.run(sys.input(pair, control, analysis, 12)), "") << tag;
     return f;
   };
   const Files ref = run("ref", "reaxff", false);
@@ -294,7 +332,7 @@ TEST(Species, BondsFileAndAtomComputeAtTheirSteps) {
   const Files named = run("named", "reaxff/gpu", false);
   if (mpi_rank() != 0) return;
   const Table bonds_ref = read_bonds_file(ref.bonds), local_ref = read_local_table(ref.local);
-  EXPECT_EQ(bonds_ref.size(), 3u * 3072u) << "bonds file: steps 0, 5, 10";
+  EXPECT_EQ(bonds_ref.size(), 3u * atoms) << "bonds file: steps 0, 5, 10";
   EXPECT_EQ(local_ref.size(), 3u) << "dump local: steps 0, 5, 10";
   expect_same(read_bonds_file(suffixed.bonds), bonds_ref, 1.1e-3, "-sf gpu, bonds file");
   expect_same(read_local_table(suffixed.local), local_ref, 1e-8,
@@ -303,8 +341,56 @@ TEST(Species, BondsFileAndAtomComputeAtTheirSteps) {
   expect_same(read_local_table(named.local), local_ref, 1e-8, "reaxff/gpu, compute reaxff/atom");
   // fix reaxff/species/gpu's molecule search and LAMMPS's, on the same bonds
   const std::string species_sf = read_text(scratch_path("species_sf"));
-  EXPECT_NE(species_sf.find("C6H6O6N6"), std::string::npos);
+  EXPECT_NE(species_sf.find(formula), std::string::npos) << species_sf.substr(0, 300);
   EXPECT_EQ(species_sf, read_text(scratch_path("species_named")));
 }
 
+TEST(Species, BondsFileAndAtomComputeAtTheirSteps) {
+  expect_files_at_their_steps(kTatb, 3072, "C6H6O6N6");
+}
+TEST(Species, BondsFileAndAtomComputeAtTheirStepsChoAt3000K) {
+  expect_files_at_their_steps(kChoHot, 2835, "C5H12");
+}
+
 }  // namespace
+
+// fix reaxff/bonds/gpu writes what LAMMPS's fix reaxff/bonds writes from the
+// same pair, line for line: both fixes in one run, so the bond orders are the
+// same numbers. This checks what the test above cannot see through its
+// parsing: the header, the number format, the partners' order and, on
+// several ranks, the ranks' order. File names with '*' are handled as
+// LAMMPS's fix handles them (a file per output after 4Feb2025, a literal '*'
+// before).
+TEST(Species, BondsGpuFileIsLammpsFixLineForLine) {
+  const std::string control = kDir + "control.reax_c.tatb";
+  const std::string lammps = scratch_path("bonds_lammps"), ours = scratch_path("bonds_ours");
+  {
+    LammpsSession lmp;
+    lmp.load_plugin();
+    const std::string analysis = "fix 4 all reaxff/bonds 5 " + lammps +
+                                 "\nfix 5 all reaxff/bonds/gpu 5 " + ours +
+                                 "\nfix 6 all reaxff/bonds 10 " + lammps +
+                                 ".*\nfix 7 all reaxff/bonds/gpu 10 " + ours + ".*\n";
+    EXPECT_EQ(lmp.run(tatb_input("reaxff/gpu", control, analysis, 12)), "");
+  }
+  if (mpi_rank() != 0) return;
+  const std::string ref = read_text(lammps);
+  EXPECT_NE(ref.find("# Timestep 10\n"), std::string::npos) << ref.substr(0, 400);
+  EXPECT_GT(ref.size(), 3u * 3072u * 60u) << "steps 0, 5, 10 of 3072 atoms";
+  EXPECT_EQ(read_text(ours), ref);
+  size_t starred = 0;
+  for (const std::string name : {".*", ".0", ".10"}) {
+    starred += read_text(lammps + name).size();
+    EXPECT_EQ(read_text(ours + name), read_text(lammps + name)) << name;
+  }
+  EXPECT_GT(starred, 0u) << "no file from the '*' names";
+}
+
+TEST(Species, BondsGpuNeedsOurPair) {
+  LammpsSession lmp;
+  lmp.load_plugin();
+  const std::string err = lmp.run(
+      tatb_input("reaxff", kDir + "control.reax_c.tatb",
+                 "fix 5 all reaxff/bonds/gpu 5 " + scratch_path("bonds_refused") + "\n", 0));
+  EXPECT_NE(err.find("use fix reaxff/bonds"), std::string::npos) << err;
+}

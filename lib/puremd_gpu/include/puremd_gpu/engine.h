@@ -87,11 +87,17 @@ struct BondRecord {
   double bo;  // corrected total bond order
 };
 
-// The bonds fix reaxff/species reads (LAMMPS's PairReaxFF::FindBond): per
-// owned atom i, the partners j >= i (local index, ghosts included) whose
-// bond order is at least min_bo, in ascending j (common/species_rows.h says
-// why). Partners of atom i: [start[i], start[i + 1]).
-struct SpeciesBonds {
+// Which bonds of each owned atom an analysis style reads (the rules are
+// LAMMPS's; common/analysis_rows.h writes them once for both drivers).
+enum class BondRowRule {
+  Species,  // PairReaxFF::FindBond, for fix reaxff/species: partners j >= i of
+            // order >= cut, in ascending j
+  Bonds     // fix reaxff/bonds: every partner of order > cut, in the bond list's order
+};
+
+// Those bonds in compact rows: per owned atom i, partners (local index,
+// ghosts included) and orders in [start[i], start[i + 1]).
+struct BondRows {
   std::vector<int> start;  // n_local + 1
   std::vector<int> partner;
   std::vector<double> bo;
@@ -113,9 +119,9 @@ class Engine {
   virtual void bond_table(std::vector<int> &row_start, std::vector<BondRecord> &bonds) = 0;
   // Per-atom quantities of the last compute(): total bond order, lone pairs.
   virtual void atom_table(std::vector<double> &total_bo, std::vector<double> &nlp) = 0;
-  // fix reaxff/species's bonds of the last compute(), made where the bond
-  // list is (on the GPU for the CUDA driver, which sends only these).
-  virtual void species_bonds(double min_bo, SpeciesBonds &out) = 0;
+  // The bonds an analysis style reads of the last compute(), made where the
+  // bond list is (on the GPU for the CUDA driver, which sends only these).
+  virtual void bond_rows(BondRowRule rule, double cut, BondRows &out) = 0;
 
   // Pairs in the far-neighbour list of the last step (for the run summary).
   virtual long long far_pairs() const = 0;

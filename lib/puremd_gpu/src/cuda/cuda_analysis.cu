@@ -1,12 +1,13 @@
 // What the analysis styles read of the last step (fix reaxff/bonds, fix
 // reaxff/species, compute reaxff/atom), made on the GPU when the adapter asks
 // for it, and only then: the whole bond table, the per-atom table, and the
-// compact rows fix reaxff/species reads (common/species_rows.h).
+// compact rows fix reaxff/species and fix reaxff/bonds read
+// (common/analysis_rows.h).
 #include <algorithm>
 #include <string>
 #include <vector>
 
-#include "common/species_rows.h"
+#include "common/analysis_rows.h"
 #include "cuda/cuda_engine.h"
 #include "cuda/kernel_utils.cuh"
 #include "puremd_gpu/errors.h"
@@ -24,15 +25,15 @@ __global__ void __launch_bounds__(kReduceBlock)
 // from start[i].
 template <bool Fill>
 __global__ void __launch_bounds__(kAtomBlock)
-    species_rows_kernel(const BondList b, int n, double min_bo, int *count, const int *start,
-                        int *nbr, double *bo) {
+    bond_rows_kernel(BondRowRule rule, const BondList b, int n, double cut, int *count,
+                     const int *start, int *nbr, double *bo) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i > n) return;
   if (!Fill) {
-    count[i] = i < n ? species_row(b, i, min_bo, 0, nullptr, nullptr) : 0;
+    count[i] = i < n ? bond_row(rule, b, i, cut, 0, nullptr, nullptr) : 0;
   } else if (i < n) {
     const int s = start[i];
-    species_row(b, i, min_bo, start[i + 1] - s, nbr + s, bo + s);
+    bond_row(rule, b, i, cut, start[i + 1] - s, nbr + s, bo + s);
   }
 }
 
@@ -91,8 +92,8 @@ void CudaEngine::atom_table(std::vector<double> &total_bo, std::vector<double> &
 }
 
 // Count, scan, fill on the GPU; the host gets the row starts and the rows.
-void CudaEngine::species_bonds(double min_bo, SpeciesBonds &out) {
-  require_complete_step("species_bonds");
+void CudaEngine::bond_rows(BondRowRule rule, double cut, BondRows &out) {
+  require_complete_step("bond_rows");
   PMD_CUDA_CHECK(cudaSetDevice(device_));
   CudaContext &c = c_;
   const int n = c.n_local;
@@ -102,14 +103,14 @@ void CudaEngine::species_bonds(double min_bo, SpeciesBonds &out) {
   out.bo.clear();
   if (n == 0) return;
   const StepView v = c.view();
-  c.species_count.reserve_discarding(n + 1, kGrowHeadroom);
-  c.species_start.reserve_discarding(n + 1, kGrowHeadroom);
+  c.rows_count.reserve_discarding(n + 1, kGrowHeadroom);
+  c.rows_start.reserve_discarding(n + 1, kGrowHeadroom);
   const unsigned grid = blocks_for(static_cast<long long>(n) + 1, kAtomBlock);
-  species_rows_kernel<false><<<grid, kAtomBlock, 0, c.stream>>>(
-      v.bonds, n, min_bo, c.species_count.data(), nullptr, nullptr, nullptr);
-  PMD_CUDA_CHECK_LAUNCH("species_rows_kernel<count>", c.stream);
-  c.exclusive_scan(c.species_count.data(), c.species_start.data(), static_cast<size_t>(n) + 1);
-  PMD_CUDA_CHECK(cudaMemcpyAsync(out.start.data(), c.species_start.data(),
+  bond_rows_kernel<false><<<grid, kAtomBlock, 0, c.stream>>>(
+      rule, v.bonds, n, cut, c.rows_count.data(), nullptr, nullptr, nullptr);
+  PMD_CUDA_CHECK_LAUNCH("bond_rows_kernel<count>", c.stream);
+  c.exclusive_scan(c.rows_count.data(), c.rows_start.data(), static_cast<size_t>(n) + 1);
+  PMD_CUDA_CHECK(cudaMemcpyAsync(out.start.data(), c.rows_start.data(),
                                  (static_cast<size_t>(n) + 1) * sizeof(int), cudaMemcpyDeviceToHost,
                                  c.stream));
   PMD_CUDA_CHECK(cudaStreamSynchronize(c.stream));
@@ -118,15 +119,14 @@ void CudaEngine::species_bonds(double min_bo, SpeciesBonds &out) {
   out.partner.resize(total);
   out.bo.resize(total);
   if (total == 0) return;
-  c.species_nbr.reserve_discarding(total, kGrowHeadroom);
-  c.species_bo.reserve_discarding(total, kGrowHeadroom);
-  species_rows_kernel<true>
-      <<<grid, kAtomBlock, 0, c.stream>>>(v.bonds, n, min_bo, nullptr, c.species_start.data(),
-                                          c.species_nbr.data(), c.species_bo.data());
-  PMD_CUDA_CHECK_LAUNCH("species_rows_kernel<fill>", c.stream);
-  PMD_CUDA_CHECK(cudaMemcpyAsync(out.partner.data(), c.species_nbr.data(), total * sizeof(int),
+  c.rows_nbr.reserve_discarding(total, kGrowHeadroom);
+  c.rows_bo.reserve_discarding(total, kGrowHeadroom);
+  bond_rows_kernel<true><<<grid, kAtomBlock, 0, c.stream>>>(
+      rule, v.bonds, n, cut, nullptr, c.rows_start.data(), c.rows_nbr.data(), c.rows_bo.data());
+  PMD_CUDA_CHECK_LAUNCH("bond_rows_kernel<fill>", c.stream);
+  PMD_CUDA_CHECK(cudaMemcpyAsync(out.partner.data(), c.rows_nbr.data(), total * sizeof(int),
                                  cudaMemcpyDeviceToHost, c.stream));
-  PMD_CUDA_CHECK(cudaMemcpyAsync(out.bo.data(), c.species_bo.data(), total * sizeof(double),
+  PMD_CUDA_CHECK(cudaMemcpyAsync(out.bo.data(), c.rows_bo.data(), total * sizeof(double),
                                  cudaMemcpyDeviceToHost, c.stream));
   PMD_CUDA_CHECK(cudaStreamSynchronize(c.stream));
 }

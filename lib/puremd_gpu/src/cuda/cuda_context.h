@@ -207,10 +207,10 @@ struct CudaContext {
   DeviceArray<unsigned long long> totals{"list totals", &mem};
   // analysis tables (cuda_analysis.cu), made only when asked for
   DeviceArray<double> extract_d{"bond-table scratch", &mem};
-  DeviceArray<int> species_count{"species bond counts", &mem};
-  DeviceArray<int> species_start{"species bond starts", &mem};
-  DeviceArray<int> species_nbr{"species bond partners", &mem};
-  DeviceArray<double> species_bo{"species bond orders", &mem};
+  DeviceArray<int> rows_count{"analysis bond rows: counts", &mem};
+  DeviceArray<int> rows_start{"analysis bond rows: starts", &mem};
+  DeviceArray<int> rows_nbr{"analysis bond rows: partners", &mem};
+  DeviceArray<double> rows_bo{"analysis bond rows: orders", &mem};
 
   // --- CUB temporary storage ---
   DeviceArray<unsigned char> cub_temp{"CUB temporary storage", &mem};

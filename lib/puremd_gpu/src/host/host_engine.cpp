@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
+#include "common/analysis_rows.h"
 #include "common/driver_entry.h"
-#include "common/species_rows.h"
 #include "host/host_context.h"
 #include "puremd_gpu/long_range_tables.h"
 #include "puremd_gpu/physics/bond_order.h"
@@ -102,21 +102,21 @@ void HostEngine::atom_table(std::vector<double> &total_bo, std::vector<double> &
   nlp.assign(c_.nlp.begin(), c_.nlp.begin() + N);
 }
 
-void HostEngine::species_bonds(double min_bo, SpeciesBonds &out) {
+void HostEngine::bond_rows(BondRowRule rule, double cut, BondRows &out) {
   const int n = c_.view.atoms.n_local;
   const BondList &b = c_.view.bonds;
   out.start.assign(n + 1, 0);
   out.widest = 0;
   for (int i = 0; i < n; ++i) {
-    const int count = species_row(b, i, min_bo, 0, nullptr, nullptr);
+    const int count = bond_row(rule, b, i, cut, 0, nullptr, nullptr);
     out.start[i + 1] = out.start[i] + count;
     out.widest = std::max(out.widest, count);
   }
   out.partner.resize(out.start[n]);
   out.bo.resize(out.start[n]);
   for (int i = 0; i < n; ++i)
-    species_row(b, i, min_bo, out.start[i + 1] - out.start[i], out.partner.data() + out.start[i],
-                out.bo.data() + out.start[i]);
+    bond_row(rule, b, i, cut, out.start[i + 1] - out.start[i], out.partner.data() + out.start[i],
+             out.bo.data() + out.start[i]);
 }
 
 void build_far_neighbors(HostContext &c) {

@@ -14,7 +14,7 @@ class HostEngine : public Engine {
   void compute(const StepInput &in, const StepRequest &req, StepOutput &out) override;
   void bond_table(std::vector<int> &row_start, std::vector<BondRecord> &bonds) override;
   void atom_table(std::vector<double> &total_bo, std::vector<double> &nlp) override;
-  void species_bonds(double min_bo, SpeciesBonds &out) override;
+  void bond_rows(BondRowRule rule, double cut, BondRows &out) override;
   long long far_pairs() const override { return static_cast<long long>(c_.far.nbr.size()); }
   QEqResult solve_charges(const StepInput &atoms, const QEqProblem &problem, ChargeHistory &history,
                           QEqComm &comm, double *q) override;
