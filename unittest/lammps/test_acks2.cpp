@@ -45,6 +45,9 @@ const std::vector<Acks2Case> &cases() {
       {"every_other_step", "2 0.0 10.0 1e-20 reaxff maxiter 1000", "", "", 7, 1 << 20},
       {"efield", "1 0.0 10.0 1e-20 reaxff maxiter 1000", "",
        "fix ef all efield 0.0 0.0 0.5\nfix_modify ef energy yes\n", 10, 1 << 20},
+      // H stored once, in tiles (the CUDA driver; the host driver has one format)
+      {"h_in_tiles", "1 0.0 10.0 1e-20 reaxff maxiter 1000 matrix half",
+       "1 0.0 10.0 1e-20 reaxff maxiter 1000", "", 10, 1 << 20},
   };
   return all;
 }

@@ -5,7 +5,8 @@
 // A vector is a double2 per atom, (q part, u part), plus the two
 // multipliers (Acks2Mult: u multiplies sum u = 0, q sum q = 0): the
 // product's device part is H and X over the rows in one kernel (H's row,
-// then X's short row of its own; or both evaluated, QEqMatrix::Free), ghost
+// then X's short row of its own; or both evaluated, QEqMatrix::Free), or
+// H's tiles (each pair once, QEqMatrix::Half) then X's rows, ghost
 // rows folded; a row kernel then adds the diagonal, the identity blocks and
 // the multipliers' columns, and sums what the multipliers' rows need.
 // Every dot product is block partials finished by one block.
@@ -71,6 +72,25 @@ __global__ void __launch_bounds__(kQEqBlock)
   }
   g.sum_all(acc);
   if (row < n_rows && g.lane == 0) y[row] = make_double2(acc.h, acc.x);
+}
+
+// X's part alone, after H's tiles (which leave y.u at 0): y.u = X v.u over
+// every row.
+template <int TPR>
+__global__ void __launch_bounds__(kQEqBlock)
+    k_acks2_x_spmv(int n_rows, const int *__restrict__ x_start, const int *__restrict__ x_count,
+                   const int *__restrict__ x_col, const double *__restrict__ x_val,
+                   const double2 *__restrict__ v, double2 *__restrict__ y, const int *phase) {
+  if (phase && *phase != kAcks2Run) return;
+  const LaneGroup<TPR> g;
+  const long long row = g.row();
+  double acc = 0.0;
+  if (row < n_rows) {
+    const int x_end = x_start[row] + x_count[row];
+    for (int p = x_start[row] + g.lane; p < x_end; p += TPR) acc += x_val[p] * v[x_col[p]].y;
+  }
+  g.sum_all(acc);
+  if (row < n_rows && g.lane == 0) y[row].y = acc;
 }
 
 // The same without a stored matrix: H and X evaluated where used.
@@ -317,7 +337,15 @@ void CudaQEqSolver::launch_acks2_spmv(const double2 *v, double2 *y, const int *p
 void CudaQEqSolver::acks2_product(const double2 *v, double2 *y, QEqComm &comm, const int *phase) {
   if (!device_comm_) forward_host(const_cast<double2 *>(v), 3, comm);
   forward_halo(const_cast<double2 *>(v), comm);
-  if (n_total_ > 0) {
+  if (tiles_ && n_total_ > 0) {
+    const int n = n_total_;
+    PMD_CUDA_CHECK(cudaMemsetAsync(y, 0, n * sizeof(double2), stream_));
+    multiply_tiles(v, y, phase, true);
+    k_acks2_x_spmv<4>
+        <<<blocks_for(static_cast<long long>(n) * 4, kQEqBlock), kQEqBlock, 0, stream_>>>(
+            n, x_start_.data(), x_count_.data(), x_col_.data(), x_val_.data(), v, y, phase);
+    PMD_CUDA_CHECK_LAUNCH("k_acks2_x_spmv", stream_);
+  } else if (n_total_ > 0) {
     switch (pick_threads_per_row(nnz_, nonempty_rows_, settings_.threads_per_row)) {
       case 4:
         launch_acks2_spmv<4>(v, y, phase);

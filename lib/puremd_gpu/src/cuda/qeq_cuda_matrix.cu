@@ -95,6 +95,26 @@ __global__ void __launch_bounds__(kQEqBlock) k_list_rows(QEqRowArgs a, RowCounts
   }
 }
 
+// ACKS2's X entries per row, counted on their own where H is in tiles
+// (k_list_rows counts them beside H's rows otherwise).
+__global__ void __launch_bounds__(kQEqBlock)
+    k_acks2_x_counts(QEqRowArgs a, int *x_count, unsigned long long *x_nnz) {
+  const LaneGroup<32> g;
+  const long long warp = g.row();
+  if (warp >= a.n_total) return;  // whole warp
+  const int i = static_cast<int>(warp);
+  int count = 0;
+  qeq_row_chunks(g, a, i, [&](const QEqCandidate &c) {
+    int kept = 0;
+    g.rank(acks2_x_entry(a, c) != 0.0, kept);
+    count += kept;
+  });
+  if (g.lane == 0) {
+    x_count[i] = count;
+    if (count > 0) atomicAdd(x_nnz, static_cast<unsigned long long>(count));
+  }
+}
+
 // ACKS2's X rows, stored apart from H's: X_ij is non-zero only within
 // bcut_ij, a few Angstrom, so its rows hold a few per cent of H's entries
 // (water: 3.4 A against H's 10 A), and the product reads those alone. The
@@ -122,7 +142,8 @@ __global__ void __launch_bounds__(kQEqBlock)
 
 // Owner -> images map key per ghost: the owner if the ghost row has entries,
 // else n_local (sorted past every owner).
-__global__ void k_image_keys(const int *owner, const long long *row_count, int n_local, int n_ghost,
+template <class Count>
+__global__ void k_image_keys(const int *owner, const Count *row_count, int n_local, int n_ghost,
                              int *key, int *idx) {
   const int k = blockIdx.x * kQEqBlock + threadIdx.x;
   if (k >= n_ghost) return;
@@ -151,10 +172,11 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
                        " A) does not reach the QEq cut-off (" + std::to_string(settings_.cut_hi) +
                        " A)");
   // A matrix-free QEq product evaluates each pair once too; ACKS2's, which
-  // reads H's rows beside X's, both triangles.
+  // reads H's rows beside X's, both triangles. ACKS2 stores H once in tiles
+  // only (X's rows stay whole: build_x_beside_tiles).
   auto take = [&](QEqMatrix m) {
     format_ = m;
-    once_ = !acks2_ && m != QEqMatrix::Full;
+    once_ = acks2_ ? m == QEqMatrix::Half : m != QEqMatrix::Full;
     matrix_free_ = m == QEqMatrix::Free;
   };
   take(matrix_format(f));
@@ -184,7 +206,10 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   // spatial sort), as Auto chooses without tiles (Full where it fits), else
   // in rows (below).
   tiles_ = !matrix_free_ && once_ && build_tiles(in);
-  if (tiles_) return;
+  if (tiles_) {
+    if (acks2_) build_x_beside_tiles(n, nl);
+    return;
+  }
   if (!matrix_free_ && once_) {
     tiles_overflowed_ = true;
     take(matrix_format(f));
@@ -240,6 +265,25 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   build_image_map(n, nl);
 }
 
+// ACKS2 with H in tiles: X's rows counted, stored (both triangles, ghost
+// rows included, as beside a Full H), and the image map of X's ghost rows
+// (H's tiles scatter to the owners' columns and need none).
+void CudaQEqSolver::build_x_beside_tiles(int n, int nl) {
+  x_count_.reserve_discarding(static_cast<std::size_t>(n), kGrowHeadroom);
+  x_start_.reserve_discarding(static_cast<std::size_t>(n), kGrowHeadroom);
+  auto *x_nnz = reinterpret_cast<unsigned long long *>(nnz_total_.data()) + 1;
+  PMD_CUDA_CHECK(cudaMemsetAsync(x_nnz, 0, sizeof *x_nnz, stream_));
+  k_acks2_x_counts<<<blocks_for(static_cast<long long>(n) * 32, kQEqBlock), kQEqBlock, 0,
+                     stream_>>>(row_args_, x_count_.data(), x_nnz);
+  PMD_CUDA_CHECK_LAUNCH("k_acks2_x_counts", stream_);
+  unsigned long long count = 0;
+  PMD_CUDA_CHECK(cudaMemcpyAsync(&count, x_nnz, sizeof count, cudaMemcpyDeviceToHost, stream_));
+  PMD_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  x_nnz_ = static_cast<long long>(count);
+  build_x_rows(n);
+  build_image_map(n, nl, true);
+}
+
 // X's rows (k_acks2_x_rows) where the counts of k_list_rows put them.
 void CudaQEqSolver::build_x_rows(int n) {
   if (x_nnz_ > INT32_MAX)
@@ -255,7 +299,8 @@ void CudaQEqSolver::build_x_rows(int n) {
   PMD_CUDA_CHECK_LAUNCH("k_acks2_x_rows", stream_);
 }
 
-// This solve's matrix: as the settings say (ACKS2 stores Half as Full), or
+// This solve's matrix: as the settings say (ACKS2 stores Full where a tile
+// overflowed: its product has no Half in rows), or
 // for Auto the fastest that fits: from half_from_atoms owned atoms on, Half
 // before Full (its product reads a third of Full's bytes, its build costs
 // more: bench/README), below it Full before Half; Free last. The matrix is
@@ -266,12 +311,12 @@ QEqMatrix CudaQEqSolver::matrix_format(const EngineAtoms &f) const {
     case QEqMatrix::Auto:
       break;
     case QEqMatrix::Half:
-      return acks2_ ? QEqMatrix::Full : QEqMatrix::Half;
+      return acks2_ && tiles_overflowed_ ? QEqMatrix::Full : QEqMatrix::Half;
     default:
       return settings_.matrix;
   }
   const bool full = f.rev_start && store_fits(f.row_room + f.rev_total);
-  const bool half = !acks2_ && half_fits(f.row_room);
+  const bool half = half_fits(f.row_room) && !(acks2_ && tiles_overflowed_);
   if (half && auto_half_first(settings_, f.n_local)) return QEqMatrix::Half;
   if (full) return QEqMatrix::Full;
   return half ? QEqMatrix::Half : QEqMatrix::Free;
@@ -361,8 +406,8 @@ void CudaQEqSolver::read_matrix_size(const QEqInput &in, const long long *nnz_de
 // Device reverse comm: for each owner, its images whose rows have entries,
 // by ascending ghost index (a deterministic sum). A matrix with each pair
 // once has no ghost rows: its product scatters to the owners' columns.
-void CudaQEqSolver::build_image_map(int n, int nl) {
-  if (device_comm_ && !once_) {
+void CudaQEqSolver::build_image_map(int n, int nl, bool x_rows) {
+  if (device_comm_ && (!once_ || x_rows)) {
     const int n_ghost = n - nl;
     img_start_.reserve_discarding(nl, kGrowHeadroom);
     img_end_.reserve_discarding(nl, kGrowHeadroom);
@@ -375,8 +420,12 @@ void CudaQEqSolver::build_image_map(int n, int nl) {
       PMD_CUDA_CHECK(cudaMemsetAsync(img_end_.data(), 0, nl * sizeof(int), stream_));
     }
     if (n_ghost > 0) {
-      k_image_keys<<<blocks_for(n_ghost, kQEqBlock), kQEqBlock, 0, stream_>>>(
-          owner_dev_.data(), row_count_.data(), nl, n_ghost, key_.data(), idx_.data());
+      if (x_rows)
+        k_image_keys<<<blocks_for(n_ghost, kQEqBlock), kQEqBlock, 0, stream_>>>(
+            owner_dev_.data(), x_count_.data(), nl, n_ghost, key_.data(), idx_.data());
+      else
+        k_image_keys<<<blocks_for(n_ghost, kQEqBlock), kQEqBlock, 0, stream_>>>(
+            owner_dev_.data(), row_count_.data(), nl, n_ghost, key_.data(), idx_.data());
       PMD_CUDA_CHECK_LAUNCH("k_image_keys", stream_);
       sort_pairs(cub_tmp_, key_.data(), key_sorted_.data(), idx_.data(), img_idx_.data(), n_ghost,
                  bits_for(nl), stream_);
@@ -388,7 +437,7 @@ void CudaQEqSolver::build_image_map(int n, int nl) {
 }
 
 ImageMap CudaQEqSolver::image_map() const {
-  if (!device_comm_ || once_) return ImageMap{};
+  if (!device_comm_ || (once_ && !acks2_)) return ImageMap{};  // (ACKS2: X's ghost rows)
   return ImageMap{img_start_.data(), img_end_.data(), img_idx_.data()};
 }
 

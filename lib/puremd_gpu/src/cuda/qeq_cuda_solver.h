@@ -223,7 +223,8 @@ class CudaQEqSolver {
   bool adding_fits(long long room, std::size_t held, std::size_t bytes) const;
   void read_matrix_size(const QEqInput &in, const long long *nnz_dev);
   void build_x_rows(int n);
-  void build_image_map(int n, int nl);
+  void build_x_beside_tiles(int n, int nl);
+  void build_image_map(int n, int nl, bool x_rows = false);
   // the owner -> images map of ghost rows to fold (none: nothing to fold)
   ImageMap image_map() const;
 
@@ -231,7 +232,11 @@ class CudaQEqSolver {
   bool build_tiles(const QEqInput &in);
   bool find_tile_partners(const QEqInput &in);
   void release_tiles();
-  void multiply_tiles(const double2 *v, double2 *y, const int *running);
+  // y += H v over the tiles' pairs. QEq: both halves of v, with the
+  // diagonal, nothing while *running == 0; ACKS2 (acks2): the first half
+  // only, without the diagonal (its finish adds it), nothing while *running
+  // (the phase) is not kAcks2Run (0).
+  void multiply_tiles(const double2 *v, double2 *y, const int *running, bool acks2 = false);
 
   // --- qeq_cuda_cg.cu
   QEqResult conjugate_gradients(QEqComm &comm);

@@ -34,6 +34,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <type_traits>
 
 #include "cuda/kernel_utils.cuh"
 #include "cuda/lane_group.cuh"
@@ -287,8 +288,9 @@ __device__ __forceinline__ unsigned transpose_bits(unsigned x, int lane) {
 
 // One chunk's two passes (see k_spmv_tiles), the values read through h(q),
 // q their place in the tile; held: this lane's row's entries in the chunk
-// (bit q for entry q).
-template <class Value>
+// (bit q for entry q). kBoth: both halves of v (QEq's s and t), else the
+// first only (ACKS2's q part; the second's sums are dead code then).
+template <bool kBoth, class Value>
 __device__ __forceinline__ void tile_chunk_product(const int2 *stage, const double2 *v_cols,
                                                    const double2 *v_rows, unsigned held, int lane,
                                                    const int4 &en, bool mine, Value &&h, double &as,
@@ -313,7 +315,10 @@ __device__ __forceinline__ void tile_chunk_product(const int2 *stage, const doub
       ts += hq * vr.x;
       tt += hq * vr.y;
     }
-    qeq_atomic_add(y, en.x, ts, tt);
+    if (kBoth)
+      qeq_atomic_add(y, en.x, ts, tt);
+    else
+      atomicAdd(&y[en.x].x, ts);
   }
 }
 
@@ -330,17 +335,18 @@ __device__ __forceinline__ void tile_chunk_product(const int2 *stage, const doub
 // (A rows pass over all 32 entries of a chunk, each lane testing its bit,
 // made the product issue-bound: 1,100 instructions a chunk, bench/README.)
 // The adds come in a run-dependent order.
+template <bool kBoth>
 __global__ void __launch_bounds__(kTileProductWarps * 32)
     k_spmv_tiles(int n_local, const long long *__restrict__ entry_start,
                  const int *__restrict__ entry_count, const long long *__restrict__ value_start,
                  const int4 *__restrict__ entry, const double *__restrict__ val,
                  const double *__restrict__ diag, const double2 *__restrict__ v,
-                 double2 *__restrict__ y, const int *running) {
+                 double2 *__restrict__ y, const int *running, bool run_at_zero) {
   __shared__ double2 v_rows[kTileRows];
   __shared__ int2 stage[kTileProductWarps][32];
   __shared__ double2 v_cols[kTileProductWarps][32];
   __shared__ double staged[kTileProductWarps][kTileChunkValues];
-  if (running && !*running) return;
+  if (running && (*running == 0) != run_at_zero) return;
   const int t = blockIdx.x;
   const int lane = threadIdx.x & 31, w = threadIdx.x / 32;
   const int i = t * kTileRows + lane;
@@ -374,22 +380,25 @@ __global__ void __launch_bounds__(kTileProductWarps * 32)
     __syncwarp();
     const double *from = sv - begin;
     if (staged_end == end)
-      tile_chunk_product(
+      tile_chunk_product<kBoth>(
           stage[w], v_cols[w], v_rows, held, lane, en, k < ne, [&](int q) { return from[q]; }, as,
           at, y);
     else
-      tile_chunk_product(
+      tile_chunk_product<kBoth>(
           stage[w], v_cols[w], v_rows, held, lane, en, k < ne,
           [&](int q) { return q < staged_end ? from[q] : tv[q]; }, as, at, y);
     __syncwarp();
   }
   if (i < n_local) {
-    if (w == 0) {
+    if (w == 0 && diag) {
       const double dg = diag[i];
       as += dg * vi.x;
       at += dg * vi.y;
     }
-    if (as != 0.0 || at != 0.0 || w == 0) qeq_atomic_add(y, i, as, at);
+    if (!kBoth)
+      atomicAdd(&y[i].x, as);
+    else if (as != 0.0 || at != 0.0 || w == 0)
+      qeq_atomic_add(y, i, as, at);
   }
 }
 
@@ -498,11 +507,17 @@ void CudaQEqSolver::release_tiles() {
   tile_entry_.release();
 }
 
-void CudaQEqSolver::multiply_tiles(const double2 *v, double2 *y, const int *running) {
+void CudaQEqSolver::multiply_tiles(const double2 *v, double2 *y, const int *running, bool acks2) {
   if (n_tiles_ == 0) return;
-  k_spmv_tiles<<<n_tiles_, kTileProductWarps * 32, 0, stream_>>>(
-      n_local_, tile_entry_start_.data(), tile_entry_count_.data(), tile_value_start_.data(),
-      tile_entry_.data(), val_.data(), diag_.data(), v, y, running);
+  auto launch = [&](auto both) {
+    k_spmv_tiles<decltype(both)::value><<<n_tiles_, kTileProductWarps * 32, 0, stream_>>>(
+        n_local_, tile_entry_start_.data(), tile_entry_count_.data(), tile_value_start_.data(),
+        tile_entry_.data(), val_.data(), acks2 ? nullptr : diag_.data(), v, y, running, acks2);
+  };
+  if (acks2)
+    launch(std::false_type{});
+  else
+    launch(std::true_type{});
   PMD_CUDA_CHECK_LAUNCH("k_spmv_tiles", stream_);
 }
 
