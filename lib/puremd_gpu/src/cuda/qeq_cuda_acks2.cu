@@ -4,10 +4,8 @@
 //
 // A vector is a double2 per atom, (q part, u part), plus the two
 // multipliers (Acks2Mult: u multiplies sum u = 0, q sum q = 0): the
-// product's device part is H and X over the rows in one kernel (H's row,
-// then X's short row of its own; or both evaluated, QEqMatrix::Free), or
-// H's tiles (each pair once, QEqMatrix::Half) then X's rows, ghost
-// rows folded; a row kernel then adds the diagonal, the identity blocks and
+// product's device part is H and X over the rows (qeq_cuda_acks2_product.cu),
+// ghost rows folded; a row kernel then adds the diagonal, the identity blocks and
 // the multipliers' columns, and sums what the multipliers' rows need.
 // Every dot product is block partials finished by one block.
 //
@@ -45,75 +43,6 @@ __device__ __forceinline__ const Acks2State &acks2_state(const Acks2State &given
   return st ? *st : given;
 }
 
-struct Acks2RowSums {
-  double h, x;
-};
-
-// y = (H v.q, X v.u) off the diagonal, every row (ghost rows to be folded);
-// nothing when the iteration has stopped (phase given and not running).
-// H's row, then X's (its own short rows: see k_acks2_x_rows).
-template <int TPR>
-__global__ void __launch_bounds__(kQEqBlock)
-    k_acks2_spmv(int n_rows, const long long *__restrict__ row_start,
-                 const long long *__restrict__ row_end, const int *__restrict__ col,
-                 const double *__restrict__ val, const int *__restrict__ x_start,
-                 const int *__restrict__ x_count, const int *__restrict__ x_col,
-                 const double *__restrict__ x_val, const double2 *__restrict__ v,
-                 double2 *__restrict__ y, const int *phase) {
-  if (phase && *phase != kAcks2Run) return;
-  const LaneGroup<TPR> g;
-  const long long row = g.row();
-  Acks2RowSums acc{0.0, 0.0};
-  if (row < n_rows) {
-    const long long end = row_end[row];
-    for (long long p = row_start[row] + g.lane; p < end; p += TPR) acc.h += val[p] * v[col[p]].x;
-    const int x_end = x_start[row] + x_count[row];
-    for (int p = x_start[row] + g.lane; p < x_end; p += TPR) acc.x += x_val[p] * v[x_col[p]].y;
-  }
-  g.sum_all(acc);
-  if (row < n_rows && g.lane == 0) y[row] = make_double2(acc.h, acc.x);
-}
-
-// X's part alone, after H's tiles (which leave y.u at 0): y.u = X v.u over
-// every row.
-template <int TPR>
-__global__ void __launch_bounds__(kQEqBlock)
-    k_acks2_x_spmv(int n_rows, const int *__restrict__ x_start, const int *__restrict__ x_count,
-                   const int *__restrict__ x_col, const double *__restrict__ x_val,
-                   const double2 *__restrict__ v, double2 *__restrict__ y, const int *phase) {
-  if (phase && *phase != kAcks2Run) return;
-  const LaneGroup<TPR> g;
-  const long long row = g.row();
-  double acc = 0.0;
-  if (row < n_rows) {
-    const int x_end = x_start[row] + x_count[row];
-    for (int p = x_start[row] + g.lane; p < x_end; p += TPR) acc += x_val[p] * v[x_col[p]].y;
-  }
-  g.sum_all(acc);
-  if (row < n_rows && g.lane == 0) y[row].y = acc;
-}
-
-// The same without a stored matrix: H and X evaluated where used.
-template <int TPR>
-__global__ void __launch_bounds__(kQEqBlock)
-    k_acks2_free_spmv(QEqRowArgs a, const double2 *__restrict__ v, double2 *__restrict__ y,
-                      const int *phase) {
-  if (phase && *phase != kAcks2Run) return;
-  const LaneGroup<TPR> g;
-  const long long row = g.row();
-  if (row >= a.n_total) return;  // whole groups
-  const int i = static_cast<int>(row);
-  Acks2RowSums acc{0.0, 0.0};
-  qeq_row_chunks(g, a, i, [&](const QEqCandidate &c) {
-    if (!c.take) return;
-    const double2 vj = v[c.col];
-    acc.h += qeq_row_value(a, c) * vj.x;
-    acc.x += acks2_row_value(a, c) * vj.y;
-  });
-  g.sum_all(acc);
-  if (g.lane == 0) y[i] = make_double2(acc.h, acc.x);
-}
-
 // Right-hand side (-chi, 0), H's Jacobi diagonal and the predictor's guesses
 // of q and u from the history (both cubic for QEqPredictor::Lammps), rounded
 // as the host does.
@@ -131,18 +60,6 @@ __global__ void k_acks2_init(int n_rows, const int *rows, ParamArgs pa, const do
   diag_inv[i] = 1.0 / pa.eta[p];
   const double *h = qeq_history_block(hist, i, depth);
   x[i] = make_double2(qeq_guess_s(h, predictor), qeq_guess_s(h + depth, predictor));
-}
-
-// X's diagonal from its folded off-diagonal row sums (in w.y), and 1/X_ii
-// (1 where X_ii = 0), as fix acks2/reaxff preconditions.
-__global__ void k_acks2_x_diagonal(int n_rows, const int *rows, ImageMap im, double2 *w,
-                                   double *xdiag, double *xdiag_inv) {
-  const int k = blockIdx.x * kQEqBlock + threadIdx.x;
-  if (k >= n_rows) return;
-  const int i = rows[k];
-  const double d = -qeq_fold(i, w, im).y;
-  xdiag[i] = d;
-  xdiag_inv[i] = d == 0.0 ? 1.0 : 1.0 / d;
 }
 
 // The product's rows: w = A v on the group's owned rows (ghost rows folded,
@@ -308,77 +225,7 @@ __global__ void k_acks2_results(int n_rows, const int *rows, const double2 *x, d
   qeq_push_history(qeq_history_block(hist, i, depth), depth, xi.x, xi.y);
 }
 
-// Every entry (owned and ghost) of v set to (0, 1).
-__global__ void k_acks2_ones(int n, double2 *v) {
-  const int i = blockIdx.x * kQEqBlock + threadIdx.x;
-  if (i < n) v[i] = make_double2(0.0, 1.0);
-}
-
 }  // namespace
-
-template <int TPR>
-void CudaQEqSolver::launch_acks2_spmv(const double2 *v, double2 *y, const int *phase) {
-  const int n = n_total_;
-  const unsigned blocks = blocks_for(static_cast<long long>(n) * TPR, kQEqBlock);
-  if (matrix_free_) {
-    k_acks2_free_spmv<TPR><<<blocks, kQEqBlock, 0, stream_>>>(row_args_, v, y, phase);
-    PMD_CUDA_CHECK_LAUNCH("k_acks2_free_spmv", stream_);
-  } else {
-    k_acks2_spmv<TPR><<<blocks, kQEqBlock, 0, stream_>>>(
-        n, row_start_.data(), row_end_.data(), col_.data(), val_.data(), x_start_.data(),
-        x_count_.data(), x_col_.data(), x_val_.data(), v, y, phase);
-    PMD_CUDA_CHECK_LAUNCH("k_acks2_spmv", stream_);
-  }
-}
-
-// y = (H v.q, X v.u) off the diagonal over every row; on the comm path v's
-// ghosts come through QEqComm first and y's ghost rows go home after (the
-// device path gathers owners' columns and folds in k_acks2_finish).
-void CudaQEqSolver::acks2_product(const double2 *v, double2 *y, QEqComm &comm, const int *phase) {
-  if (!device_comm_) forward_host(const_cast<double2 *>(v), 3, comm);
-  forward_halo(const_cast<double2 *>(v), comm);
-  if (tiles_ && n_total_ > 0) {
-    const int n = n_total_;
-    PMD_CUDA_CHECK(cudaMemsetAsync(y, 0, n * sizeof(double2), stream_));
-    multiply_tiles(v, y, phase, true);
-    k_acks2_x_spmv<4>
-        <<<blocks_for(static_cast<long long>(n) * 4, kQEqBlock), kQEqBlock, 0, stream_>>>(
-            n, x_start_.data(), x_count_.data(), x_col_.data(), x_val_.data(), v, y, phase);
-    PMD_CUDA_CHECK_LAUNCH("k_acks2_x_spmv", stream_);
-  } else if (n_total_ > 0) {
-    switch (pick_threads_per_row(nnz_, nonempty_rows_, settings_.threads_per_row)) {
-      case 4:
-        launch_acks2_spmv<4>(v, y, phase);
-        break;
-      case 8:
-        launch_acks2_spmv<8>(v, y, phase);
-        break;
-      case 16:
-        launch_acks2_spmv<16>(v, y, phase);
-        break;
-      default:
-        launch_acks2_spmv<32>(v, y, phase);
-        break;
-    }
-  }
-  if (!device_comm_) reverse_host(y, 3, comm);
-}
-
-// X_ii = -(sum of row i's X, its images' rows included): X times (0, 1).
-void CudaQEqSolver::acks2_x_diagonal(QEqComm &comm) {
-  const int n = n_total_, nr = n_rows_;
-  const ImageMap im = image_map();
-  if (n > 0) {
-    k_acks2_ones<<<blocks_for(n, kQEqBlock), kQEqBlock, 0, stream_>>>(n, d_.data());
-    PMD_CUDA_CHECK_LAUNCH("k_acks2_ones", stream_);
-  }
-  acks2_product(d_.data(), w_.data(), comm, nullptr);
-  if (nr > 0) {
-    k_acks2_x_diagonal<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(
-        nr, rows_dev_.data(), im, w_.data(), xdiag_.data(), xdiag_inv_.data());
-    PMD_CUDA_CHECK_LAUNCH("k_acks2_x_diagonal", stream_);
-  }
-}
 
 // BiCGStab from the guess in x_ (q, u) and `state`'s multipliers x; returns
 // the final state (its x: the multipliers of the solution).
