@@ -1,13 +1,15 @@
 // Unit tests of the taper, the non-bonded pair terms (vdW variants, Coulomb),
-// the spline tables, the per-atom non-bonded / polarization bodies and the
-// hydrogen-bond body. Reference values are computed here from the closed
-// forms, written independently of the library's code paths.
+// the spline tables and the per-atom non-bonded / polarization bodies
+// (test_hydrogen_bond_body.cpp: the hydrogen-bond body). Reference values are
+// computed here from the closed forms, written independently of the
+// library's code paths.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
 #include <vector>
 
+#include "nonbonded_fixtures.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/long_range_tables.h"
 #include "puremd_gpu/physics/hydrogen_bond.h"
@@ -16,6 +18,7 @@
 #include "puremd_gpu/physics/taper.h"
 
 using namespace puremd;
+using namespace puremd::nonbonded_test;
 
 namespace {
 
@@ -38,25 +41,6 @@ double poly_derivative(const Taper &t, int k, double r, double *scale) {
   }
   *scale = a;
   return s;
-}
-
-constexpr double kPvdw1 = 1.5591;  // general parameter 28
-
-TwoBodyParams sample_pair() {
-  TwoBodyParams p;
-  std::memset(&p, 0, sizeof(p));
-  p.D = 0.1279;
-  p.alpha = 10.1;
-  p.r_vdW = 3.82;
-  p.gamma_w = 9.8;
-  p.rcore = 1.6;
-  p.ecore = 0.15;
-  p.acore = 12.0;
-  p.lgcij = 180.0;
-  p.lgre = 2.9;
-  p.gamma = std::pow(0.9 * 1.05, -1.5);
-  derive_vdw_constants(p, kPvdw1);  // as the reader does
-  return p;
 }
 
 // Closed form of the tapered vdW energy.
@@ -86,57 +70,6 @@ PairTerm coulomb_at(double gamma, double qi, double qj, const Taper &t, double r
   double tap, dtap;
   taper_eval(t, r, tap, dtap);
   return coulomb_pair(gamma, qi, qj, r, tap, dtap);
-}
-
-// A small force field: element 0 "O" (donor/acceptor), 1 "H" (hydrogen).
-// vdW flavour chosen through element 0's parameters.
-ForceField sample_ff(bool shielding, bool wall) {
-  ForceField ff;
-  const int n = 2;
-  ff.num_types = n;
-  ff.gp.assign(kNumGlobalParams, 0.0);
-  ff.gp[11] = 0.0;
-  ff.gp[12] = 10.0;
-  ff.gp[28] = kPvdw1;
-  ff.sbp.resize(n);
-  for (auto &s : ff.sbp) std::memset(&s, 0, sizeof(s));
-  std::strcpy(ff.sbp[0].name, "O");
-  std::strcpy(ff.sbp[1].name, "H");
-  ff.sbp[0].p_hbond = 2;
-  ff.sbp[1].p_hbond = 1;
-  ff.sbp[0].chi = 8.5;
-  ff.sbp[0].eta = 8.3122;
-  ff.sbp[1].chi = 3.7248;
-  ff.sbp[1].eta = 9.6093;
-  for (auto &s : ff.sbp) {
-    s.gamma_w = shielding ? 7.5 : 0.0;
-    s.rcore2 = wall ? 1.8 : 0.0;
-    s.acore2 = wall ? 10.0 : 0.0;
-  }
-  ff.tbp.resize(n * n);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) {
-      TwoBodyParams p = sample_pair();
-      p.D *= 1.0 + 0.3 * (i + j);  // make the pairs distinguishable
-      p.r_vdW *= 1.0 - 0.1 * (i + j);
-      derive_vdw_constants(p, kPvdw1);
-      p.gamma = std::pow(1.05 * (1.0 - 0.2 * i) * (1.0 - 0.2 * j), -1.5);
-      ff.tbp[i * n + j] = p;
-    }
-  ff.thbp.assign(n * n * n, ThreeBodySets{});
-  ff.hbp.assign(n * n * n, HbondParams{0.0, 0.0, 0.0, 0.0});
-  ff.hbp[(0 * n + 1) * n + 0] = HbondParams{2.12, -3.58, 1.74, 3.0};  // O-H...O
-  ff.fbp.assign(n * n * n * n, FourBodySets{});
-  ff.vdw_type = (shielding ? kVdwShielding : 0) | (wall ? kVdwInnerWall : 0);
-  return ff;
-}
-
-Control sample_control(int tabulate = 0) {
-  Control c;
-  c.nonb_low = 0.0;
-  c.nonb_cut = 10.0;
-  c.tabulate = tabulate;
-  return c;
 }
 
 }  // namespace
@@ -269,178 +202,6 @@ TEST(LongRangeTable, UsedMaskAndErrors) {
 
 // --- per-atom bodies on a hand-made StepView --------------------------------
 
-namespace {
-
-struct MiniSystem {
-  ForceField ff;
-  Control control;
-  int n_local = 0;
-  std::vector<vec3> x;
-  std::vector<int> type;
-  std::vector<long long> tag;
-  std::vector<double> q;
-  // far list (half, rows of owned atoms up to nonb_cut)
-  std::vector<int> far_start, far_end, far_nbr;
-  // bonds / hbonds
-  std::vector<int> b_start, b_end, b_nbr, b_sym;
-  std::vector<double> b_d;
-  std::vector<vec3> b_dvec;
-  std::vector<BondOrder> b_bo;
-  std::vector<int> h_start, h_end, h_nbr;
-  std::vector<double> h_d;
-  std::vector<vec3> h_dvec;
-  // outputs
-  Energies energy;
-  std::vector<vec3> grad;
-  std::vector<double> eatom, vatom;
-  std::vector<LongRangeTable> tables;
-  std::vector<CubicCoef> coefs;
-
-  void build_far() {
-    const int N = static_cast<int>(x.size());
-    far_start.assign(N, 0);
-    far_end.assign(N, 0);
-    far_nbr.clear();
-    for (int i = 0; i < N; ++i) {
-      far_start[i] = static_cast<int>(far_nbr.size());
-      for (int j = i + 1; j < N; ++j) {
-        const vec3 d = x[j] - x[i];
-        const double r = std::sqrt(norm2(d));
-        if (r <= (i < n_local ? control.nonb_cut : control.bond_cut)) {
-          far_nbr.push_back(j);
-        }
-      }
-      far_end[i] = static_cast<int>(far_nbr.size());
-    }
-  }
-
-  // Bonds: only the listed pairs (BO given); hbonds: every (H owned, acceptor) pair.
-  void build_bonds(const std::vector<std::pair<int, int>> &pairs, const std::vector<double> &bo) {
-    const int N = static_cast<int>(x.size());
-    b_start.assign(N, 0);
-    b_end.assign(N, 0);
-    b_nbr.clear();
-    b_sym.clear();
-    b_d.clear();
-    b_dvec.clear();
-    b_bo.clear();
-    for (int a = 0; a < N; ++a) {
-      b_start[a] = static_cast<int>(b_nbr.size());
-      for (size_t k = 0; k < pairs.size(); ++k) {
-        int o = -1;
-        if (pairs[k].first == a) o = pairs[k].second;
-        if (pairs[k].second == a) o = pairs[k].first;
-        if (o < 0) continue;
-        const vec3 d = x[o] - x[a];
-        b_nbr.push_back(o);
-        b_sym.push_back(-1);
-        b_d.push_back(std::sqrt(norm2(d)));
-        b_dvec.push_back(d);
-        BondOrder b;
-        std::memset(&b, 0, sizeof(b));
-        b.BO = bo[k];
-        b_bo.push_back(b);
-      }
-      b_end[a] = static_cast<int>(b_nbr.size());
-    }
-    h_start.assign(N, 0);
-    h_end.assign(N, 0);
-    h_nbr.clear();
-    h_d.clear();
-    h_dvec.clear();
-    for (int a = 0; a < N; ++a) {
-      h_start[a] = static_cast<int>(h_nbr.size());
-      if (a < n_local && ff.sbp[type[a]].p_hbond == 1)
-        for (int z = 0; z < N; ++z) {
-          if (z == a || ff.sbp[type[z]].p_hbond != 2) continue;
-          const vec3 d = x[z] - x[a];
-          const double r = std::sqrt(norm2(d));
-          if (r > control.hbond_cut) continue;
-          h_nbr.push_back(z);
-          h_d.push_back(r);
-          h_dvec.push_back(d);
-        }
-      h_end[a] = static_cast<int>(h_nbr.size());
-    }
-  }
-
-  StepView view(unsigned terms, bool tabulated = false) {
-    const int N = static_cast<int>(x.size());
-    energy = Energies{};
-    grad.assign(N, vec3{0, 0, 0});
-    eatom.assign(N, 0.0);
-    vatom.assign(6 * N, 0.0);
-    StepView v;
-    v.atoms.n_local = n_local;
-    v.atoms.n_total = N;
-    v.atoms.x = x.data();
-    v.atoms.type = type.data();
-    v.atoms.tag = tag.data();
-    v.atoms.q = q.data();
-    v.ff = ff.view();
-    set_view_control(v, control);
-    v.far = FarNeighborList{far_start.data(), far_end.data(), far_nbr.data()};
-    v.bonds = BondList{b_start.data(), b_end.data(),  b_nbr.data(), b_sym.data(),
-                       b_d.data(),     b_dvec.data(), b_bo.data()};
-    v.hbonds = HbondList{h_start.data(), h_end.data(), h_nbr.data(), h_d.data(), h_dvec.data()};
-    v.tally.energy = &energy;
-    v.tally.grad = grad.data();
-    v.tally.eatom = eatom.data();
-    v.tally.vatom = vatom.data();
-    v.tally.x = x.data();
-    v.tally.terms = terms;
-    v.lr = tabulated ? tables.data() : nullptr;
-    return v;
-  }
-
-  void run_nonbonded(unsigned terms, bool tabulated = false) {
-    build_far();
-    const StepView v = view(terms, tabulated);
-    for (int i = 0; i < n_local; ++i) nonbonded_atom(i, v);
-    for (int i = 0; i < n_local; ++i) polarization_atom(i, v);
-  }
-};
-
-MiniSystem water_dimer(bool shielding, bool wall) {
-  MiniSystem s;
-  s.ff = sample_ff(shielding, wall);
-  s.control = sample_control();
-  s.n_local = 6;
-  // O H H (donor molecule), O H H (acceptor molecule)
-  s.x = {{0.0, 0.0, 0.0},    {0.96, 0.05, 0.02}, {-0.24, 0.93, -0.03},
-         {2.91, 0.12, 0.07}, {3.3, 0.9, 0.35},   {3.25, -0.71, 0.41}};
-  s.type = {0, 1, 1, 0, 1, 1};
-  s.tag = {1, 2, 3, 4, 5, 6};
-  s.q = {-0.82, 0.41, 0.43, -0.79, 0.38, 0.39};
-  return s;
-}
-
-vec3 grad_fd(MiniSystem s, int a, unsigned terms, double Energies::*field, bool tab = false) {
-  const double h = 1e-6;
-  double g[3];
-  for (int c = 0; c < 3; ++c) {
-    double *xc = c == 0 ? &s.x[a].x : c == 1 ? &s.x[a].y : &s.x[a].z;
-    const double x0 = *xc;
-    *xc = x0 + h;
-    s.run_nonbonded(terms, tab);
-    const double ep = s.energy.*field;
-    *xc = x0 - h;
-    s.run_nonbonded(terms, tab);
-    const double em = s.energy.*field;
-    *xc = x0;
-    g[c] = (ep - em) / (2 * h);
-  }
-  return vec3{g[0], g[1], g[2]};
-}
-
-void expect_vec_near(vec3 a, vec3 b, double tol) {
-  EXPECT_NEAR(a.x, b.x, tol);
-  EXPECT_NEAR(a.y, b.y, tol);
-  EXPECT_NEAR(a.z, b.z, tol);
-}
-
-}  // namespace
-
 TEST(NonbondedAtom, EnergiesGradientsAndPerAtomTallies) {
   MiniSystem s = water_dimer(true, true);
   s.control.lgvdw = true;
@@ -530,91 +291,3 @@ TEST(NonbondedAtom, GhostOwnershipAndTabulated) {
 }
 
 // --- hydrogen bonds ---------------------------------------------------------
-
-namespace {
-
-double hbond_ref(const HbondParams &p, double bo, vec3 xx, vec3 xh, vec3 xz) {
-  const vec3 u = xx - xh, w = xz - xh;
-  const double theta = std::atan2(std::sqrt(norm2(cross(u, w))), dot(u, w));
-  const double r = std::sqrt(norm2(w));
-  const double s2 = std::sin(theta / 2);
-  return p.p_hb1 * (1 - std::exp(-p.p_hb2 * bo)) *
-         std::exp(-p.p_hb3 * (p.r0_hb / r + r / p.r0_hb - 2)) * std::pow(s2, 4);
-}
-
-double run_hbonds(MiniSystem &s, const std::vector<std::pair<int, int>> &bonds,
-                  const std::vector<double> &bo, unsigned terms = kTermAll) {
-  s.build_bonds(bonds, bo);
-  const StepView v = s.view(terms);
-  for (int h = 0; h < s.n_local; ++h) hydrogen_bonds_atom(h, v);
-  return s.energy.e_hb;
-}
-
-}  // namespace
-
-TEST(HydrogenBond, EnergyGradientAndCdbo) {
-  MiniSystem s = water_dimer(true, false);
-  const std::vector<std::pair<int, int>> bonds = {{0, 1}, {0, 2}, {3, 4}, {3, 5}};
-  const std::vector<double> bo = {0.93, 0.005, 0.91, 0.92};  // 0-2 below the 0.01 threshold
-  const HbondParams &p = s.ff.hbp[(0 * 2 + 1) * 2 + 0];
-  const double e = run_hbonds(s, bonds, bo);
-
-  // donors: H1 (X = O0, Z = O3), H4 (X = O3, Z = O0), H5 (X = O3, Z = O0); H2's bond too weak
-  const double ref = hbond_ref(p, 0.93, s.x[0], s.x[1], s.x[3]) +
-                     hbond_ref(p, 0.91, s.x[3], s.x[4], s.x[0]) +
-                     hbond_ref(p, 0.92, s.x[3], s.x[5], s.x[0]);
-  EXPECT_NEAR(e, ref, 1e-12 * std::fabs(ref));
-  double esum = 0;
-  for (double ea : s.eatom) esum += ea;
-  EXPECT_NEAR(esum, e, 1e-13);
-  const double e1 = hbond_ref(p, 0.93, s.x[0], s.x[1], s.x[3]);
-  EXPECT_NEAR(s.eatom[1], e1 / 3, 1e-13);
-
-  // dE/dBO on the H1-O0 entry of H1's row
-  const std::vector<BondOrder> bo_saved = s.b_bo;
-  const std::vector<vec3> g = s.grad;
-  const int p10 = s.b_start[1];
-  ASSERT_EQ(s.b_nbr[p10], 0);
-  const double hb = 1e-6;
-  std::vector<double> bop = bo, bom = bo;
-  bop[0] += hb;
-  bom[0] -= hb;
-  MiniSystem t = s;
-  const double dE = (run_hbonds(t, bonds, bop) - run_hbonds(t, bonds, bom)) / (2 * hb);
-  EXPECT_NEAR(bo_saved[p10].Cdbo, dE, 1e-7 * std::fabs(dE));
-
-  // direct gradient (BO fixed) against finite differences
-  for (int a = 0; a < 6; ++a) {
-    double fd[3];
-    for (int c = 0; c < 3; ++c) {
-      MiniSystem u = s;
-      double *xc = c == 0 ? &u.x[a].x : c == 1 ? &u.x[a].y : &u.x[a].z;
-      const double x0 = *xc;
-      *xc = x0 + hb;
-      const double ep = run_hbonds(u, bonds, bo);
-      *xc = x0 - hb;
-      const double em = run_hbonds(u, bonds, bo);
-      fd[c] = (ep - em) / (2 * hb);
-    }
-    expect_vec_near(g[a], vec3{fd[0], fd[1], fd[2]}, 1e-7);
-  }
-
-  // the term switch and hbond_cut <= 0 disable everything
-  EXPECT_EQ(run_hbonds(s, bonds, bo, kTermAll & ~kTermHbond), 0.0);
-  EXPECT_EQ(s.b_bo[p10].Cdbo, 0.0);
-  s.control.hbond_cut = 0.0;
-  EXPECT_EQ(run_hbonds(s, bonds, bo), 0.0);
-}
-
-TEST(HydrogenBond, Exclusions) {
-  MiniSystem s = water_dimer(true, false);
-  const std::vector<std::pair<int, int>> bonds = {{0, 1}, {3, 4}, {3, 5}};
-  const std::vector<double> bo = {0.93, 0.91, 0.92};
-  // acceptor O3 given O0's tag (an image of the donor): X == Z, nothing counted
-  s.tag[3] = s.tag[0];
-  EXPECT_EQ(run_hbonds(s, bonds, bo), 0.0);
-  // missing parameter set (r0_hb = 0)
-  s = water_dimer(true, false);
-  s.ff.hbp[(0 * 2 + 1) * 2 + 0].r0_hb = 0.0;
-  EXPECT_EQ(run_hbonds(s, bonds, bo), 0.0);
-}
