@@ -282,12 +282,16 @@ void PairReaxFFGPU::init_style() {
     if (is_our_acks2_fix(fix->style)) acks2_fix = fix;
 
   solve_for_forces = false;
-  if (engine_stale) make_engine();
   // The CUDA driver keeps its pair list between LAMMPS's re-neighbourings,
   // with LAMMPS's own skin unless `skin` says otherwise (and its own
-  // displacement check).
-  call_library_all(lmp, "pair_style reaxff/gpu", "set_list_skin",
-                   [&] { engine->set_list_skin(list_skin >= 0.0 ? list_skin : neighbor->skin); });
+  // displacement check): in the settings of a new engine, else set anew
+  // (the neighbor command may have changed it since the last run).
+  engine_settings.list_skin = list_skin >= 0.0 ? list_skin : neighbor->skin;
+  if (engine_stale)
+    make_engine();
+  else
+    call_library_all(lmp, "pair_style reaxff/gpu", "set_list_skin",
+                     [&] { engine->set_list_skin(engine_settings.list_skin); });
 }
 
 PairReaxFFGPU *PairReaxFFGPU::find(LAMMPS *lmp) {

@@ -11,7 +11,8 @@
 
 namespace puremd {
 
-std::unique_ptr<Engine> make_host_engine(const ForceField &ff, const Control &control);
+std::unique_ptr<Engine> make_host_engine(const ForceField &ff, const Control &control,
+                                         const EngineSettings &settings);
 std::unique_ptr<Engine> make_cuda_engine(const ForceField &ff, const Control &control,
                                          const EngineSettings &settings);
 // A usable CUDA device is present; `why` names it, or says what is missing.

@@ -123,7 +123,7 @@ CudaEngine::CudaEngine(const ForceField &ff, const Control &control,
 
   c_.control = control;
   c_.far_cut = control.nonb_cut;
-  c_.skin = kDefaultSkin;
+  set_list_skin(settings.list_skin);
   c_.lanes = settings.lanes;
   c_.resident_threads =
       static_cast<long long>(prop.multiProcessorCount) * prop.maxThreadsPerMultiProcessor;

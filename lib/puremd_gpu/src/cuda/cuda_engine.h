@@ -3,7 +3,7 @@
 // stream. The step, top-down, is in cuda_engine.cu (prepare_atoms,
 // solve_charges, compute).
 //
-// Settings come from EngineSettings (timing, lanes) and set_list_skin();
+// Settings come from EngineSettings (timing, lanes, list_skin; set_list_skin() between runs);
 // the one environment variable, for debugging, is REAXFF_GPU_DEBUG
 // (device_buffer.h).
 #pragma once
@@ -23,10 +23,6 @@
 #include "puremd_gpu/engine.h"
 
 namespace puremd::cuda {
-
-// Skin (A) of the reused far-neighbour list until set_list_skin() is called
-// (LAMMPS passes its neighbor skin); 0 = fresh build every step.
-constexpr double kDefaultSkin = 2.0;
 
 // Phase buckets of PhaseTimes.
 enum Phase : int {

@@ -11,7 +11,7 @@ std::unique_ptr<Engine> make_engine(Driver driver, const ForceField &ff, const C
                                     const EngineSettings &settings) {
   if (driver == Driver::Auto) driver = cuda_available(nullptr) ? Driver::Cuda : Driver::Host;
   if (driver == Driver::Cuda) return make_cuda_engine(ff, control, settings);
-  return make_host_engine(ff, control);
+  return make_host_engine(ff, control, settings);
 }
 
 }  // namespace puremd

@@ -139,7 +139,9 @@ QEqResult HostEngine::solve_charges(const StepInput &atoms, const QEqProblem &pr
 
 namespace puremd {
 
-std::unique_ptr<Engine> make_host_engine(const ForceField &ff, const Control &control) {
+// (The host driver builds its lists every step: none of the settings is its.)
+std::unique_ptr<Engine> make_host_engine(const ForceField &ff, const Control &control,
+                                         const EngineSettings &) {
   return std::make_unique<host::HostEngine>(ff, control);
 }
 
