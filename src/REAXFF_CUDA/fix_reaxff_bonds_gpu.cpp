@@ -116,7 +116,9 @@ void FixReaxFFBondsGPU::keep_rows(const puremd::BondRows &rows) {
     allocate();
   }
   const tagint *tag = atom->tag;
-  for (int i = 0; i < atom->nlocal; ++i) {
+  const int nlocal = atom->nlocal;
+  for (int i = nlocal; i < nmax; ++i) numneigh[i] = 0;
+  for (int i = 0; i < nlocal; ++i) {
     const int s = rows.start[i];
     numneigh[i] = rows.start[i + 1] - s;
     for (int k = 0; k < numneigh[i]; ++k) {

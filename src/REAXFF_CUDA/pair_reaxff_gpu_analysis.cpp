@@ -152,6 +152,7 @@ const puremd::BondRows &PairReaxFFGPU::bond_rows(puremd::BondRowRule rule) {
     call_library(lmp, "pair_style reaxff/gpu", "bond_rows",
                  [&] { engine->bond_rows(rule, cut, rows[k]); });
     rows_of[k] = computes;
+    update_own_list();  // (the fixes' list: fix reaxff/bonds's dump image reads it)
   }
   return rows[k];
 }

@@ -212,7 +212,12 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   }
   if (!matrix_free_ && once_) {
     tiles_overflowed_ = true;
-    take(matrix_format(f));
+    // (ACKS2's product has no Half in rows: Full where it fits, else Free;
+    // an explicit `half` tries the tiles again at the next list build)
+    if (acks2_)
+      take(f.rev_start && store_fits(f.row_room + f.rev_total) ? QEqMatrix::Full : QEqMatrix::Free);
+    else
+      take(matrix_format(f));
   }
   if (format_ != QEqMatrix::Half) release_tiles();  // (their memory to the format taken)
   const bool store = !matrix_free_;
@@ -299,8 +304,7 @@ void CudaQEqSolver::build_x_rows(int n) {
   PMD_CUDA_CHECK_LAUNCH("k_acks2_x_rows", stream_);
 }
 
-// This solve's matrix: as the settings say (ACKS2 stores Full where a tile
-// overflowed: its product has no Half in rows), or
+// This solve's matrix: as the settings say, or
 // for Auto the fastest that fits: from half_from_atoms owned atoms on, Half
 // before Full (its product reads a third of Full's bytes, its build costs
 // more: bench/README), below it Full before Half; Free last. The matrix is
@@ -311,7 +315,7 @@ QEqMatrix CudaQEqSolver::matrix_format(const EngineAtoms &f) const {
     case QEqMatrix::Auto:
       break;
     case QEqMatrix::Half:
-      return acks2_ && tiles_overflowed_ ? QEqMatrix::Full : QEqMatrix::Half;
+      return QEqMatrix::Half;
     default:
       return settings_.matrix;
   }
