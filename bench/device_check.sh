@@ -290,7 +290,7 @@ if [ "$what" = all ] || [ "$what" = bench ] || [ "$what" = quick ]; then
   # in.water.qeq and in.water.acks2 as shipped, 20 NVT steps, replicated 6^3; acks2_6
   # one run each: reaxff/kk takes seconds per step), tatb11 (LAMMPS's in.reaxff.tatb
   # as shipped, 25 steps with fix reaxff/bonds, compute reaxff/atom and its two dumps
-  # every 5 steps and fix reaxff/species 1 5 5, replicated 11^3: 506,880 atoms).
+  # every 5 steps and fix reaxff/species 1 5 5, replicated 11^3: 511,104 atoms).
   for sys in ${SYSTEMS:-2 4 8 16 water}; do
     case $sys in
       water) side_by_side "Water-6540" "$root/examples/water6540" in.water6540.reaxff -v steps 100 ;;
