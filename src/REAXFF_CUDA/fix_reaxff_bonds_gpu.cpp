@@ -41,6 +41,7 @@ void FixReaxFFBondsGPU::init() {
     error->all(FLERR,
                "Fix reaxff/bonds/gpu needs pair_style reaxff/gpu; with pair_style reaxff use fix "
                "reaxff/bonds");
+  threads = format_threads(world);
 }
 
 // LAMMPS's Output_ReaxFF_Bonds, on the pair's compact rows (see the header).
@@ -72,7 +73,7 @@ void FixReaxFFBondsGPU::Output_ReaxFF_Bonds() {
     block.vals.push_back(nlp[i]);
     block.vals.push_back(atom->q[i]);
   }
-  std::vector<std::string> text = bonds_text(block, format_threads(world));
+  std::vector<std::string> text = bonds_text(block, threads);
 
   if (comm->me != 0) {
     std::string all;

@@ -27,6 +27,7 @@ class FixReaxFFBondsGPU : public FixReaxFFBonds {
 
  private:
   class PairReaxFFGPU *ours = nullptr;
+  int threads = 1;  // formatting this rank's lines (init: the node's cores over its ranks)
   void keep_rows(const puremd::BondRows &rows);
   bool writes_file() const;
   FILE *output_file();

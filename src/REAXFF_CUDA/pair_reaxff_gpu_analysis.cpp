@@ -186,7 +186,6 @@ void PairReaxFFGPU::export_species_bonds(bool new_window) {
   species_slots.fill(species, nlocal, MAXSPECBOND, tmpid, tmpbo);
   species_ncalls = neighbor->ncalls;
   species_lastcall = neighbor->lastcall;
-  update_own_list();
   species_filled_of = computes;
 }
 
