@@ -15,8 +15,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=build bash scripts/configure.sh "$@"
+# ctest -j: the jobs declare the cores they take (PROCESSORS), so 1-rank jobs
+# share the cores and a 2- or 4-rank job runs alone.
+jobs=$(nproc)
 rc=0
-(cd build && ctest --output-on-failure --timeout 1500) || rc=$?
+(cd build && ctest --output-on-failure --timeout 1500 -j "$jobs") || rc=$?
 echo "Comparison table (worst differences vs pair_style reaxff):"
 grep -h "\[ table \]" build/Testing/Temporary/LastTest.log | sed 's/^.*\[ table \]/ /' || true
 
@@ -40,10 +43,10 @@ if [ "$other" != none ] && [ "$other" != "$default" ]; then
   echo "=== LAMMPS $other: the adapters ($dir) ==="
   BUILD_DIR=$dir BUILD_TARGETS="reaxffgpuplugin lammps_tests test_pair_style reaxff_gpu_yaml" \
     bash scripts/configure.sh "${pass[@]}" -DLAMMPS_VERSION="$other"
-  (cd "$dir" && ctest --output-on-failure --timeout 1500 -R '^lammps_yaml_') || rc=$?
+  (cd "$dir" && ctest --output-on-failure --timeout 1500 -j "$jobs" -R '^lammps_yaml_') || rc=$?
   (cd "$dir" &&
     GTEST_FILTER='Inputs/ExamplesReaxff.*:ExamplesReaxffSource.*:CompanionStyles.*:QEqRelInput.RegisteredOnlyWhereLammpsHasIt' \
-      ctest --output-on-failure --timeout 1500 -R '^lammps_np[12]$') || rc=$?
+      ctest --output-on-failure --timeout 1500 -j "$jobs" -R '^lammps_np[12](_part[0-9]+)?$') || rc=$?
   echo "Examples with LAMMPS $other (worst differences vs pair_style reaxff):"
   grep -h "\[ table \]" "$dir/Testing/Temporary/LastTest.log" | sed 's/^.*\[ table \]/ /' || true
 fi
