@@ -452,9 +452,14 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   // neighbours are built here, for this solve and the forces that follow.
   puremd::QEqResult res;
   const double t0 = timing ? platform::walltime() : 0.0;
-  res = call_library(lmp, context().c_str(), "solve_charges", [&] {
-    return reaxff->solve_charges(in, history, *qcomm, atom->q, !later_pre_force);
-  });
+  // The forces may reuse this solve's atoms and charges (StepKey) unless a
+  // later pre_force fix may change them first.
+  puremd::StepInput atoms;
+  reaxff->fill_step_input(atoms);
+  if (!later_pre_force) atoms.key = reaxff->step_key(PairReaxFFGPU::StepCall::ChargeSolve);
+  puremd::Engine &engine = reaxff->charge_engine();
+  res = call_library(lmp, context().c_str(), "solve_charges",
+                     [&] { return engine.solve_charges(atoms, in, history, *qcomm, atom->q); });
   iter_s = res.iter_s;
   iter_t = res.iter_t;
   log_halo(res);

@@ -281,7 +281,6 @@ void PairReaxFFGPU::init_style() {
   for (Fix *fix : modify->get_fix_list())
     if (is_our_acks2_fix(fix->style)) acks2_fix = fix;
 
-  solve_for_forces = false;
   // The CUDA driver keeps its pair list between LAMMPS's re-neighbourings,
   // with LAMMPS's own skin unless `skin` says otherwise (and its own
   // displacement check): in the settings of a new engine, else set anew
@@ -420,36 +419,32 @@ void PairReaxFFGPU::fill_step_input(puremd::StepInput &in) {
   in.atoms_reordered = (neighbor->ago == 0);  // re-neighboured: indices / ghosts changed
 }
 
-// The charge stage of this step, before compute() on the same atoms (fix
-// qeq/reaxff/gpu at pre_force): the engine uploads the atoms and builds the
-// neighbours once for both.
-puremd::QEqResult PairReaxFFGPU::solve_charges(const puremd::QEqProblem &problem,
-                                               puremd::ChargeHistory &history,
-                                               puremd::QEqComm &comm, double *q,
-                                               bool unchanged_until_forces) {
+// For fix qeq/reaxff/gpu's charge stage, which runs on this style's atoms
+// and engine: the CUDA driver uploads the atoms and builds the neighbours
+// there, once for the solve and the compute() keyed as it.
+puremd::Engine &PairReaxFFGPU::charge_engine() {
   if (!engine) error->all(FLERR, "pair_style reaxff/gpu has no engine yet (no init)");
-  puremd::StepInput in;
-  fill_step_input(in);
-  solve_for_forces = false;
-  const puremd::QEqResult res = engine->solve_charges(in, problem, history, comm, q);
-  solve_for_forces = unchanged_until_forces;
-  return res;
+  return *engine;
 }
 
-// LAMMPS calls the pair style right after the pre_force fixes (the charge
-// fix's solve) in Verlet, rerun and the minimizers; under rRESPA only when
-// the pair is on the outermost level, where the fix solves: at the inner
-// levels the atoms have moved since. Any other integrator: assume they
-// moved. The solve itself passes on whether a later pre_force fix may
-// change the atoms or charges (unchanged_until_forces).
-bool PairReaxFFGPU::forces_follow_solve() const {
-  if (!solve_for_forces) return false;
-  if (update->whichflag == 2) return true;  // minimizers
-  if (utils::strmatch(update->integrate_style, "^verlet$")) return true;
+// The key of this rank's next call (puremd::StepKey): the timestep, the
+// rRESPA level of the call and the compute() calls so far. LAMMPS calls the
+// pair style right after the pre_force fixes (the charge fix's solve) in
+// Verlet, rerun and the minimizers (level 0); under rRESPA the fix solves at
+// the outermost level and the pair computes at its own, so only a pair on
+// the outermost level shares the solve's key (at the inner levels the atoms
+// have moved since). Any other integrator: unset, so nothing is reused.
+puremd::StepKey PairReaxFFGPU::step_key(StepCall call) const {
+  puremd::StepKey key;
+  key.timestep = update->ntimestep;
+  key.evaluation = computes;
+  if (update->whichflag == 2 || utils::strmatch(update->integrate_style, "^verlet$")) return key;
   if (auto *respa = dynamic_cast<Respa *>(update->integrate))
-    return utils::strmatch(update->integrate_style, "^respa$") &&
-           respa->level_pair == respa->nlevels - 1;
-  return false;
+    if (utils::strmatch(update->integrate_style, "^respa$")) {
+      key.level = call == StepCall::ChargeSolve ? respa->nlevels - 1 : respa->level_pair;
+      return key;
+    }
+  return puremd::StepKey{};
 }
 
 void PairReaxFFGPU::compute(int eflag, int vflag) {
@@ -457,8 +452,7 @@ void PairReaxFFGPU::compute(int eflag, int vflag) {
   const int nall = atom->nlocal + atom->nghost;
   puremd::StepInput in;
   fill_step_input(in);
-  in.follows_solve = forces_follow_solve();
-  solve_for_forces = false;  // a solve serves one compute()
+  in.key = step_key(StepCall::Forces);
 
   puremd::StepRequest req;
   req.eatom = eflag_atom != 0;

@@ -43,12 +43,14 @@ class PairReaxFFGPU : public PairReaxFF {
   // pair_coeff's map from atom type (1..ntypes) to force-field element, -1
   // for NULL; ntypes + 1 entries.
   const int *type_map() const { return map; }
-  // For fix qeq/reaxff/gpu: the engine's charge stage on this step's atoms.
-  // unchanged_until_forces: no fix between this solve and this step's
-  // compute() may change atom->x or atom->q, so the CUDA driver may keep the
-  // solve's atoms and charges on the GPU for it (forces_follow_solve).
-  puremd::QEqResult solve_charges(const puremd::QEqProblem &problem, puremd::ChargeHistory &history,
-                                  puremd::QEqComm &comm, double *q, bool unchanged_until_forces);
+  // For fix qeq/reaxff/gpu: the engine whose charge stage runs on this
+  // style's atoms (fill_step_input), and the step key of a call
+  // (puremd::StepKey: whether the forces reuse a solve's atoms is the
+  // engine's to decide from it).
+  puremd::Engine &charge_engine();
+  void fill_step_input(puremd::StepInput &in);
+  enum class StepCall { ChargeSolve, Forces };
+  puremd::StepKey step_key(StepCall call) const;
   // `timing yes`: per-phase times at the end of a run (the QEq fix's too).
   bool timing() const { return engine_settings.timing; }
   // For compute reaxff/atom/gpu: the last compute()'s bond list, total bond
@@ -72,10 +74,6 @@ class PairReaxFFGPU : public PairReaxFF {
   puremd::Driver requested_driver = puremd::Driver::Auto;
   puremd::EngineSettings engine_settings;  // lanes, timing
   double list_skin = -1.0;                 // `skin`; < 0: LAMMPS's neighbor skin
-  // The last solve_charges() may serve the next compute() (it said
-  // unchanged_until_forces, and no compute() has taken it yet).
-  bool solve_for_forces = false;
-  bool forces_follow_solve() const;  // StepInput::follows_solve, the one rule
   std::unique_ptr<puremd::Engine> engine;
   bool engine_stale = true;
   // fix acks2/reaxff/gpu of this run (init_style), whose u the forces read
@@ -85,7 +83,7 @@ class PairReaxFFGPU : public PairReaxFF {
   // Bond data exported for the analysis styles (see class comment;
   // pair_reaxff_gpu_analysis.cpp), on the steps they read it.
   bool analysis_styles = false;  // any of them in this run
-  bigint computes = 0;           // compute() calls so far
+  bigint computes = 0;           // compute() calls so far (also StepKey::evaluation)
   // the compute() whose bond table / species bonds were copied, and whose
   // species bonds are in tmpid / tmpbo
   bigint bond_table_of = -1, atom_table_of = -1, species_filled_of = -1;
@@ -101,7 +99,6 @@ class PairReaxFFGPU : public PairReaxFF {
   puremd::GpuAssignment gpu_assignment();
   void check_gpu_code();
   void refuse_foreign_charge_fixes();
-  void fill_step_input(puremd::StepInput &in);
   void export_for_analysis();
   void export_species_bonds(bool new_window);
   void atom_table();

@@ -135,9 +135,9 @@ struct Result {
 };
 
 inline Result run(Engine &engine, const System &s, unsigned terms = kTermAll, bool per_atom = true,
-                  bool reordered = true, bool follows_solve = false) {
+                  bool reordered = true, const StepKey &key = {}) {
   StepInput in;
-  in.follows_solve = follows_solve;
+  in.key = key;
   in.atoms_reordered = reordered;
   in.n_local = s.n_local;
   in.n_total = s.n_total();

@@ -34,12 +34,12 @@ QEqProblem problem_of(const QEqInput &qi, const QEqSettings &set) {
 // give the host solver's charges (all atoms and a sub-group; ghost owners
 // given, found by id, or moved by QEqComm), on a fresh and on a reused skin
 // list, and with a QEq cut-off beyond the nonbonded one (the far list widens);
-// then compute() told it follows the solve (StepInput::follows_solve) reuses
+// then compute() keyed as the solve (StepInput::key) reuses
 // the solve's atoms and charges (the caller's q is not read), and must give
-// the host driver's results with the host solver's charges; a compute() not
-// told so takes the caller's atoms, also when they moved in the same array
-// (rRESPA's inner levels move atoms between the solve and the forces); a
-// history solved on the GPU serves a host engine's solve next.
+// the host driver's results with the host solver's charges; a compute() keyed
+// otherwise (another rRESPA level, or unset) takes the caller's atoms, also when they moved in the
+// same array (rRESPA's inner levels move atoms between the solve and the forces); a history solved
+// on the GPU serves a host engine's solve next.
 TEST(CudaEngine, ChargeStageOfTheEngine) {
   REQUIRE_GPU();
   const Model st = load("water/qeq_ff.water", nullptr);
@@ -147,9 +147,14 @@ TEST(CudaEngine, ChargeStageOfTheEngine) {
     std::vector<double> q_host = s.q;
     HostQEq(set).solve(qi, comm, q_host.data());
     ChargeHistory history;
-    e.gpu->solve_charges(step_input(sg), problem_of(qi, set), history, comm, sg.q.data());
+    StepKey key;
+    key.timestep = 3;
+    key.evaluation = 2;
+    StepInput atoms = step_input(sg);
+    atoms.key = key;
+    e.gpu->solve_charges(atoms, problem_of(qi, set), history, comm, sg.q.data());
     if (from_solve) std::fill(sg.q.begin(), sg.q.end(), 1.0e3);  // must not be read
-    const Result rg = run(*e.gpu, sg, kTermAll, true, false, from_solve);
+    const Result rg = run(*e.gpu, sg, kTermAll, true, false, from_solve ? key : StepKey{});
     System sh = s;
     sh.q = q_host;
     const Result rh = run(*e.host, sh, kTermAll, true, false);
@@ -163,13 +168,21 @@ TEST(CudaEngine, ChargeStageOfTheEngine) {
     System sg = s;
     const QEqInput qi = qeq_input(false, 1);
     ChargeHistory history;
-    e.gpu->solve_charges(step_input(sg), problem_of(qi, set), history, comm, sg.q.data());
+    StepKey outer;  // the solve's: the outermost of two levels
+    outer.timestep = 5;
+    outer.level = 1;
+    outer.evaluation = 7;
+    StepInput atoms = step_input(sg);
+    atoms.key = outer;
+    e.gpu->solve_charges(atoms, problem_of(qi, set), history, comm, sg.q.data());
     for (int g = 0; g < n; ++g) {
       const int o = g < nl ? g : comm.owner[g - nl];
       sg.x[3 * g] += 0.05 * std::sin(o);
       sg.x[3 * g + 1] -= 0.04 * std::cos(3.0 * o);
     }
-    const Result rg = run(*e.gpu, sg, kTermAll, true, false, false);
+    StepKey inner = outer;  // the pair's, at the inner level
+    inner.level = 0;
+    const Result rg = run(*e.gpu, sg, kTermAll, true, false, inner);
     const Result rh = run(*e.host, sg, kTermAll, true, false);
     expect_same(rh, rg, "compute after the atoms moved in place since the solve", true);
   }

@@ -20,6 +20,28 @@ namespace puremd {
 
 enum class Driver { Auto, Host, Cuda };
 
+// Which force evaluation a call serves, as the caller counts them: its
+// timestep, the rRESPA level it comes at (0 without rRESPA) and the caller's
+// own evaluation counter. A compute() with the key of the last
+// solve_charges() comes right after that solve, with no atom moved and no
+// charge changed in between (LAMMPS's call order, which only the caller
+// knows: PairReaxFFGPU::step_key). A driver that kept the solve's atoms (the
+// CUDA driver: positions, far list and charges on the GPU) then reuses them;
+// the host driver checks that they are unchanged. A caller that cannot vouch
+// for the order leaves the key unset, which matches nothing.
+struct StepKey {
+  long long timestep = 0;
+  int level = 0;
+  long long evaluation = -1;  // < 0: unset
+  bool set() const { return evaluation >= 0; }
+};
+
+// The one rule: does a compute() keyed `forces` follow the solve keyed `solve`?
+inline bool forces_follow_solve(const StepKey &solve, const StepKey &forces) {
+  return solve.set() && forces.set() && solve.timestep == forces.timestep &&
+         solve.level == forces.level && solve.evaluation == forces.evaluation;
+}
+
 // The atoms as LAMMPS holds them: the arrays are read as they are (the CUDA
 // driver copies them to the GPU and maps types and widens ids there).
 struct StepInput {
@@ -44,13 +66,10 @@ struct StepInput {
   // LAMMPS's arrays do, until the engine is deleted or they are reallocated).
   int capacity = 0;
   bool atoms_reordered = true;  // LAMMPS re-neighboured since the last call: indices/ghosts changed
-  // compute() only: this call comes right after this step's solve_charges()
-  // on the same atoms, and nothing has moved an atom or changed a charge
-  // since. Only the caller knows that (LAMMPS's call order: the adapter's
-  // PairReaxFFGPU::forces_follow_solve). A driver that kept the solve's atoms
-  // (the CUDA driver: positions, far list and charges on the GPU) then reuses
-  // them; otherwise every compute() takes x and q from the caller again.
-  bool follows_solve = false;
+  // Which force evaluation this call serves (StepKey): the engine alone
+  // decides from it whether compute() reuses the last solve_charges()'s
+  // atoms and charges.
+  StepKey key;
 };
 
 struct StepRequest {
@@ -148,9 +167,9 @@ class Engine {
   // charges go to q (n_total entries; other atoms' entries are left alone).
   // The engine's own solver runs it: the CUDA driver's on its GPU, with the
   // step's atoms and far list, which the compute() that follows reuses (and
-  // the charges) only when its StepInput::follows_solve says so; the host
-  // driver's is the reference solver. Throws InputError for bad settings or
-  // parameters (QEqSettings, solve_qeq_reference).
+  // the charges) only when its StepInput::key is this solve's
+  // (forces_follow_solve); the host driver's is the reference solver. Throws InputError for bad
+  // settings or parameters (QEqSettings, solve_qeq_reference).
   virtual QEqResult solve_charges(const StepInput &atoms, const QEqProblem &problem,
                                   ChargeHistory &history, QEqComm &comm, double *q) = 0;
 

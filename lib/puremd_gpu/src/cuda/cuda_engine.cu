@@ -201,7 +201,7 @@ void CudaEngine::check_counts(const StepInput &in) const {
 // compacted (cuda_neighbors.cu).
 void CudaEngine::prepare_atoms(const StepInput &in) {
   CudaContext &c = c_;
-  solved_ = false;
+  solve_key_ = StepKey{};
   charges_on_gpu_ = false;
   last_step_complete_ = false;  // the bond tables of the last step are gone from here on
   reordered_since_solve_ = reordered_since_solve_ || in.atoms_reordered;
@@ -244,7 +244,7 @@ QEqResult CudaEngine::solve_charges(const StepInput &in, const QEqProblem &probl
   const QEqResult res = qeq_->solve_on(lend_atoms(), qeq, history, comm, q);
   reordered_since_solve_ = false;
   charges_on_gpu_ = qeq_->copy_charges(c.q.data());
-  solved_ = true;
+  solve_key_ = in.key;
   solved_n_total_ = in.n_total;
   timer_.pause(c.stream);  // LAMMPS's work until compute() counts in no phase
   // idle before the history's host API may read its mirror (another stream)
@@ -258,14 +258,13 @@ void CudaEngine::compute(const StepInput &in, const StepRequest &req, StepOutput
   CudaContext &c = c_;
   cudaStream_t st = c.stream;
   // The atoms, far list and charges of the solve serve only the compute()
-  // the caller says follows it with nothing in between
-  // (StepInput::follows_solve); every other call takes x and q anew. The
-  // charges stay on the GPU only when the solve left all of them there
-  // (one rank, ghosts included).
-  const bool reuse = in.follows_solve && solved_ && in.n_total == solved_n_total_;
+  // keyed as the solve (forces_follow_solve); every other call takes x and q
+  // anew. The charges stay on the GPU only when the solve left all of them
+  // there (one rank, ghosts included).
+  const bool reuse = forces_follow_solve(solve_key_, in.key) && in.n_total == solved_n_total_;
   const bool q_up = !(reuse && charges_on_gpu_);
   if (!reuse) prepare_atoms(in);
-  solved_ = false;
+  solve_key_ = StepKey{};  // a solve serves one compute()
   last_step_complete_ = false;
 
   timer_.mark(kPhaseTransfer, st);

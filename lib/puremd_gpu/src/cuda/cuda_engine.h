@@ -87,7 +87,7 @@ class CudaEngine : public Engine {
  private:
   // Positions, types and ids up, this step's far list (reaching far_cut):
   // by solve_charges, and by every compute() that does not follow it
-  // (StepInput::follows_solve).
+  // (forces_follow_solve).
   void prepare_atoms(const StepInput &in);
   EngineAtoms lend_atoms() const;
   void copy_force_field(const ForceField &ff);
@@ -110,11 +110,11 @@ class CudaEngine : public Engine {
   StepTimer timer_;
   size_t atom_capacity_ = 0;        // rows of the per-atom device arrays
   bool last_step_complete_ = true;  // false while (or after a failed) compute()
-  // What the last solve_charges() left for the compute() that follows it
-  // (until a compute() takes it or prepares atoms of its own): its atoms
-  // and far list, with solved_n_total_ atoms, and (charges_on_gpu_) every
-  // charge of the solve in c_.q.
-  bool solved_ = false;
+  // What the last solve_charges() left for the compute() keyed as it
+  // (until a compute() takes it or prepares atoms of its own): its key (unset:
+  // none), its atoms and far list, with solved_n_total_ atoms, and
+  // (charges_on_gpu_) every charge of the solve in c_.q.
+  StepKey solve_key_;
   int solved_n_total_ = -1;
   bool charges_on_gpu_ = false;
   // Some prepare_atoms() since the last solve had atoms_reordered (the

@@ -3,10 +3,12 @@
 #include "host/host_engine.h"
 
 #include <algorithm>
+#include <string>
 
 #include "common/analysis_rows.h"
 #include "common/driver_entry.h"
 #include "host/host_context.h"
+#include "puremd_gpu/errors.h"
 #include "puremd_gpu/long_range_tables.h"
 #include "puremd_gpu/physics/bond_order.h"
 
@@ -22,6 +24,7 @@ HostEngine::HostEngine(const ForceField &ff, const Control &control) : ff_(ff) {
 std::string HostEngine::description() const { return "host reference driver (serial CPU)"; }
 
 void HostEngine::compute(const StepInput &in, const StepRequest &req, StepOutput &out) {
+  check_follows_solve(in);
   HostContext &c = c_;
   const int N = in.n_total;
   c.x.resize(N);
@@ -132,7 +135,37 @@ void build_far_neighbors(HostContext &c) {
 // its own pairs; the force step that follows builds its lists anew).
 QEqResult HostEngine::solve_charges(const StepInput &atoms, const QEqProblem &problem,
                                     ChargeHistory &history, QEqComm &comm, double *q) {
-  return qeq_.solve(charge_input(atoms, problem, atoms.atoms_reordered), history, comm, q);
+  solve_key_ = StepKey{};
+  const QEqResult res =
+      qeq_.solve(charge_input(atoms, problem, atoms.atoms_reordered), history, comm, q);
+  if (atoms.key.set()) {
+    const int n = atoms.n_total;
+    solve_key_ = atoms.key;
+    solve_x_.assign(atoms.x, atoms.x + 3 * static_cast<std::size_t>(n));
+    solve_q_.assign(q, q + n);
+  }
+  return res;
+}
+
+// A compute() keyed as the last solve (forces_follow_solve) must find the
+// solve's atoms and charges: the CUDA driver takes them from the solve on
+// that promise. This driver checks it, so that CI, which has no GPU, catches
+// a key that claims too much (rRESPA's inner levels, a fix between the solve
+// and the forces).
+void HostEngine::check_follows_solve(const StepInput &in) {
+  const bool follows = forces_follow_solve(solve_key_, in.key);
+  solve_key_ = StepKey{};  // a solve serves one compute()
+  if (!follows) return;
+  const int n = in.n_total;
+  const bool same = 3 * static_cast<std::size_t>(n) == solve_x_.size() &&
+                    std::equal(solve_x_.begin(), solve_x_.end(), in.x) &&
+                    std::equal(solve_q_.begin(), solve_q_.end(), in.q);
+  if (!same)
+    throw RuntimeError("host driver: a compute() keyed as the last charge solve (step " +
+                       std::to_string(in.key.timestep) + ", level " + std::to_string(in.key.level) +
+                       ", evaluation " + std::to_string(in.key.evaluation) +
+                       ") finds atoms or charges changed since: the caller's step key is wrong "
+                       "(the CUDA driver would compute forces on the solve's atoms)");
 }
 
 }  // namespace puremd::host

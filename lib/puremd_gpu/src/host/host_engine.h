@@ -1,5 +1,7 @@
 #pragma once
 
+#include <vector>
+
 #include "host/host_context.h"
 #include "host/host_qeq_solver.h"
 #include "puremd_gpu/engine.h"
@@ -25,6 +27,10 @@ class HostEngine : public Engine {
   ForceField ff_;
   HostContext c_;
   HostQEqSolver qeq_;  // the charge stage's scratch
+  // The last solve's key and the atoms and charges it left (check_follows_solve).
+  StepKey solve_key_;
+  std::vector<double> solve_x_, solve_q_;
+  void check_follows_solve(const StepInput &in);
 };
 
 }  // namespace puremd::host
