@@ -7,8 +7,9 @@
 // by one block. Where they go next depends on the sub-domains:
 //   several (or ghosts refreshed through QEqComm): home to the host, summed
 //     over the ranks by QEqComm::sum (one collective call per reduction,
-//     both systems in it), alpha / beta computed there and passed to the
-//     next kernels (two round trips per iteration);
+//     both systems in it), alpha / beta computed there by the loop the host
+//     solver runs too (common/qeq_cg_loop.h) and passed to the next kernels
+//     (two round trips per iteration);
 //   several ranks of one node whose GPUs reach each other (halo mode with
 //     peer copies): as one sub-domain below, the last block of d.w's and
 //     r.p's kernels adding the ranks' sums GPU to GPU (peer_reduce.cuh) before
@@ -27,6 +28,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/qeq_cg_loop.h"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/peer_reduce.cuh"
 #include "cuda/qeq_cuda_solver.h"
@@ -45,8 +47,7 @@ __global__ void k_finish_sums(const double *partial, int nblocks, double *out) {
 }
 
 // The scalars of this iteration: from the device state when there is one.
-__device__ __forceinline__ CgScalars qeq_scalars(const CgScalars &given, const CgState *st,
-                                                 int par) {
+__device__ __forceinline__ CgStep qeq_scalars(const CgStep &given, const CgState *st, int par) {
   return st ? st->step[par] : given;
 }
 
@@ -96,7 +97,7 @@ __global__ void k_cg_begin(const double *partial, int nblocks, CgState *st) {
 // alpha = rho / d.w for the systems running this iteration (one block).
 __device__ __forceinline__ void qeq_cg_alpha(const double *partial, int nblocks, CgState *st,
                                              int par, const PeerReduce &pr) {
-  CgScalars &c = st->step[par];
+  CgStep &c = st->step[par];
   if (!c.running) return;
   double dw[2];
   qeq_finish_partials<2>(partial, nblocks, dw);
@@ -110,7 +111,7 @@ __device__ __forceinline__ void qeq_cg_alpha(const double *partial, int nblocks,
 // next iteration (the other parity).
 __device__ __forceinline__ void qeq_cg_rho(const double *partial, int nblocks, CgState *st, int par,
                                            const PeerReduce &pr) {
-  CgScalars &c = st->step[par];
+  CgStep &c = st->step[par];
   double rp[2];
   qeq_finish_partials<2>(partial, nblocks, rp);
   if (threadIdx.x != 0) return;
@@ -161,10 +162,10 @@ __global__ void k_dot_dw(int n_rows, const int *rows, ImageMap im, double2 *w, c
 
 // x += alpha d, r -= alpha w, p = M^-1 r for the systems still running;
 // partial sums of r.p; with the device state, rho, beta and who runs next.
-__global__ void k_update(int n_rows, const int *rows, CgScalars given, CgState *st, int par,
+__global__ void k_update(int n_rows, const int *rows, CgStep given, CgState *st, int par,
                          const double2 *d, const double2 *w, const double *diag_inv, double2 *x,
                          double2 *r, double2 *p, double *partial, PeerReduce pr) {
-  const CgScalars c = qeq_scalars(given, st, par);
+  const CgStep c = qeq_scalars(given, st, par);
   if (!c.running) {
     if (st && blockIdx.x == 0 && threadIdx.x == 0) st->step[par ^ 1].running = 0;
     return;
@@ -196,9 +197,9 @@ __global__ void k_update(int n_rows, const int *rows, CgScalars given, CgState *
 }
 
 // d = p + beta d for the systems still running.
-__global__ void k_direction(int n_rows, const int *rows, CgScalars given, const CgState *st,
-                            int par, const double2 *p, double2 *d) {
-  const CgScalars c = qeq_scalars(given, st, par);
+__global__ void k_direction(int n_rows, const int *rows, CgStep given, const CgState *st, int par,
+                            const double2 *p, double2 *d) {
+  const CgStep c = qeq_scalars(given, st, par);
   const int k = blockIdx.x * kQEqBlock + threadIdx.x;
   if (k >= n_rows || !c.running) return;
   const int i = rows[k];
@@ -208,6 +209,14 @@ __global__ void k_direction(int n_rows, const int *rows, CgScalars given, const 
   if (c.running & 2) di.y = pi.y + c.beta[1] * di.y;
   d[i] = di;
 }
+
+// qeq_cg_iterate's operations from three callables.
+template <class P, class U, class D>
+struct CgOps {
+  P &product_dot;
+  U &update;
+  D &direction;
+};
 
 }  // namespace
 
@@ -307,12 +316,12 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
       PMD_CUDA_CHECK_LAUNCH("k_dot_dw", stream_);
     }
   };
-  auto update = [&](const CgScalars &c, int par) {
+  auto update = [&](const CgStep &c, int par) {
     k_update<<<g, kQEqBlock, 0, stream_>>>(nr, rows, c, st, par, d, w, diag_inv_.data(), x, r, p,
                                            partial_.data(), reduce());
     PMD_CUDA_CHECK_LAUNCH("k_update", stream_);
   };
-  auto direction = [&](const CgScalars &c, int par) {
+  auto direction = [&](const CgStep &c, int par) {
     k_direction<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(nr, rows, c, st, par, p, d);
     PMD_CUDA_CHECK_LAUNCH("k_direction", stream_);
   };
@@ -322,7 +331,7 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
     // Iterations are queued in batches; the first batch is as long as the
     // last solve took, less one (a solve rarely needs fewer), then two at a
     // time, so that few iterations are queued for nothing.
-    const CgScalars none{};
+    const CgStep none{};
     int queued = 0, batch = std::max(1, cg_last_iters_ - 1);
     for (;;) {
       for (int k = 0; k < batch; ++k, ++queued) {
@@ -341,47 +350,34 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
     res.iter_s = cg_probe_[0].it[0];
     res.iter_t = cg_probe_[0].it[1];
   } else {
-    const double b_norm_s = std::sqrt(s4[0]);
-    const double b_norm_t = std::sqrt(s4[1]);
-    double rho_s = s4[2];
-    double rho_t = s4[3];
-    const double tol = settings_.tolerance;
-    const int max_iter = settings_.max_iter;
-    int it_s = 1, it_t = 1;
-    for (;;) {
-      const bool run_s = qeq_cg_continues(it_s, max_iter, rho_s, b_norm_s, tol);
-      const bool run_t = qeq_cg_continues(it_t, max_iter, rho_t, b_norm_t, tol);
-      if (!run_s && !run_t) break;
-      CgScalars c{};
-      c.running = (run_s ? 1 : 0) | (run_t ? 2 : 0);
-      product(0, c.running);
-      double dw[2] = {0, 0};
+    // the scalars at home: the loop written once (common/qeq_cg_loop.h)
+    // over these kernels, each sum over the ranks by QEqComm::sum
+    auto product_dot = [&](int running, double dw[2]) {
+      product(0, running);
       if (nr > 0) finish_sums(g, 2, dw);
       comm.sum(dw, 2);
-      c.alpha[0] = run_s ? rho_s / dw[0] : 0.0;
-      c.alpha[1] = run_t ? rho_t / dw[1] : 0.0;
-      double rp[2] = {0, 0};
+    };
+    auto update_rp = [&](const CgStep &c, double rp[2]) {
       if (nr > 0) {
         update(c, 0);
         finish_sums(g, 2, rp);
       }
       comm.sum(rp, 2);
-      if (run_s) {
-        const double rho_old = rho_s;
-        rho_s = rp[0];
-        c.beta[0] = rho_s / rho_old;
-        ++it_s;
-      }
-      if (run_t) {
-        const double rho_old = rho_t;
-        rho_t = rp[1];
-        c.beta[1] = rho_t / rho_old;
-        ++it_t;
-      }
+    };
+    auto next_direction = [&](const CgStep &c) {
       if (nr > 0) direction(c, 0);
+    };
+    CgOps<decltype(product_dot), decltype(update_rp), decltype(next_direction)> ops{
+        product_dot, update_rp, next_direction};
+    CgStart start;
+    for (int k = 0; k < 2; ++k) {
+      start.b_dot_b[k] = s4[k];
+      start.r_dot_d[k] = s4[2 + k];
     }
-    res.iter_s = it_s;
-    res.iter_t = it_t;
+    int it[2];
+    qeq_cg_iterate(ops, start, settings_.max_iter, settings_.tolerance, it);
+    res.iter_s = it[0];
+    res.iter_t = it[1];
   }
   cg_last_iters_ = std::max(res.iter_s, res.iter_t) - 1;
   res.converged_s = res.iter_s < settings_.max_iter;

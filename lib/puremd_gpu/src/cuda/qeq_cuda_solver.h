@@ -55,6 +55,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/qeq_cg_loop.h"
 #include "cuda/acks2_scalars.cuh"
 #include "cuda/device_buffer.h"
 #include "cuda/engine_atoms.h"
@@ -109,17 +110,11 @@ struct ParamArgs {
   const double *chi, *eta, *chi_shift, *chi_eff;
 };
 
-// The scalars of one CG iteration, both systems ([0] s, [1] t).
-struct CgScalars {
-  int running;  // bit 0: s iterates, bit 1: t iterates
-  double alpha[2], beta[2];
-};
-
 // CG's state on the GPU (one sub-domain): the scalars of iterations by
 // parity (an iteration reads its own while it sets which systems run the
 // next), rho = r . M^-1 r, |b| and the iteration counts.
 struct CgState {
-  CgScalars step[2];
+  CgStep step[2];
   double rho[2], b_norm[2];
   int it[2];
   double tol;
@@ -256,7 +251,7 @@ class CudaQEqSolver {
 
   // --- qeq_cuda_solve.cu
   // y = H v; ghost rows still to be folded. A product whose `running` flag
-  // (device, CgScalars::running) is 0 does nothing.
+  // (device, CgStep::running) is 0 does nothing.
   void multiply(const double2 *v, double2 *y, const int *running);
   template <int TPR>
   void launch_spmv(const double2 *v, double2 *y, const int *running);

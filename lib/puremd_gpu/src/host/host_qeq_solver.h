@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "common/halo_plan.h"
+#include "common/qeq_cg_loop.h"
 #include "common/qeq_rows.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/neighbor_list.h"
-#include "puremd_gpu/physics/qeq_cg.h"
 #include "puremd_gpu/physics/qtpie.h"
 #include "puremd_gpu/qeq.h"
 
@@ -247,36 +247,57 @@ class HostQEqSolver {
     return comm.sum(local);
   }
 
-  // Jacobi-preconditioned CG on H x = b over the active owned atoms; x holds
-  // the initial guess (ghosts current) and the solution on exit. Returns the
-  // iteration count as fix qeq/reaxff reports it.
+  // Jacobi-preconditioned CG on H x = b over the active owned atoms
+  // (common/qeq_cg_loop.h, one system: slot 0); x holds the initial guess
+  // (ghosts current) and the solution on exit. Returns the iteration count as
+  // fix qeq/reaxff reports it.
   int conjugate_gradient(const double *b, double *x, int n, QEqComm &comm) {
-    double *r = r_.data(), *d = d_.data(), *p = p_.data(), *w = w_.data();
+    double *r = r_.data(), *d = d_.data(), *w = w_.data();
     multiply(x, w, n, comm);
     for (int i : rows_) {
       r[i] = b[i] - w[i];
       d[i] = r[i] * diag_inv_[i];
     }
-    const double b_norm = std::sqrt(dot(b, b, comm));
-    double rho = dot(r, d, comm);
+    CgStart start;
+    start.systems = 1;
+    start.b_dot_b[0] = dot(b, b, comm);
+    start.r_dot_d[0] = dot(r, d, comm);
+    CgOps ops{*this, x, n, comm};
+    int it[2];
+    qeq_cg_iterate(ops, start, settings_.max_iter, settings_.tolerance, it);
+    return it[0];
+  }
 
-    int it = 1;
-    for (; qeq_cg_continues(it, settings_.max_iter, rho, b_norm, settings_.tolerance); ++it) {
-      forward(d, comm);
-      multiply(d, w, n, comm);
-      const double alpha = rho / dot(d, w, comm);
-      for (int i : rows_) {
+  // The vector operations of qeq_cg_iterate on this solver's vectors (one
+  // system, slot 0).
+  struct CgOps {
+    HostQEqSolver &s;
+    double *x;
+    int n;
+    QEqComm &comm;
+    void product_dot(int /*running*/, double dw[2]) {
+      s.forward(s.d_.data(), comm);
+      s.multiply(s.d_.data(), s.w_.data(), n, comm);
+      dw[0] = s.dot(s.d_.data(), s.w_.data(), comm);
+    }
+    void update(const CgStep &c, double rp[2]) {
+      const double alpha = c.alpha[0];
+      double *r = s.r_.data(), *p = s.p_.data();
+      const double *d = s.d_.data(), *w = s.w_.data();
+      for (int i : s.rows_) {
         x[i] += alpha * d[i];
         r[i] -= alpha * w[i];
-        p[i] = r[i] * diag_inv_[i];
+        p[i] = r[i] * s.diag_inv_[i];
       }
-      const double rho_old = rho;
-      rho = dot(r, p, comm);
-      const double beta = rho / rho_old;
-      for (int i : rows_) d[i] = p[i] + beta * d[i];
+      rp[0] = s.dot(r, p, comm);
     }
-    return it;
-  }
+    void direction(const CgStep &c) {
+      const double beta = c.beta[0];
+      double *d = s.d_.data();
+      const double *p = s.p_.data();
+      for (int i : s.rows_) d[i] = p[i] + beta * d[i];
+    }
+  };
 
   // --- ACKS2 (host_acks2.cpp): the extended system of Acks2Input, vectors
   // of 2 n_total + 2 entries laid out [q part, u part, the two multipliers].
