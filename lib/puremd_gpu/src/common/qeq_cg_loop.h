@@ -68,4 +68,16 @@ void qeq_cg_iterate(Ops &ops, const CgStart &start, int max_iter, double tol, in
   }
 }
 
+// Ops from three callables (a backend's lambdas).
+template <class P, class U, class D>
+struct CgOps {
+  P &product_dot;
+  U &update;
+  D &direction;
+};
+template <class P, class U, class D>
+CgOps<P, U, D> cg_ops(P &p, U &u, D &d) {
+  return {p, u, d};
+}
+
 }  // namespace puremd

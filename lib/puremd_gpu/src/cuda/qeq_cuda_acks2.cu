@@ -9,7 +9,7 @@
 // the multipliers' columns, and sums what the multipliers' rows need.
 // Every dot product is block partials finished by one block.
 //
-// The scalars (acks2_scalars.cuh, one code for both): with one sub-domain
+// The scalars (common/acks2_bicgstab.h, one code for all): with one sub-domain
 // and the ghosts on the device they stay on the GPU, single-block kernels
 // step them, every kernel of an iteration reads the phase first, and the
 // host queues iterations in batches and reads the state once per batch
@@ -23,7 +23,7 @@
 #include <cmath>
 #include <type_traits>
 
-#include "cuda/acks2_scalars.cuh"
+#include "common/acks2_bicgstab.h"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/lane_group.cuh"
 #include "cuda/qeq_cuda_rows.cuh"
@@ -184,7 +184,7 @@ __global__ void k_acks2_step_end(int n_rows, const int *rows, Acks2State given,
   qeq_block_partials<kSums>(v, partial);
 }
 
-// --- the steps of acks2_scalars.cuh on the GPU (one block; the row
+// --- the steps of common/acks2_bicgstab.h on the GPU (one block; the row
 // kernel before each left its partial sums)
 
 // Which step a single-block kernel runs after finishing the partials.
@@ -331,52 +331,52 @@ Acks2State CudaQEqSolver::bicgstab(Acks2State state, QEqComm &comm) {
       batch = 2;
     }
   } else {
-    // The same steps on the host; a row kernel's sums over the ranks in one
-    // collective call, in this order on every rank.
+    // The loop on the host (common/acks2_bicgstab.h) over these kernels; a
+    // row kernel's sums over the ranks in one collective call, in this order
+    // on every rank.
     double v[kSums];
     auto home = [&]() {
       std::fill(v, v + kSums, 0.0);
       if (nr > 0) finish_sums(g, kSums, v);
       comm.sum(v, kSums);
     };
-    auto mult = [&]() {  // the multipliers' rows of the last product: (sum u, sum q)
-      Acks2Mult m;
-      m.u = v[1];
-      m.q = v[0];
-      return m;
-    };
-    product(x, h.x, nullptr, w, nullptr, nullptr);
-    home();
-    h.ax = mult();
-    if (nr > 0) residual();
-    home();
-    acks2_begin(h, v[0], v[1]);
-    while (h.phase == kAcks2Run) {
-      acks2_direction(h);
-      if (h.phase != kAcks2Run) break;
-      if (nr > 0) direction();
-      product(d, h.d, nullptr, z, r_hat, nullptr);
+    auto product_sums = [&](Acks2Vector which, const Acks2State &hs) {
+      if (which == Acks2Vector::X) product(x, hs.x, nullptr, w, nullptr, nullptr);
+      if (which == Acks2Vector::D) product(d, hs.d, nullptr, z, r_hat, nullptr);
+      if (which == Acks2Vector::SHat) product(s_hat, hs.s, nullptr, y, s, nullptr);
       home();
-      const Acks2Mult z_l = mult();
-      acks2_alpha(h, v[2], z_l);
-      if (h.phase != kAcks2Run) break;
+      Acks2ProductSums out;
+      out.rows_of_mult = Acks2Mult{v[1], v[0]};  // (sum u, sum q)
+      out.a_dot_w = v[2];
+      out.w_dot_w = v[3];
+      return out;
+    };
+    auto residual_sums = [&](double &bb, double &rr) {
+      if (nr > 0) residual();
+      home();
+      bb = v[0];
+      rr = v[1];
+    };
+    auto new_direction = [&](const Acks2State &) {
+      if (nr > 0) direction();
+    };
+    auto half_step_sums = [&](const Acks2State &) {
       if (nr > 0) half_step();
       home();
-      acks2_check_early(h, v[0]);
-      if (h.phase == kAcks2Early) {
-        if (nr > 0) early();
-        acks2_omega(h, 0.0, 0.0, Acks2Mult{});  // ends the early exit
-        break;
-      }
-      product(s_hat, h.s, nullptr, y, s, nullptr);
-      home();
-      const Acks2Mult y_l = mult();
-      acks2_omega(h, v[2], v[3], y_l);
-      if (h.phase != kAcks2Run) break;
+      return v[0];
+    };
+    auto early_exit = [&](const Acks2State &) {
+      if (nr > 0) early();
+    };
+    auto step_end_sums = [&](const Acks2State &, double &rr, double &r_hat_r) {
       if (nr > 0) step_end();
       home();
-      acks2_end(h, v[0], v[1]);
-    }
+      rr = v[0];
+      r_hat_r = v[1];
+    };
+    auto ops = acks2_ops(product_sums, residual_sums, new_direction, half_step_sums, early_exit,
+                         step_end_sums);
+    acks2_bicgstab_iterate(ops, h);  // the kernels above read h as it steps
   }
   acks2_last_iters_ = h.it;
   return h;

@@ -5,7 +5,7 @@
 // (QEqMatrix::Free); and X's diagonal from X's row sums.
 #include <cuda_runtime.h>
 
-#include "cuda/acks2_scalars.cuh"
+#include "common/acks2_bicgstab.h"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/lane_group.cuh"
 #include "cuda/qeq_cuda_rows.cuh"

@@ -210,14 +210,6 @@ __global__ void k_direction(int n_rows, const int *rows, CgStep given, const CgS
   d[i] = di;
 }
 
-// qeq_cg_iterate's operations from three callables.
-template <class P, class U, class D>
-struct CgOps {
-  P &product_dot;
-  U &update;
-  D &direction;
-};
-
 }  // namespace
 
 unsigned CudaQEqSolver::reduce_blocks() const {
@@ -367,8 +359,7 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
     auto next_direction = [&](const CgStep &c) {
       if (nr > 0) direction(c, 0);
     };
-    CgOps<decltype(product_dot), decltype(update_rp), decltype(next_direction)> ops{
-        product_dot, update_rp, next_direction};
+    auto ops = cg_ops(product_dot, update_rp, next_direction);
     CgStart start;
     for (int k = 0; k < 2; ++k) {
       start.b_dot_b[k] = s4[k];

@@ -41,7 +41,7 @@
 // within bcut_ij, a few per cent of H's), and a double2 per atom holds (q, u)
 // instead of (s, t): the product takes H to the .x parts and X to the .y
 // parts in one kernel, H's row then X's. The two multipliers of the extended system and BiCGStab's
-// scalars are one state (acks2_scalars.cuh), on the GPU with one sub-domain, else on the host
+// scalars are one state (common/acks2_bicgstab.h), on the GPU with one sub-domain, else on the host
 // (qeq_cuda_acks2.cu).
 //
 // History: the caller's ChargeHistory, extrapolated and shifted on the GPU
@@ -56,7 +56,7 @@
 #include <vector>
 
 #include "common/qeq_cg_loop.h"
-#include "cuda/acks2_scalars.cuh"
+#include "common/acks2_bicgstab.h"
 #include "cuda/device_buffer.h"
 #include "cuda/engine_atoms.h"
 #include "cuda/halo_exchange.h"

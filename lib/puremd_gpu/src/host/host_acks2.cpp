@@ -1,7 +1,8 @@
 // ACKS2 in the host reference solver: the X block from the pairs of H's
 // half list, then BiCGStab on the extended system as fix acks2/reaxff runs
 // it (same stopping rules, same early exit, same preconditioner), so that
-// charges, potentials and iteration counts follow LAMMPS's.
+// charges, potentials and iteration counts follow LAMMPS's: the loop of
+// common/acks2_bicgstab.h over these rows.
 //
 // Vectors hold 2 n + 2 entries (n = n_total): the q part [0, n), the u part
 // [n, 2n), then the two multipliers (of sum u = 0 and of sum q = 0). Every
@@ -9,6 +10,7 @@
 // scalars that update them are the same on every rank.
 #include <cmath>
 
+#include "common/acks2_bicgstab.h"
 #include "host/host_qeq_solver.h"
 #include "puremd_gpu/physics/acks2.h"
 #include "puremd_gpu/physics/qeq_history.h"
@@ -16,7 +18,7 @@
 namespace puremd::host {
 
 namespace {
-constexpr int kVectors = 9;  // r, r_hat, p, d, z, q, q_hat, y, g
+constexpr int kVectors = 9;  // r, r_hat, p, d, z, s, s_hat, y, w
 }
 
 void HostQEqSolver::check_acks2_input(const QEqInput &in) {
@@ -133,101 +135,91 @@ void HostQEqSolver::acks2_multiply(const double *v, double *y, QEqComm &comm) {
   y[2 * n + 1] = comm.sum(sum_q);
 }
 
-double HostQEqSolver::acks2_dot(const double *a, const double *b, QEqComm &comm) const {
-  const int n = n_;
-  double local = 0.0;
-  for (int i : rows_) {
-    local += a[i] * b[i];
-    local += a[n + i] * b[n + i];
-  }
-  return comm.sum(local) + a[2 * n] * b[2 * n] + a[2 * n + 1] * b[2 * n + 1];
-}
-
-// out = M^-1 v: 1/eta on the q part, 1/X_ii on the u part, 1 on the multipliers.
-void HostQEqSolver::acks2_precondition(const double *v, double *out) const {
-  const int n = n_;
-  for (int i : rows_) {
-    out[i] = v[i] * diag_inv_[i];
-    out[n + i] = v[n + i] * x_diag_inv_[i];
-  }
-  out[2 * n] = v[2 * n];
-  out[2 * n + 1] = v[2 * n + 1];
-}
-
-// Preconditioned BiCGStab on A x = b, x holding the guess (ghosts current).
-// Stops when |r| / |b| <= tolerance, after max_iter - 1 iterations, on a
-// breakdown (rho or omega 0, or a step size that is not finite: the last
-// iterate is kept, never NaN), or early when the half-step residual s has
-// s . s < tolerance (fix acks2/reaxff's absolute test, kept). Returns the
-// iteration index at exit, as fix acks2/reaxff counts. The CUDA solver's
-// scalars follow the same steps (src/cuda/acks2_scalars.cuh).
+// Preconditioned BiCGStab on A x = b, x holding the guess (ghosts current):
+// common/acks2_bicgstab.h's loop over these rows (the multipliers' entries of
+// b, x and the iterates live in its state). Returns the iteration index at
+// exit, as fix acks2/reaxff counts.
 int HostQEqSolver::bicgstab(const double *b, double *x, QEqComm &comm, bool &breakdown) {
   const int n = n_;
   const std::size_t len = 2 * static_cast<std::size_t>(n) + 2;
   v_.assign(kVectors * len, 0.0);
   double *r = v_.data(), *r_hat = r + len, *p = r_hat + len, *d = p + len, *z = d + len,
-         *s = z + len, *s_hat = s + len, *y = s_hat + len, *g = y + len;
-  // the entries a vector operation touches: both parts of the rows, the multipliers
+         *s = z + len, *s_hat = s + len, *y = s_hat + len, *w = y + len;
+  // the rows' entries: both parts of each row
   auto each = [&](auto &&f) {
     for (int i : rows_) {
       f(i);
       f(n + i);
     }
-    f(2 * n);
-    f(2 * n + 1);
+  };
+  auto rows_dot = [&](const double *a, const double *c) {
+    double local = 0.0;
+    each([&](std::size_t k) { local += a[k] * c[k]; });
+    return comm.sum(local);
+  };
+  auto precondition = [&](const double *v, double *out) {
+    for (int i : rows_) {
+      out[i] = v[i] * diag_inv_[i];
+      out[n + i] = v[n + i] * x_diag_inv_[i];
+    }
   };
 
-  acks2_multiply(x, d, comm);
-  each([&](std::size_t k) { r[k] = b[k] - d[k]; });
-  double b_norm = std::sqrt(acks2_dot(b, b, comm));
-  double r_norm = std::sqrt(acks2_dot(r, r, comm));
-  if (b_norm == 0.0) b_norm = 1.0;
-  each([&](std::size_t k) { r_hat[k] = r[k]; });
-
-  const double tol = settings_.tolerance;
-  double omega = 1.0, rho = 1.0, rho_old = 1.0, alpha = 0.0;
-  bool not_finite = false;
-  int it = 1;
-  for (; it < settings_.max_iter && r_norm / b_norm > tol; ++it) {
-    rho = acks2_dot(r_hat, r, comm);
-    if (rho == 0.0) break;
-    if (it > 1) {
-      const double beta = (rho / rho_old) * (alpha / omega);
-      each([&](std::size_t k) { s[k] = p[k] - omega * z[k]; });  // s as scratch
-      each([&](std::size_t k) { p[k] = r[k] + beta * s[k]; });
-    } else {
+  auto product = [&](Acks2Vector which, const Acks2State &h) {
+    double *v = x, *out = w;
+    const double *a = nullptr;
+    Acks2Mult m = h.x;
+    if (which == Acks2Vector::D) {
+      v = d, out = z, a = r_hat, m = h.d;
+    } else if (which == Acks2Vector::SHat) {
+      v = s_hat, out = y, a = s, m = h.s;  // s_hat's multipliers are s's
+    }
+    v[2 * n] = m.u;
+    v[2 * n + 1] = m.q;
+    if (which != Acks2Vector::X) acks2_forward(v, comm);  // (x's ghosts are current)
+    acks2_multiply(v, out, comm);
+    Acks2ProductSums sums;
+    sums.rows_of_mult = Acks2Mult{out[2 * n], out[2 * n + 1]};
+    if (a) sums.a_dot_w = rows_dot(a, out);
+    if (which == Acks2Vector::SHat) sums.w_dot_w = rows_dot(out, out);
+    return sums;
+  };
+  auto residual = [&](double &bb, double &rr) {
+    each([&](std::size_t k) { r_hat[k] = r[k] = b[k] - w[k]; });
+    bb = rows_dot(b, b);
+    rr = rows_dot(r, r);
+  };
+  auto direction = [&](const Acks2State &h) {
+    if (h.it == 1)
       each([&](std::size_t k) { p[k] = r[k]; });
-    }
-    acks2_precondition(p, d);
-    acks2_forward(d, comm);
-    acks2_multiply(d, z, comm);
-    alpha = rho / acks2_dot(r_hat, z, comm);
-    if (!std::isfinite(alpha)) {
-      not_finite = true;
-      break;
-    }
-    each([&](std::size_t k) { s[k] = r[k] - alpha * z[k]; });
-    if (acks2_dot(s, s, comm) < tol) {
-      each([&](std::size_t k) { x[k] += alpha * d[k]; });
-      break;
-    }
-    acks2_precondition(s, s_hat);
-    acks2_forward(s_hat, comm);
-    acks2_multiply(s_hat, y, comm);
-    omega = acks2_dot(y, s, comm) / acks2_dot(y, y, comm);
-    if (!std::isfinite(omega)) {
-      not_finite = true;
-      break;
-    }
-    each([&](std::size_t k) { g[k] = alpha * d[k] + omega * s_hat[k]; });
-    each([&](std::size_t k) { x[k] += g[k]; });
-    each([&](std::size_t k) { r[k] = s[k] - omega * y[k]; });
-    r_norm = std::sqrt(acks2_dot(r, r, comm));
-    if (omega == 0.0) break;
-    rho_old = rho;
-  }
-  breakdown = not_finite || omega == 0.0 || rho == 0.0;
-  return it;
+    else
+      each([&](std::size_t k) { p[k] = r[k] + h.beta * (p[k] - h.omega * z[k]); });
+    precondition(p, d);
+  };
+  auto half_step = [&](const Acks2State &h) {
+    each([&](std::size_t k) { s[k] = r[k] - h.alpha * z[k]; });
+    precondition(s, s_hat);
+    return rows_dot(s, s);
+  };
+  auto early = [&](const Acks2State &h) { each([&](std::size_t k) { x[k] += h.alpha * d[k]; }); };
+  auto step_end = [&](const Acks2State &h, double &rr, double &r_hat_r) {
+    each([&](std::size_t k) {
+      x[k] += h.alpha * d[k] + h.omega * s_hat[k];
+      r[k] = s[k] - h.omega * y[k];
+    });
+    rr = rows_dot(r, r);
+    r_hat_r = rows_dot(r_hat, r);
+  };
+  auto ops = acks2_ops(product, residual, direction, half_step, early, step_end);
+
+  Acks2State h;
+  h.tol = settings_.tolerance;
+  h.max_iter = settings_.max_iter;
+  h.x = Acks2Mult{x[2 * n], x[2 * n + 1]};
+  acks2_bicgstab_iterate(ops, h);
+  x[2 * n] = h.x.u;
+  x[2 * n + 1] = h.x.q;
+  breakdown = h.breakdown != 0;
+  return h.it;
 }
 
 }  // namespace puremd::host

@@ -252,7 +252,7 @@ class HostQEqSolver {
   // (ghosts current) and the solution on exit. Returns the iteration count as
   // fix qeq/reaxff reports it.
   int conjugate_gradient(const double *b, double *x, int n, QEqComm &comm) {
-    double *r = r_.data(), *d = d_.data(), *w = w_.data();
+    double *r = r_.data(), *d = d_.data(), *p = p_.data(), *w = w_.data();
     multiply(x, w, n, comm);
     for (int i : rows_) {
       r[i] = b[i] - w[i];
@@ -262,42 +262,27 @@ class HostQEqSolver {
     start.systems = 1;
     start.b_dot_b[0] = dot(b, b, comm);
     start.r_dot_d[0] = dot(r, d, comm);
-    CgOps ops{*this, x, n, comm};
+    auto product_dot = [&](int /*running*/, double dw[2]) {
+      forward(d, comm);
+      multiply(d, w, n, comm);
+      dw[0] = dot(d, w, comm);
+    };
+    auto update = [&](const CgStep &c, double rp[2]) {
+      for (int i : rows_) {
+        x[i] += c.alpha[0] * d[i];
+        r[i] -= c.alpha[0] * w[i];
+        p[i] = r[i] * diag_inv_[i];
+      }
+      rp[0] = dot(r, p, comm);
+    };
+    auto direction = [&](const CgStep &c) {
+      for (int i : rows_) d[i] = p[i] + c.beta[0] * d[i];
+    };
+    auto ops = cg_ops(product_dot, update, direction);
     int it[2];
     qeq_cg_iterate(ops, start, settings_.max_iter, settings_.tolerance, it);
     return it[0];
   }
-
-  // The vector operations of qeq_cg_iterate on this solver's vectors (one
-  // system, slot 0).
-  struct CgOps {
-    HostQEqSolver &s;
-    double *x;
-    int n;
-    QEqComm &comm;
-    void product_dot(int /*running*/, double dw[2]) {
-      s.forward(s.d_.data(), comm);
-      s.multiply(s.d_.data(), s.w_.data(), n, comm);
-      dw[0] = s.dot(s.d_.data(), s.w_.data(), comm);
-    }
-    void update(const CgStep &c, double rp[2]) {
-      const double alpha = c.alpha[0];
-      double *r = s.r_.data(), *p = s.p_.data();
-      const double *d = s.d_.data(), *w = s.w_.data();
-      for (int i : s.rows_) {
-        x[i] += alpha * d[i];
-        r[i] -= alpha * w[i];
-        p[i] = r[i] * s.diag_inv_[i];
-      }
-      rp[0] = s.dot(r, p, comm);
-    }
-    void direction(const CgStep &c) {
-      const double beta = c.beta[0];
-      double *d = s.d_.data();
-      const double *p = s.p_.data();
-      for (int i : s.rows_) d[i] = p[i] + beta * d[i];
-    }
-  };
 
   // --- ACKS2 (host_acks2.cpp): the extended system of Acks2Input, vectors
   // of 2 n_total + 2 entries laid out [q part, u part, the two multipliers].
@@ -307,9 +292,7 @@ class HostQEqSolver {
   void add_x_pair(const QEqInput &in, int i, int j, double r);
   void finish_x_diagonal(QEqComm &comm);
   void acks2_multiply(const double *v, double *y, QEqComm &comm);
-  double acks2_dot(const double *a, const double *b, QEqComm &comm) const;
   void acks2_forward(double *v, QEqComm &comm);
-  void acks2_precondition(const double *v, double *out) const;
   int bicgstab(const double *b, double *x, QEqComm &comm, bool &breakdown);
   int n_ = 0, n_local_ = 0;  // n_total and n_local of the solve
   // the halo pattern's plan (forward) and the atom counts it was made for
