@@ -46,4 +46,24 @@ class TagArray {
   bool wide_ = true;
 };
 
+// The atoms of a call as the caller holds them (LAMMPS's arrays, read as they
+// are): the one view of the atoms across the library's boundary. A force
+// step (StepInput) and a charge solve's problem on them (QEqInput) are this
+// plus what each adds.
+struct AtomsInput {
+  int n_local = 0;            // owned atoms
+  int n_total = 0;            // owned + ghosts
+  const double *x = nullptr;  // 3 * n_total positions (LAMMPS layout)
+  // n_total atom types; atom i is of force-field element
+  // mapped_element(type_map, num_mapped, type[i]): with no map, type[i] is
+  // the element itself; -1 means the atom takes no part.
+  const int *type = nullptr;
+  const int *type_map = nullptr;
+  int num_mapped = 0;
+  TagArray tag;  // n_total global ids
+  // Indices or ghosts changed since the last call (LAMMPS re-neighboured or
+  // sorted): what a driver found by index (ghost owners) is found again.
+  bool atoms_reordered = true;
+};
+
 }  // namespace puremd

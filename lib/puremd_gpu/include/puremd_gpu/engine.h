@@ -42,19 +42,10 @@ inline bool forces_follow_solve(const StepKey &solve, const StepKey &forces) {
          solve.level == forces.level && solve.evaluation == forces.evaluation;
 }
 
-// The atoms as LAMMPS holds them: the arrays are read as they are (the CUDA
-// driver copies them to the GPU and maps types and widens ids there).
-struct StepInput {
-  int n_local = 0;            // owned atoms
-  int n_total = 0;            // owned + ghosts
-  const double *x = nullptr;  // 3 * n_total positions (LAMMPS layout)
-  // n_total atom types; atom i is of force-field element
-  // mapped_element(type_map, num_mapped, type[i]) (atom_input.h): with no
-  // map, type[i] is the element itself; -1 means the atom takes no part.
-  const int *type = nullptr;
-  const int *type_map = nullptr;
-  int num_mapped = 0;
-  TagArray tag;               // n_total global ids
+// The atoms of a force step (AtomsInput, as LAMMPS holds them: the CUDA
+// driver copies the arrays to the GPU and maps types and widens ids there),
+// with their charges.
+struct StepInput : AtomsInput {
   const double *q = nullptr;  // n_total charges
   // ACKS2 (fix acks2/reaxff/gpu): n_total effective potentials u from the
   // charge solve (Acks2Input::u); the forces then include the bond-softness
@@ -65,7 +56,6 @@ struct StepInput {
   // faster copies (they must then stay allocated while the engine has them:
   // LAMMPS's arrays do, until the engine is deleted or they are reallocated).
   int capacity = 0;
-  bool atoms_reordered = true;  // LAMMPS re-neighboured since the last call: indices/ghosts changed
   // Which force evaluation this call serves (StepKey): the engine alone
   // decides from it whether compute() reuses the last solve_charges()'s
   // atoms and charges.

@@ -201,21 +201,11 @@ struct QEqProblem {
 
 // A problem with its atoms, as the solvers read it (the engines make it from
 // StepInput + QEqProblem; the reference solver's tests fill it directly).
-struct QEqInput : QEqProblem {
-  int n_local = 0;
-  int n_total = 0;
-  const double *x = nullptr;  // 3 * n_total positions (LAMMPS layout)
-  TagArray tag;               // n_total global ids: decide which rank keeps a pair
-  // n_total atom types when the parameters are per type (null: per atom)
-  const int *type = nullptr;
-  // Optional, with per-type parameters: the pair style's map from type to
-  // force-field element (num_mapped entries, LAMMPS's pair_coeff map). Atoms
-  // of a type it maps to -1 take no part in QEq (qeq_takes_part).
-  const int *type_map = nullptr;
-  int num_mapped = 0;
-  // Indices or ghosts changed since the last solve (LAMMPS re-neighboured
-  // or sorted); false lets the CUDA solver keep the ghost owners it found.
-  bool atoms_reordered = true;
+struct QEqInput : QEqProblem, AtomsInput {
+  // AtomsInput's type here only where the parameters are per type (null: per
+  // atom); with per-type parameters, an atom of a type type_map maps to -1
+  // takes no part in QEq (qeq_takes_part). atoms_reordered false lets the
+  // CUDA solver keep the ghost owners it found.
 };
 
 // Iterations are counted as fix qeq/reaxff counts them (its loop index at

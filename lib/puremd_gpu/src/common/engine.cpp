@@ -7,13 +7,8 @@ namespace puremd {
 QEqInput Engine::charge_input(const StepInput &atoms, const QEqProblem &problem, bool reordered) {
   QEqInput in;
   static_cast<QEqProblem &>(in) = problem;
-  in.n_local = atoms.n_local;
-  in.n_total = atoms.n_total;
-  in.x = atoms.x;
-  in.tag = atoms.tag;
-  in.type = problem.num_types > 0 ? atoms.type : nullptr;
-  in.type_map = atoms.type_map;
-  in.num_mapped = atoms.num_mapped;
+  static_cast<AtomsInput &>(in) = atoms;
+  in.type = problem.num_types > 0 ? atoms.type : nullptr;  // else per-atom parameters
   in.atoms_reordered = reordered;
   return in;
 }
