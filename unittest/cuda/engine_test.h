@@ -122,6 +122,30 @@ inline std::string example(const char *rel) {
   return std::string(REAXFF_CUDA_SOURCE_DIR) + "/examples/" + rel;
 }
 
+// The force field's QEq parameters by element, as QEqProblem reads them.
+struct QEqParams {
+  std::vector<double> chi, eta, gamma;
+};
+inline QEqParams qeq_params(const ForceField &ff) {
+  QEqParams p;
+  for (int t = 0; t < ff.num_types; ++t) {
+    p.chi.push_back(ff.sbp[t].chi);
+    p.eta.push_back(ff.sbp[t].eta);
+    p.gamma.push_back(ff.sbp[t].gamma);
+  }
+  return p;
+}
+
+// One rank's communicator for a System: each ghost's owner found by its id.
+inline qeq_test::SingleRankComm single_rank_comm(const System &s) {
+  std::map<long long, int> index_of_tag;
+  for (int i = 0; i < s.n_local; ++i) index_of_tag[s.tag[i]] = i;
+  qeq_test::SingleRankComm comm;
+  comm.n_local = s.n_local;
+  for (int g = s.n_local; g < s.n_total(); ++g) comm.owner.push_back(index_of_tag.at(s.tag[g]));
+  return comm;
+}
+
 // ---------------------------------------------------------------------------
 // One step and its comparison
 
@@ -134,11 +158,9 @@ struct Result {
   std::vector<double> total_bo, nlp;
 };
 
-inline Result run(Engine &engine, const System &s, unsigned terms = kTermAll, bool per_atom = true,
-                  bool reordered = true, const StepKey &key = {}) {
+// A System's atoms as a caller passes them (types are elements: no map).
+inline StepInput step_input(const System &s) {
   StepInput in;
-  in.key = key;
-  in.atoms_reordered = reordered;
   in.n_local = s.n_local;
   in.n_total = s.n_total();
   in.x = s.x.data();
@@ -146,6 +168,14 @@ inline Result run(Engine &engine, const System &s, unsigned terms = kTermAll, bo
   in.tag = s.tag.data();
   in.q = s.q.data();
   in.u = s.u.empty() ? nullptr : s.u.data();
+  return in;
+}
+
+inline Result run(Engine &engine, const System &s, unsigned terms = kTermAll, bool per_atom = true,
+                  bool reordered = true, const StepKey &key = {}) {
+  StepInput in = step_input(s);
+  in.key = key;
+  in.atoms_reordered = reordered;
   StepRequest req;
   req.terms = terms;
   req.eatom = req.vatom = per_atom;

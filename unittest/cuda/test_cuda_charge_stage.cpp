@@ -46,17 +46,8 @@ TEST(CudaEngine, ChargeStageOfTheEngine) {
   System s =
       periodic_system(read_data(example("water/data.water")), st.ff, {"O", "H"}, 12.0, 19, 0.05);
   const int n = s.n_total(), nl = s.n_local;
-  std::map<long long, int> index_of_tag;
-  for (int i = 0; i < nl; ++i) index_of_tag[s.tag[i]] = i;
-  qeq_test::SingleRankComm comm;
-  comm.n_local = nl;
-  for (int g = nl; g < n; ++g) comm.owner.push_back(index_of_tag.at(s.tag[g]));
-  std::vector<double> chi, eta, gamma;
-  for (int t = 0; t < st.ff.num_types; ++t) {
-    chi.push_back(st.ff.sbp[t].chi);
-    eta.push_back(st.ff.sbp[t].eta);
-    gamma.push_back(st.ff.sbp[t].gamma);
-  }
+  qeq_test::SingleRankComm comm = single_rank_comm(s);
+  const QEqParams par = qeq_params(st.ff);
   QEqSettings set;
   set.cut_lo = 0.0;
   set.cut_hi = st.control.nonb_cut;
@@ -64,16 +55,6 @@ TEST(CudaEngine, ChargeStageOfTheEngine) {
   set.max_iter = 400;
 
   Engines e = make_engines(st);
-  auto step_input = [&](const System &sys) {
-    StepInput in;
-    in.n_local = nl;
-    in.n_total = n;
-    in.x = sys.x.data();
-    in.type = sys.type.data();
-    in.tag = sys.tag.data();
-    in.q = sys.q.data();
-    return in;
-  };
   // The group as LAMMPS's mask holds it: bit 0 (group all) everywhere, the
   // fix's group bit 0x4 on four atoms of five.
   std::vector<int> mask(n, 0x5);
@@ -91,9 +72,9 @@ TEST(CudaEngine, ChargeStageOfTheEngine) {
     qi.active_bits = 0x4;
     qi.type = s.type.data();
     qi.num_types = st.ff.num_types;
-    qi.chi = chi.data();
-    qi.eta = eta.data();
-    qi.gamma = gamma.data();
+    qi.chi = par.chi.data();
+    qi.eta = par.eta.data();
+    qi.gamma = par.gamma.data();
     qi.ghost_owner = ghosts == 0 ? comm.owner.data() : nullptr;
     qi.ghosts_are_images = ghosts == 1;
     return qi;

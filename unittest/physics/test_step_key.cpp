@@ -43,37 +43,23 @@ TEST(StepKey, HostDriverChecksThePromiseOfAKey) {
   const Model st = load("water/qeq_ff.water", nullptr);
   System s =
       periodic_system(read_data(example("water/data.water")), st.ff, {"O", "H"}, 12.0, 19, 0.05);
-  const int n = s.n_total(), nl = s.n_local;
+  const int nl = s.n_local;
   std::unique_ptr<Engine> host = make_engine(Driver::Host, st.ff, st.control);
 
-  std::vector<double> chi, eta, gamma;
-  for (int t = 0; t < st.ff.num_types; ++t) {
-    chi.push_back(st.ff.sbp[t].chi);
-    eta.push_back(st.ff.sbp[t].eta);
-    gamma.push_back(st.ff.sbp[t].gamma);
-  }
+  const QEqParams par = qeq_params(st.ff);
   QEqProblem problem;
   problem.settings.cut_lo = 0.0;
   problem.settings.cut_hi = st.control.nonb_cut;
   problem.settings.tolerance = 1e-8;
   problem.num_types = st.ff.num_types;
-  problem.chi = chi.data();
-  problem.eta = eta.data();
-  problem.gamma = gamma.data();
-  qeq_test::SingleRankComm comm;
-  comm.n_local = nl;
-  std::map<long long, int> index_of_tag;
-  for (int i = 0; i < nl; ++i) index_of_tag[s.tag[i]] = i;
-  for (int g = nl; g < n; ++g) comm.owner.push_back(index_of_tag.at(s.tag[g]));
+  problem.chi = par.chi.data();
+  problem.eta = par.eta.data();
+  problem.gamma = par.gamma.data();
+  qeq_test::SingleRankComm comm = single_rank_comm(s);
 
   ChargeHistory history;
   auto solve = [&](const StepKey &key) {
-    StepInput in;
-    in.n_local = nl;
-    in.n_total = n;
-    in.x = s.x.data();
-    in.type = s.type.data();
-    in.tag = s.tag.data();
+    StepInput in = step_input(s);
     in.key = key;
     host->solve_charges(in, problem, history, comm, s.q.data());
   };
