@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -50,13 +51,52 @@ Acks2Out solve(Solver &&solve_fn, const qeq_test::System &sys, QEqInput in) {
   return out;
 }
 
+// The atoms moved by up to 1e-13 A, at random in one of several patterns,
+// images with their owners (pattern 0 leaves them): a copy whose solves
+// differ from the given atoms' only at round-off.
+constexpr int kNudges = 16;
+qeq_test::System nudged(qeq_test::System sys, int pattern) {
+  if (pattern == 0) return sys;
+  std::mt19937 rng(pattern);
+  std::uniform_real_distribution<double> by(-1e-13, 1e-13);
+  std::vector<double> d(3 * sys.n_local);
+  for (double &v : d) v = by(rng);
+  for (int i = 0; i < sys.n_total(); ++i) {
+    const int o = i < sys.n_local ? i : sys.owner[i - sys.n_local];
+    for (int m = 0; m < 3; ++m) sys.x[3 * i + m] += d[3 * o + m];
+  }
+  return sys;
+}
+
+// How many iterations BiCGStab takes is round-off's once a solve starts
+// from a good extrapolation: with the absolute early exit s . s < 1e-20 its
+// residual ends near round-off. So a GPU count is held to the range the
+// host's own counts span over the nudged copies of the same solves (each
+// copy with its own history), widened by two (sixteen copies sample the
+// spread, they do not bound it), not to the host's number.
+struct IterationRange {
+  int lo = 1 << 30, hi = -1;
+  void expect_holds(int gpu) const {
+    EXPECT_GE(gpu, lo - 2) << "the host's nudged copies took " << lo << " to " << hi;
+    EXPECT_LE(gpu, hi + 2) << "the host's nudged copies took " << lo << " to " << hi;
+  }
+};
+
+struct NudgedHosts {
+  std::vector<std::unique_ptr<HostQEq>> hosts;
+  explicit NudgedHosts(const QEqSettings &set) {
+    for (int p = 0; p < kNudges; ++p) hosts.push_back(std::make_unique<HostQEq>(set));
+  }
+  IterationRange iterations(const qeq_test::System &sys, bool owners_given);
+};
+
 // Same q, u (every atom, ghosts included), history, and iteration counts
-// within a few (BiCGStab's residual near the early exit is round-off's).
+// within the host's round-off range (none asked: the count is not compared).
 void expect_same(const Acks2Out &host, const Acks2Out &gpu, ChargeHistory &hs, ChargeHistory &gs,
                  const qeq_test::System &sys, const std::string &where,
-                 bool same_iterations = true) {
+                 const IterationRange *iterations) {
   SCOPED_TRACE(where);
-  if (same_iterations) EXPECT_NEAR(gpu.res.iter_s, host.res.iter_s, 4);
+  if (iterations) iterations->expect_holds(gpu.res.iter_s);
   EXPECT_EQ(gpu.res.iter_t, 0);
   EXPECT_EQ(gpu.res.converged_s, host.res.converged_s);
   EXPECT_FALSE(gpu.res.breakdown);
@@ -69,6 +109,20 @@ void expect_same(const Acks2Out &host, const Acks2Out &gpu, ChargeHistory &hs, C
       ASSERT_NEAR(gs.s(i, k), hs.s(i, k), 1e-9) << "q history " << i << "," << k;
       ASSERT_NEAR(gs.t(i, k), hs.t(i, k), 1e-9) << "u history " << i << "," << k;
     }
+}
+
+IterationRange NudgedHosts::iterations(const qeq_test::System &sys, bool owners_given) {
+  IterationRange r;
+  for (int p = 0; p < kNudges; ++p) {
+    const qeq_test::System moved = nudged(sys, p);
+    HostQEq &host = *hosts[p];
+    const Acks2Out h =
+        solve([&](const QEqInput &i, QEqComm &c, double *q) { return host.solve(i, c, q); }, moved,
+              qeq_test::make_input(moved, owners_given));
+    r.lo = std::min(r.lo, h.res.iter_s);
+    r.hi = std::max(r.hi, h.res.iter_s);
+  }
+  return r;
 }
 
 // How the ghosts are refreshed: owners given, owners found by id, or QEqComm.
@@ -86,6 +140,7 @@ void compare_solves(qeq_test::System sys, const std::string &what, int solves,
       set.threads_per_row = threads_per_row;
       set.predictor = predictor;
       HostQEq host(set);
+      NudgedHosts nudged_hosts(set);
       qeq_test::CudaQEq cuda(set);
       std::mt19937 rng(7);
       std::uniform_real_distribution<double> jiggle(-0.02, 0.02);
@@ -104,9 +159,8 @@ void compare_solves(qeq_test::System sys, const std::string &what, int solves,
         const Acks2Out g =
             solve([&](const QEqInput &i, QEqComm &c, double *q) { return cuda.solve(i, c, q); },
                   moving, in);
-        // (tiles add by atomics, in a run-dependent order: near the early
-        // exit's test the iteration count is round-off's)
-        expect_same(h, g, host.history, cuda.history, moving, where, matrix != QEqMatrix::Half);
+        const IterationRange range = nudged_hosts.iterations(moving, ghosts == Ghosts::Given);
+        expect_same(h, g, host.history, cuda.history, moving, where, &range);
         EXPECT_EQ(g.res.matrix, matrix) << where << ": the format asked for";
         // the atoms move a little (images with them): the next guess is extrapolated
         for (int i = 0; i < moving.n_local; ++i)
@@ -161,25 +215,10 @@ TEST(CudaAcks2, HistoryOfRepeatedSolves) {
   set.tolerance = 1e-20;
   set.max_iter = 1000;
   constexpr int kSolves = 5;
-  // the fifth solve's iteration count on the host, the atoms as given and
-  // moved by 1e-13 A (images with their owners) in a few patterns
-  int lo = set.max_iter, hi = 0;
-  for (int pattern = 0; pattern < 8; ++pattern) {
-    qeq_test::System moved = sys;
-    for (int i = 0; i < moved.n_total(); ++i) {
-      const int o = i < moved.n_local ? i : moved.owner[i - moved.n_local];
-      for (int m = 0; m < 3; ++m)
-        moved.x[3 * i + m] +=
-            pattern == 0 ? 0.0 : 1e-13 * (((3 * o + m) * 7919 * pattern) % 13 - 6) / 6.0;
-    }
-    HostQEq host(set);
-    Acks2Out h;
-    for (int k = 0; k < kSolves; ++k)
-      h = solve([&](const QEqInput &i, QEqComm &c, double *q) { return host.solve(i, c, q); },
-                moved, qeq_test::make_input(moved, true));
-    lo = std::min(lo, h.res.iter_s);
-    hi = std::max(hi, h.res.iter_s);
-  }
+  // the fifth solve's iteration count on the host's nudged copies
+  NudgedHosts nudged_hosts(set);
+  IterationRange fifth;
+  for (int k = 0; k < kSolves; ++k) fifth = nudged_hosts.iterations(sys, true);
   HostQEq host(set);
   qeq_test::CudaQEq cuda(set);
   const QEqInput in = qeq_test::make_input(sys, true);
@@ -201,11 +240,9 @@ TEST(CudaAcks2, HistoryOfRepeatedSolves) {
     }
   }
   EXPECT_LT(2 * g.res.iter_s, first.res.iter_s) << "first solve " << first.res.iter_s;
-  EXPECT_GE(g.res.iter_s, lo - 1) << "the host's fifth solves took " << lo << " to " << hi;
-  EXPECT_LE(g.res.iter_s, hi + 1) << "the host's fifth solves took " << lo << " to " << hi;
   std::printf("[ acks2 ] fifth solve: gpu %d, host %d (%d to %d when moved by 1e-13 A), first %d\n",
-              g.res.iter_s, h.res.iter_s, lo, hi, first.res.iter_s);
-  expect_same(h, g, host.history, cuda.history, sys, "fifth solve", false);
+              g.res.iter_s, h.res.iter_s, fifth.lo, fifth.hi, first.res.iter_s);
+  expect_same(h, g, host.history, cuda.history, sys, "fifth solve", &fifth);
 }
 
 // No owned atom in the group: nothing solved, q and u left alone.
@@ -306,5 +343,7 @@ TEST(CudaAcks2, RefusesWhatTheHostRefusesWithItsMessage) {
   }
   const Acks2Out h = solve(on_host, sys, qeq_test::make_input(sys, true));
   const Acks2Out g = solve(on_gpu, sys, qeq_test::make_input(sys, true));
-  expect_same(h, g, host.history, cuda.history, sys, "after the refusals");
+  // a first solve (no history): its count within a few of the host's
+  const IterationRange near_host{h.res.iter_s - 2, h.res.iter_s + 2};
+  expect_same(h, g, host.history, cuda.history, sys, "after the refusals", &near_host);
 }
