@@ -3,10 +3,11 @@
 // pipeline stages, each a host function that launches the stage's kernels
 // on the context's stream.
 //
-// Lists are rebuilt every step by count -> exclusive prefix sum (CUB) ->
-// fill. The totals of a count are read back (one small synchronous copy)
-// before filling; an array that is too small is then reallocated with 20 %
-// headroom, so a step never overflows and never has to be repeated.
+// Lists are built by count -> exclusive prefix sum (CUB) -> checked total
+// -> grow -> fill, one way for all (list_build.h): the totals of a count
+// are read back (one small synchronous copy) before filling, and an array
+// that is too small is reallocated with 20 % headroom, so a step never
+// overflows and never has to be repeated.
 #pragma once
 
 #include <cuda_runtime.h>

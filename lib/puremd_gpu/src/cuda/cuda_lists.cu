@@ -32,6 +32,7 @@
 #include "cuda/cuda_context.h"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/lane_group.cuh"
+#include "cuda/list_build.h"
 #include "puremd_gpu/physics/bond_order.h"
 #include "puremd_gpu/physics/pair_lists.h"
 #include "puremd_gpu/physics/valence_angle.h"
@@ -244,92 +245,84 @@ __global__ void __launch_bounds__(kAtomBlock) three_body_fill_kernel(const StepV
 void build_bond_and_hbond_lists(CudaContext &c) {
   const int n = c.n_total;
   cudaStream_t st = c.stream;
-  const unsigned grid = blocks_for(n, kAtomBlock);
-
-  // count
-  PMD_CUDA_CHECK(cudaMemsetAsync(c.bond_count.data(), 0, (n + 1) * sizeof(int), st));
-  PMD_CUDA_CHECK(cudaMemsetAsync(c.hb_count.data(), 0, (n + 1) * sizeof(int), st));
-  c.clear_totals(kTotalBond, 2);
-  c.clear_totals(kListErrors, 1);
   const CudaContext::PairRows rows = c.near_rows();
-  c.pair_flags.reserve_discarding(std::max<size_t>(rows.total, 1), kGrowHeadroom);
   const unsigned row_grid = blocks_for(static_cast<long long>(n) * c.lanes.lists, kAtomBlock);
-  dispatch_lanes(c.lanes.lists, [&](auto l) {
-    pair_lists_count_kernel<decltype(l)::value>
-        <<<row_grid, kAtomBlock, 0, st>>>(c.view(), rows, c.pair_flags.data(), c.bond_count.data(),
-                                          c.hb_count.data(), c.totals.data());
-  });
-  PMD_CUDA_CHECK_LAUNCH("pair_lists_count_kernel", st);
-
-  // scan, then grow before filling
-  c.exclusive_scan(c.bond_count.data(), c.bond_start.data(), static_cast<size_t>(n) + 1);
-  c.exclusive_scan(c.hb_count.data(), c.hb_start.data(), static_cast<size_t>(n) + 1);
-  c.read_totals(kTotalBond, 2);
-  c.bond_total = checked_list_total(c.h_totals[kTotalBond], "bond-list", n);
-  c.hb_total = checked_list_total(c.h_totals[kTotalHbond], "hydrogen-bond-list", n);
-  const size_t nb = c.bond_total, nh = c.hb_total;
-  c.bond_nbr.reserve_discarding(nb, kGrowHeadroom);
-  c.bond_row.reserve_discarding(nb, kGrowHeadroom);
-  c.bond_sym.reserve_discarding(nb, kGrowHeadroom);
-  c.bond_d.reserve_discarding(nb, kGrowHeadroom);
-  c.bond_dvec.reserve_discarding(nb, kGrowHeadroom);
-  c.bond_bo.reserve_discarding(nb, kGrowHeadroom);
-  c.hb_nbr.reserve_discarding(nh, kGrowHeadroom);
-  c.hb_d.reserve_discarding(nh, kGrowHeadroom);
-  c.hb_dvec.reserve_discarding(nh, kGrowHeadroom);
-  // the three-body rows are bond entries
-  c.thb_count.reserve_discarding(nb + 1, kGrowHeadroom);
-  c.thb_start.reserve_discarding(nb + 1, kGrowHeadroom);
-  c.thb_end.reserve_discarding(nb + 1, kGrowHeadroom);
-
-  // fill (cursors start at the row starts), sort rows, finish entries
-  PMD_CUDA_CHECK(cudaMemcpyAsync(c.bond_end.data(), c.bond_start.data(), n * sizeof(int),
-                                 cudaMemcpyDeviceToDevice, st));
-  PMD_CUDA_CHECK(cudaMemcpyAsync(c.hb_end.data(), c.hb_start.data(), n * sizeof(int),
-                                 cudaMemcpyDeviceToDevice, st));
-  const StepView v = c.view();
-  dispatch_lanes(c.lanes.lists, [&](auto l) {
-    pair_lists_fill_kernel<decltype(l)::value>
-        <<<row_grid, kAtomBlock, 0, st>>>(v, rows, c.pair_flags.data(), c.bond_row.data());
-  });
-  PMD_CUDA_CHECK_LAUNCH("pair_lists_fill_kernel", st);
-  pair_lists_sort_kernel<<<blocks_for(static_cast<long long>(n) * 32, kAtomBlock), kAtomBlock, 0,
-                           st>>>(v);
-  PMD_CUDA_CHECK_LAUNCH("pair_lists_sort_kernel", st);
-  const unsigned bond_grid = blocks_for(static_cast<long long>(n) * kBondRowLanes, kAtomBlock);
-  pair_lists_finish_kernel<kBondRowLanes><<<bond_grid, kAtomBlock, 0, st>>>(v, c.totals.data());
-  PMD_CUDA_CHECK_LAUNCH("pair_lists_finish_kernel", st);
+  const auto count = [&] {  // counts by atomics: zeroed first
+    PMD_CUDA_CHECK(cudaMemsetAsync(c.bond_count.data(), 0, (n + 1) * sizeof(int), st));
+    PMD_CUDA_CHECK(cudaMemsetAsync(c.hb_count.data(), 0, (n + 1) * sizeof(int), st));
+    c.clear_totals(kListErrors, 1);
+    c.bond_end.reserve_discarding(static_cast<size_t>(n) + 1, kGrowHeadroom);
+    c.hb_end.reserve_discarding(static_cast<size_t>(n) + 1, kGrowHeadroom);
+    c.pair_flags.reserve_discarding(std::max<size_t>(rows.total, 1), kGrowHeadroom);
+    dispatch_lanes(c.lanes.lists, [&](auto l) {
+      pair_lists_count_kernel<decltype(l)::value><<<row_grid, kAtomBlock, 0, st>>>(
+          c.view(), rows, c.pair_flags.data(), c.bond_count.data(), c.hb_count.data(),
+          c.totals.data());
+    });
+    PMD_CUDA_CHECK_LAUNCH("pair_lists_count_kernel", st);
+  };
+  const auto grow = [&](const auto &total) {
+    grow_entries(total[0], c.bond_nbr, c.bond_row, c.bond_sym, c.bond_d, c.bond_dvec, c.bond_bo);
+    grow_entries(total[1], c.hb_nbr, c.hb_d, c.hb_dvec);
+  };
+  // cursors start at the row starts; fill, sort rows, finish entries
+  const auto fill = [&](const auto &) {
+    PMD_CUDA_CHECK(cudaMemcpyAsync(c.bond_end.data(), c.bond_start.data(), n * sizeof(int),
+                                   cudaMemcpyDeviceToDevice, st));
+    PMD_CUDA_CHECK(cudaMemcpyAsync(c.hb_end.data(), c.hb_start.data(), n * sizeof(int),
+                                   cudaMemcpyDeviceToDevice, st));
+    const StepView v = c.view();
+    dispatch_lanes(c.lanes.lists, [&](auto l) {
+      pair_lists_fill_kernel<decltype(l)::value>
+          <<<row_grid, kAtomBlock, 0, st>>>(v, rows, c.pair_flags.data(), c.bond_row.data());
+    });
+    PMD_CUDA_CHECK_LAUNCH("pair_lists_fill_kernel", st);
+    pair_lists_sort_kernel<<<blocks_for(static_cast<long long>(n) * 32, kAtomBlock), kAtomBlock, 0,
+                             st>>>(v);
+    PMD_CUDA_CHECK_LAUNCH("pair_lists_sort_kernel", st);
+    const unsigned bond_grid = blocks_for(static_cast<long long>(n) * kBondRowLanes, kAtomBlock);
+    pair_lists_finish_kernel<kBondRowLanes><<<bond_grid, kAtomBlock, 0, st>>>(v, c.totals.data());
+    PMD_CUDA_CHECK_LAUNCH("pair_lists_finish_kernel", st);
+  };
+  static_assert(kTotalHbond == kTotalBond + 1, "the two lists' totals are read back together");
+  const auto totals = build_lists<2>(c, n, kTotalBond,
+                                     {ListRows{&c.bond_count, &c.bond_start, "bond-list"},
+                                      ListRows{&c.hb_count, &c.hb_start, "hydrogen-bond-list"}},
+                                     count, grow, fill);
+  c.bond_total = totals[0];
+  c.hb_total = totals[1];
 }
 
+// Rows are bond entries. The bond finish kernel's error flag (kListErrors,
+// beside kTotalThb) comes back with the total.
 void build_three_body_list(CudaContext &c) {
   const int n = c.n_total;
-  const size_t nb = c.bond_total;
+  const int nb = static_cast<int>(c.bond_total);
   cudaStream_t st = c.stream;
-  const unsigned grid = blocks_for(n, kAtomBlock);
-
-  PMD_CUDA_CHECK(cudaMemsetAsync(c.thb_count.data(), 0, (nb + 1) * sizeof(int), st));
-  c.clear_totals(kTotalThb, 1);
-  three_body_count_kernel<<<grid, kAtomBlock, 0, st>>>(c.view(), c.thb_count.data(),
-                                                       c.totals.data());
-  PMD_CUDA_CHECK_LAUNCH("three_body_count_kernel", st);
-  c.exclusive_scan(c.thb_count.data(), c.thb_start.data(), nb + 1);
-  // kTotalThb and kListErrors (set by the bond finish kernel) are adjacent
-  c.read_totals(kTotalThb, 2);
-  if (c.h_totals[kListErrors])
-    throw RuntimeError(
-        "CUDA driver: internal error: a bond has no mirror entry in its partner's row (bond "
-        "list inconsistent); rerun with REAXFF_GPU_DEBUG=1 and report it");
-  c.thb_total = checked_list_total(c.h_totals[kTotalThb], "three-body-list", n);
-  const size_t nt = c.thb_total;
-  c.thb_k.reserve_discarding(nt, kGrowHeadroom);
-  c.thb_pthb.reserve_discarding(nt, kGrowHeadroom);
-  c.thb_theta.reserve_discarding(nt, kGrowHeadroom);
-  c.thb_cos.reserve_discarding(nt, kGrowHeadroom);
-
-  three_body_fill_kernel<kBondRowLanes>
-      <<<blocks_for(static_cast<long long>(n) * kBondRowLanes, kAtomBlock), kAtomBlock, 0, st>>>(
-          c.view());
-  PMD_CUDA_CHECK_LAUNCH("three_body_fill_kernel", st);
+  const auto count = [&] {
+    c.thb_end.reserve_discarding(static_cast<size_t>(nb) + 1, kGrowHeadroom);
+    PMD_CUDA_CHECK(cudaMemsetAsync(c.thb_count.data(), 0, (nb + 1) * sizeof(int), st));
+    three_body_count_kernel<<<blocks_for(n, kAtomBlock), kAtomBlock, 0, st>>>(
+        c.view(), c.thb_count.data(), c.totals.data());
+    PMD_CUDA_CHECK_LAUNCH("three_body_count_kernel", st);
+  };
+  const auto grow = [&](const auto &total) {
+    if (c.h_totals[kListErrors])
+      throw RuntimeError(
+          "CUDA driver: internal error: a bond has no mirror entry in its partner's row (bond "
+          "list inconsistent); rerun with REAXFF_GPU_DEBUG=1 and report it");
+    grow_entries(total[0], c.thb_k, c.thb_pthb, c.thb_theta, c.thb_cos);
+  };
+  const auto fill = [&](const auto &) {
+    three_body_fill_kernel<kBondRowLanes>
+        <<<blocks_for(static_cast<long long>(n) * kBondRowLanes, kAtomBlock), kAtomBlock, 0, st>>>(
+            c.view());
+    PMD_CUDA_CHECK_LAUNCH("three_body_fill_kernel", st);
+  };
+  static_assert(kListErrors == kTotalThb + 1, "the error flag is read back with the total");
+  c.thb_total =
+      build_lists<1>(c, nb, kTotalThb, {ListRows{&c.thb_count, &c.thb_start, "three-body-list"}},
+                     count, grow, fill, /*read_extra=*/1)[0];
   if (debug_mode())
     std::fprintf(stderr,
                  "[reaxff/gpu] lists: %zu bond entries, %zu hbond entries, %zu three-body\n",

@@ -9,6 +9,7 @@
 #include "cuda/cuda_context.h"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/lane_group.cuh"
+#include "cuda/list_build.h"
 #include "puremd_gpu/physics/pair_lists.h"
 
 namespace puremd::cuda {
@@ -58,37 +59,38 @@ __global__ void __launch_bounds__(kAtomBlock)
 
 }  // namespace
 
-// The near list of the skin list just built (count -> prefix sum -> read
-// back -> fill, once per build of the skin list).
+// The near list of the skin list just built (list_build.h), once per build
+// of the skin list.
 void build_near_list(CudaContext &c) {
   const int n = c.n_total;
   cudaStream_t st = c.stream;
-  c.near_count.reserve_discarding(static_cast<size_t>(n) + 1, kGrowHeadroom);
-  c.near_start.reserve_discarding(static_cast<size_t>(n) + 1, kGrowHeadroom);
-  c.near_end.reserve_discarding(static_cast<size_t>(n) + 1, kGrowHeadroom);
-  PMD_CUDA_CHECK(cudaMemsetAsync(c.near_count.data() + n, 0, sizeof(int), st));
-  c.clear_totals(kTotalNear, 1);
-  const StepView v = c.view();
   const int lanes = c.lanes.compaction;  // a pass over the skin rows, as the compaction's
   const unsigned blocks = blocks_for(static_cast<long long>(n) * lanes, kAtomBlock);
-  dispatch_lanes(lanes, [&](auto l) {
-    constexpr int L = decltype(l)::value;
-    near_rows_kernel<L, false><<<blocks, kAtomBlock, 0, st>>>(
-        v, c.skin_start.data(), c.skin_end.data(), c.skin_nbr.data(), c.skin, c.near_count.data(),
-        c.totals.data() + kTotalNear, nullptr, nullptr, nullptr);
-  });
-  PMD_CUDA_CHECK_LAUNCH("near_rows_kernel(count)", st);
-  c.exclusive_scan(c.near_count.data(), c.near_start.data(), static_cast<size_t>(n) + 1);
-  c.read_totals(kTotalNear, 1);
-  c.near_total = checked_list_total(c.h_totals[kTotalNear], "near-list", n);
-  c.near_nbr.reserve_discarding(std::max<size_t>(c.near_total, 1), kGrowHeadroom);
-  dispatch_lanes(lanes, [&](auto l) {
-    constexpr int L = decltype(l)::value;
-    near_rows_kernel<L, true><<<blocks, kAtomBlock, 0, st>>>(
-        v, c.skin_start.data(), c.skin_end.data(), c.skin_nbr.data(), c.skin, nullptr, nullptr,
-        c.near_start.data(), c.near_end.data(), c.near_nbr.data());
-  });
-  PMD_CUDA_CHECK_LAUNCH("near_rows_kernel(fill)", st);
+  const auto count = [&] {
+    c.near_end.reserve_discarding(static_cast<size_t>(n) + 1, kGrowHeadroom);
+    const StepView v = c.view();
+    dispatch_lanes(lanes, [&](auto l) {
+      constexpr int L = decltype(l)::value;
+      near_rows_kernel<L, false><<<blocks, kAtomBlock, 0, st>>>(
+          v, c.skin_start.data(), c.skin_end.data(), c.skin_nbr.data(), c.skin, c.near_count.data(),
+          c.totals.data() + kTotalNear, nullptr, nullptr, nullptr);
+    });
+    PMD_CUDA_CHECK_LAUNCH("near_rows_kernel(count)", st);
+  };
+  const auto grow = [&](const auto &total) { grow_entries(total[0], c.near_nbr); };
+  const auto fill = [&](const auto &) {
+    const StepView v = c.view();
+    dispatch_lanes(lanes, [&](auto l) {
+      constexpr int L = decltype(l)::value;
+      near_rows_kernel<L, true><<<blocks, kAtomBlock, 0, st>>>(
+          v, c.skin_start.data(), c.skin_end.data(), c.skin_nbr.data(), c.skin, nullptr, nullptr,
+          c.near_start.data(), c.near_end.data(), c.near_nbr.data());
+    });
+    PMD_CUDA_CHECK_LAUNCH("near_rows_kernel(fill)", st);
+  };
+  c.near_total =
+      build_lists<1>(c, n, kTotalNear, {ListRows{&c.near_count, &c.near_start, "near-list"}}, count,
+                     grow, fill)[0];
 }
 
 }  // namespace puremd::cuda

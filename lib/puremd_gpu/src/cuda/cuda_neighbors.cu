@@ -38,6 +38,7 @@
 #include "cuda/cuda_context.h"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/lane_group.cuh"
+#include "cuda/list_build.h"
 
 namespace puremd::cuda {
 namespace {
@@ -280,36 +281,35 @@ size_t build_cell_pairs(CudaContext &c, double skin, DeviceArray<int> &start, De
       c.cell_start.data(), c.cell_end.data(), c.cell_x.data(), c.cell_type.data());
   PMD_CUDA_CHECK_LAUNCH("cell_bounds_kernel", st);
 
-  // 3. count -> scan -> grow -> fill
+  // 3. the pairs (list_build.h)
   c.cells = CellSearch{g, c.n_local, n, cut_local, cut_ghost, skin};
   const UpperPartners search{c.cells,
                              CellArrays{c.cell_start.data(), c.cell_end.data(), c.cell_atoms.data(),
                                         c.cell_type.data(), c.cell_x.data()},
                              c.x.data(), c.type.data()};
-  PMD_CUDA_CHECK(cudaMemsetAsync(c.far_count.data() + n, 0, sizeof(int), st));
-  c.clear_totals(kTotalFar, 1);
   const int lanes = c.lanes.neighbors;
-  dispatch_lanes(lanes, [&](auto l) {
-    constexpr int L = decltype(l)::value;
-    cell_rows_count_kernel<L>
-        <<<blocks_for(static_cast<long long>(n) * L, kAtomBlock), kAtomBlock, 0, st>>>(
-            n, search, c.far_count.data(), c.totals.data() + kTotalFar);
-  });
-  PMD_CUDA_CHECK_LAUNCH("cell_rows_count_kernel(far)", st);
-  start.reserve_discarding(static_cast<size_t>(n) + 1, kGrowHeadroom);
-  end.reserve_discarding(static_cast<size_t>(n) + 1, kGrowHeadroom);
-  c.exclusive_scan(c.far_count.data(), start.data(), static_cast<size_t>(n) + 1);
-  c.read_totals(kTotalFar, 1);
-  const size_t total = checked_list_total(c.h_totals[kTotalFar], what, n);
-  nbr.reserve_discarding(total, kGrowHeadroom);
-
-  dispatch_lanes(lanes, [&](auto l) {
-    constexpr int L = decltype(l)::value;
-    cell_rows_fill_kernel<L>
-        <<<blocks_for(static_cast<long long>(n) * L, kAtomBlock), kAtomBlock, 0, st>>>(
-            n, search, start.data(), end.data(), nbr.data());
-  });
-  PMD_CUDA_CHECK_LAUNCH("cell_rows_fill_kernel(far)", st);
+  const auto count = [&] {
+    end.reserve_discarding(static_cast<size_t>(n) + 1, kGrowHeadroom);
+    dispatch_lanes(lanes, [&](auto l) {
+      constexpr int L = decltype(l)::value;
+      cell_rows_count_kernel<L>
+          <<<blocks_for(static_cast<long long>(n) * L, kAtomBlock), kAtomBlock, 0, st>>>(
+              n, search, c.far_count.data(), c.totals.data() + kTotalFar);
+    });
+    PMD_CUDA_CHECK_LAUNCH("cell_rows_count_kernel(far)", st);
+  };
+  const auto grow = [&](const auto &total) { grow_entries(total[0], nbr); };
+  const auto fill = [&](const auto &) {
+    dispatch_lanes(lanes, [&](auto l) {
+      constexpr int L = decltype(l)::value;
+      cell_rows_fill_kernel<L>
+          <<<blocks_for(static_cast<long long>(n) * L, kAtomBlock), kAtomBlock, 0, st>>>(
+              n, search, start.data(), end.data(), nbr.data());
+    });
+    PMD_CUDA_CHECK_LAUNCH("cell_rows_fill_kernel(far)", st);
+  };
+  const size_t total =
+      build_lists<1>(c, n, kTotalFar, {ListRows{&c.far_count, &start, what}}, count, grow, fill)[0];
   if (debug_mode())
     std::fprintf(stderr, "[reaxff/gpu] %s: %d atoms (%d owned), %d cells, skin %g, %zu pairs\n",
                  what, n, c.n_local, static_cast<int>(n_cells), skin, total);

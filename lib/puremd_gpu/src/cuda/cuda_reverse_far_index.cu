@@ -15,6 +15,7 @@
 #include "cuda/cell_search.cuh"
 #include "cuda/cuda_context.h"
 #include "cuda/kernel_utils.cuh"
+#include "cuda/list_build.h"
 
 namespace puremd::cuda {
 
@@ -28,31 +29,29 @@ void update_reverse_far_index(CudaContext &c) {
                                       c.cell_type.data(), c.cell_x.data()},
                            c.skin_valid ? c.skin_x.data() : c.x.data(), c.type.data()};
 
-  c.rev_count.reserve_discarding(static_cast<size_t>(n) + 1, kGrowHeadroom);
-  c.rev_start.reserve_discarding(static_cast<size_t>(n) + 1, kGrowHeadroom);
-  PMD_CUDA_CHECK(cudaMemsetAsync(c.rev_count.data() + n, 0, sizeof(int), st));
-  c.clear_totals(kTotalReverse, 1);
   const int lanes = c.lanes.neighbors;  // the same search as the list's
   const unsigned blocks = blocks_for(static_cast<long long>(n) * lanes, kAtomBlock);
-  dispatch_lanes(lanes, [&](auto l) {
-    constexpr int L = decltype(l)::value;
-    cell_rows_count_kernel<L><<<blocks, kAtomBlock, 0, st>>>(n, search, c.rev_count.data(),
-                                                             c.totals.data() + kTotalReverse);
-  });
-  PMD_CUDA_CHECK_LAUNCH("cell_rows_count_kernel(reverse)", st);
-  c.exclusive_scan(c.rev_count.data(), c.rev_start.data(), static_cast<size_t>(n) + 1);
-  c.read_totals(kTotalReverse, 1);
-  const size_t total = checked_list_total(c.h_totals[kTotalReverse], "reverse far-index", n);
-  c.rev_total = total;
-  c.rev_row.reserve_discarding(total, kGrowHeadroom);
-  if (total > 0) {
+  const auto count = [&] {
+    dispatch_lanes(lanes, [&](auto l) {
+      constexpr int L = decltype(l)::value;
+      cell_rows_count_kernel<L><<<blocks, kAtomBlock, 0, st>>>(n, search, c.rev_count.data(),
+                                                               c.totals.data() + kTotalReverse);
+    });
+    PMD_CUDA_CHECK_LAUNCH("cell_rows_count_kernel(reverse)", st);
+  };
+  const auto grow = [&](const auto &total) { grow_entries(total[0], c.rev_row); };
+  const auto fill = [&](const auto &total) {
+    if (total[0] == 0) return;
     dispatch_lanes(lanes, [&](auto l) {
       constexpr int L = decltype(l)::value;
       cell_rows_fill_kernel<L>
           <<<blocks, kAtomBlock, 0, st>>>(n, search, c.rev_start.data(), nullptr, c.rev_row.data());
     });
     PMD_CUDA_CHECK_LAUNCH("cell_rows_fill_kernel(reverse)", st);
-  }
+  };
+  c.rev_total = build_lists<1>(c, n, kTotalReverse,
+                               {ListRows{&c.rev_count, &c.rev_start, "reverse far-index"}}, count,
+                               grow, fill)[0];
   c.rev_built_for = c.list_builds;
 }
 
