@@ -251,8 +251,6 @@ void build_bond_and_hbond_lists(CudaContext &c) {
     PMD_CUDA_CHECK(cudaMemsetAsync(c.bond_count.data(), 0, (n + 1) * sizeof(int), st));
     PMD_CUDA_CHECK(cudaMemsetAsync(c.hb_count.data(), 0, (n + 1) * sizeof(int), st));
     c.clear_totals(kListErrors, 1);
-    c.bond_end.reserve_discarding(static_cast<size_t>(n) + 1, kGrowHeadroom);
-    c.hb_end.reserve_discarding(static_cast<size_t>(n) + 1, kGrowHeadroom);
     c.pair_flags.reserve_discarding(std::max<size_t>(rows.total, 1), kGrowHeadroom);
     dispatch_lanes(c.lanes.lists, [&](auto l) {
       pair_lists_count_kernel<decltype(l)::value><<<row_grid, kAtomBlock, 0, st>>>(
@@ -285,10 +283,11 @@ void build_bond_and_hbond_lists(CudaContext &c) {
     PMD_CUDA_CHECK_LAUNCH("pair_lists_finish_kernel", st);
   };
   static_assert(kTotalHbond == kTotalBond + 1, "the two lists' totals are read back together");
-  const auto totals = build_lists<2>(c, n, kTotalBond,
-                                     {ListRows{&c.bond_count, &c.bond_start, "bond-list"},
-                                      ListRows{&c.hb_count, &c.hb_start, "hydrogen-bond-list"}},
-                                     count, grow, fill);
+  const auto totals =
+      build_lists<2>(c, n, kTotalBond,
+                     {ListRows{&c.bond_count, &c.bond_start, &c.bond_end, "bond-list"},
+                      ListRows{&c.hb_count, &c.hb_start, &c.hb_end, "hydrogen-bond-list"}},
+                     count, grow, fill);
   c.bond_total = totals[0];
   c.hb_total = totals[1];
 }
@@ -297,10 +296,9 @@ void build_bond_and_hbond_lists(CudaContext &c) {
 // beside kTotalThb) comes back with the total.
 void build_three_body_list(CudaContext &c) {
   const int n = c.n_total;
-  const int nb = static_cast<int>(c.bond_total);
+  const size_t nb = c.bond_total;
   cudaStream_t st = c.stream;
   const auto count = [&] {
-    c.thb_end.reserve_discarding(static_cast<size_t>(nb) + 1, kGrowHeadroom);
     PMD_CUDA_CHECK(cudaMemsetAsync(c.thb_count.data(), 0, (nb + 1) * sizeof(int), st));
     three_body_count_kernel<<<blocks_for(n, kAtomBlock), kAtomBlock, 0, st>>>(
         c.view(), c.thb_count.data(), c.totals.data());
@@ -321,8 +319,9 @@ void build_three_body_list(CudaContext &c) {
   };
   static_assert(kListErrors == kTotalThb + 1, "the error flag is read back with the total");
   c.thb_total =
-      build_lists<1>(c, nb, kTotalThb, {ListRows{&c.thb_count, &c.thb_start, "three-body-list"}},
-                     count, grow, fill, /*read_extra=*/1)[0];
+      build_lists<1>(c, static_cast<int>(nb), kTotalThb,
+                     {ListRows{&c.thb_count, &c.thb_start, &c.thb_end, "three-body-list"}}, count,
+                     grow, fill, /*read_extra=*/1)[0];
   if (debug_mode())
     std::fprintf(stderr,
                  "[reaxff/gpu] lists: %zu bond entries, %zu hbond entries, %zu three-body\n",

@@ -67,7 +67,6 @@ void build_near_list(CudaContext &c) {
   const int lanes = c.lanes.compaction;  // a pass over the skin rows, as the compaction's
   const unsigned blocks = blocks_for(static_cast<long long>(n) * lanes, kAtomBlock);
   const auto count = [&] {
-    c.near_end.reserve_discarding(static_cast<size_t>(n) + 1, kGrowHeadroom);
     const StepView v = c.view();
     dispatch_lanes(lanes, [&](auto l) {
       constexpr int L = decltype(l)::value;
@@ -88,9 +87,9 @@ void build_near_list(CudaContext &c) {
     });
     PMD_CUDA_CHECK_LAUNCH("near_rows_kernel(fill)", st);
   };
-  c.near_total =
-      build_lists<1>(c, n, kTotalNear, {ListRows{&c.near_count, &c.near_start, "near-list"}}, count,
-                     grow, fill)[0];
+  c.near_total = build_lists<1>(c, n, kTotalNear,
+                                {ListRows{&c.near_count, &c.near_start, &c.near_end, "near-list"}},
+                                count, grow, fill)[0];
 }
 
 }  // namespace puremd::cuda

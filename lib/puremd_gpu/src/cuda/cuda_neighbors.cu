@@ -289,7 +289,6 @@ size_t build_cell_pairs(CudaContext &c, double skin, DeviceArray<int> &start, De
                              c.x.data(), c.type.data()};
   const int lanes = c.lanes.neighbors;
   const auto count = [&] {
-    end.reserve_discarding(static_cast<size_t>(n) + 1, kGrowHeadroom);
     dispatch_lanes(lanes, [&](auto l) {
       constexpr int L = decltype(l)::value;
       cell_rows_count_kernel<L>
@@ -308,8 +307,8 @@ size_t build_cell_pairs(CudaContext &c, double skin, DeviceArray<int> &start, De
     });
     PMD_CUDA_CHECK_LAUNCH("cell_rows_fill_kernel(far)", st);
   };
-  const size_t total =
-      build_lists<1>(c, n, kTotalFar, {ListRows{&c.far_count, &start, what}}, count, grow, fill)[0];
+  const size_t total = build_lists<1>(c, n, kTotalFar, {ListRows{&c.far_count, &start, &end, what}},
+                                      count, grow, fill)[0];
   if (debug_mode())
     std::fprintf(stderr, "[reaxff/gpu] %s: %d atoms (%d owned), %d cells, skin %g, %zu pairs\n",
                  what, n, c.n_local, static_cast<int>(n_cells), skin, total);

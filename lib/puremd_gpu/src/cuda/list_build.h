@@ -26,10 +26,10 @@
 
 namespace puremd::cuda {
 
-// One list's row index: its rows' counts and starts (n + 1 each), and its
-// name in messages.
+// One list's row index: its rows' counts, starts and, where the fill writes
+// them, ends (n + 1 each; end may be null), and its name in messages.
 struct ListRows {
-  DeviceArray<int> *count, *start;
+  DeviceArray<int> *count, *start, *end;
   const char *what;
 };
 
@@ -46,6 +46,7 @@ std::array<std::size_t, K> build_lists(CudaContext &c, int n_rows, TotalSlot fir
   for (const ListRows &l : lists) {
     l.count->reserve_discarding(rows + 1, kGrowHeadroom);
     l.start->reserve_discarding(rows + 1, kGrowHeadroom);
+    if (l.end) l.end->reserve_discarding(rows + 1, kGrowHeadroom);
     PMD_CUDA_CHECK(cudaMemsetAsync(l.count->data() + rows, 0, sizeof(int), c.stream));
   }
   c.clear_totals(first, static_cast<int>(K));
