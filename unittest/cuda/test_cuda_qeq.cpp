@@ -452,9 +452,16 @@ TEST(CudaQEq, SomeGhostOwnersUnknownUsesComm) {
   CudaQEq cuda(settings(0.0, 6.0, 1e-12));
   expect_same_solve(host, cuda, in, sys, "partial ghost_owner");
   owner[0] = sys.n_local;  // not an owned atom
+  owner[1] = -3;            // nor -1: the lowest such ghost is named
   SingleRankComm comm = make_comm(sys);
   std::vector<double> q(sys.n_total());
-  EXPECT_THROW(cuda.solve(in, comm, q.data()), RuntimeError);
+  try {
+    cuda.solve(in, comm, q.data());
+    ADD_FAILURE() << "a ghost owner that is not an owned atom was taken";
+  } catch (const RuntimeError &e) {
+    const std::string want = "ghost_owner[0] = " + std::to_string(sys.n_local);
+    EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+  }
 }
 
 // A sub-domain without ghosts, given no owner information (several ranks in
@@ -512,18 +519,27 @@ TEST(CudaQEq, RejectsBadInput) {
   QEqInput in = make_input(sys, true);
   const std::vector<double> bad_eta = {7.0, 0.0, 0.0};
   std::vector<int> types(sys.n_total(), 1);
+  // the message names what the GPU found (its checks come home in one read)
+  auto expect_rejected = [&](const QEqInput &bad, const std::string &want) {
+    try {
+      solver.solve(bad, comm, q.data());
+      ADD_FAILURE() << "accepted; expected: " << want;
+    } catch (const InputError &e) {
+      EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+    }
+  };
   in.type = types.data();
   in.eta = bad_eta.data();
-  EXPECT_THROW(solver.solve(in, comm, q.data()), InputError);
+  expect_rejected(in, "atom type 1 has eta = 0");
   in.eta = kEta.data();
   in.num_types = 1;
-  EXPECT_THROW(solver.solve(in, comm, q.data()), InputError);
+  expect_rejected(in, "atom type 1 has no QEq parameters");
   // A ghost partner with a type that has no parameters (found on the GPU).
   in = make_input(sys, true);
   std::vector<int> ghost_bad = sys.type;
   for (int g = sys.n_local; g < sys.n_total(); ++g) ghost_bad[g] = 7;
   in.type = ghost_bad.data();
-  EXPECT_THROW(solver.solve(in, comm, q.data()), InputError);
+  expect_rejected(in, "atom type 7 has no QEq parameters");
   // The solver is still usable afterwards.
   in = make_input(sys, true);
   EXPECT_NO_THROW(solver.solve(in, comm, q.data()));

@@ -52,18 +52,6 @@ CudaContext::PairRows CudaContext::near_rows() const {
   return PairRows{far_start.data(), far_end.data(), far_nbr.data(), far_total};
 }
 
-void CudaContext::clear_totals(int first, int count) {
-  PMD_CUDA_CHECK(
-      cudaMemsetAsync(totals.data() + first, 0, count * sizeof(unsigned long long), stream));
-}
-
-void CudaContext::read_totals(int first, int count) {
-  PMD_CUDA_CHECK(cudaMemcpyAsync(h_totals.data() + first, totals.data() + first,
-                                 count * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
-                                 stream));
-  PMD_CUDA_CHECK(cudaStreamSynchronize(stream));
-}
-
 size_t checked_list_total(unsigned long long total, const char *what, int n_atoms) {
   if (total > static_cast<unsigned long long>(INT32_MAX))
     throw RuntimeError(std::string("CUDA driver: ") + std::to_string(total) + " " + what +

@@ -13,6 +13,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda/device_buffer.h"
+#include "cuda/readback.h"
 #include "cuda/thread_mapping.h"
 #include "puremd_gpu/engine.h"
 #include "puremd_gpu/lists.h"
@@ -26,7 +27,7 @@ constexpr int kMaxReduceBlocks = 512;  // partial sums of the virial reduction
 static_assert(sizeof(Energies) == kNumEnergyTerms * sizeof(double),
               "Energies must stay a plain array of doubles for the device reduction");
 
-// 64-bit counters read back by the host after a count kernel.
+// The engine's read-back slots (CudaContext::totals), 64-bit each.
 enum TotalSlot : int {
   kTotalFar = 0,  // far-neighbour pairs
   kTotalBond,     // bond-list entries (each bond twice)
@@ -205,7 +206,7 @@ struct CudaContext {
   DeviceArray<double> energy_slots{"energy slots", &mem};
   DeviceArray<double> virial_partials{"virial partial sums", &mem};
   DeviceArray<StepScalars> scalars{"step scalars", &mem};
-  DeviceArray<unsigned long long> totals{"list totals", &mem};
+  Readback<TotalSlot, kNumTotals> totals{"list totals", &mem};
   // analysis tables (cuda_analysis.cu), made only when asked for
   DeviceArray<double> extract_d{"bond-table scratch", &mem};
   DeviceArray<int> rows_count{"analysis bond rows: counts", &mem};
@@ -217,7 +218,6 @@ struct CudaContext {
   DeviceArray<unsigned char> cub_temp{"CUB temporary storage", &mem};
 
   // --- pinned host staging ---
-  PinnedArray<unsigned long long> h_totals{"list totals (host)"};
   PinnedArray<AtomProbe> h_probe{"atom probe (host)"};
 
   // The rows the bond and hbond lists are found in: the near list, or the
@@ -231,11 +231,6 @@ struct CudaContext {
   // The view of the current arrays (device pointers only); rebuilt on each
   // call, so arrays may grow between stages.
   StepView view() const;
-
-  // Zero the counters in [first, first + count) of `totals`.
-  void clear_totals(int first, int count);
-  // Copy totals [first, first + count) to h_totals and wait for them.
-  void read_totals(int first, int count);
 
   // Exclusive prefix sum out[0..n) of in[0..n) (CUB), on the stream.
   void exclusive_scan(const int *in, int *out, size_t n);

@@ -129,8 +129,7 @@ CudaEngine::CudaEngine(const ForceField &ff, const Control &control,
       static_cast<long long>(prop.multiProcessorCount) * prop.maxThreadsPerMultiProcessor;
   copy_force_field(ff);
 
-  c_.totals.reserve_discarding(kNumTotals);
-  c_.h_totals.reserve_discarding(kNumTotals);
+  c_.totals.reserve();
   c_.h_probe.reserve_discarding(1);
   c_.energy_slots.reserve_discarding(static_cast<size_t>(kEnergySlots) * kEnergySlotStride);
   c_.scalars.reserve_discarding(1);

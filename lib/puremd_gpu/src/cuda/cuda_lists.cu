@@ -250,12 +250,12 @@ void build_bond_and_hbond_lists(CudaContext &c) {
   const auto count = [&] {  // counts by atomics: zeroed first
     PMD_CUDA_CHECK(cudaMemsetAsync(c.bond_count.data(), 0, (n + 1) * sizeof(int), st));
     PMD_CUDA_CHECK(cudaMemsetAsync(c.hb_count.data(), 0, (n + 1) * sizeof(int), st));
-    c.clear_totals(kListErrors, 1);
+    c.totals.clear(c.stream, kListErrors);
     c.pair_flags.reserve_discarding(std::max<size_t>(rows.total, 1), kGrowHeadroom);
     dispatch_lanes(c.lanes.lists, [&](auto l) {
-      pair_lists_count_kernel<decltype(l)::value><<<row_grid, kAtomBlock, 0, st>>>(
-          c.view(), rows, c.pair_flags.data(), c.bond_count.data(), c.hb_count.data(),
-          c.totals.data());
+      pair_lists_count_kernel<decltype(l)::value>
+          <<<row_grid, kAtomBlock, 0, st>>>(c.view(), rows, c.pair_flags.data(),
+                                            c.bond_count.data(), c.hb_count.data(), c.totals.all());
     });
     PMD_CUDA_CHECK_LAUNCH("pair_lists_count_kernel", st);
   };
@@ -279,7 +279,7 @@ void build_bond_and_hbond_lists(CudaContext &c) {
                              st>>>(v);
     PMD_CUDA_CHECK_LAUNCH("pair_lists_sort_kernel", st);
     const unsigned bond_grid = blocks_for(static_cast<long long>(n) * kBondRowLanes, kAtomBlock);
-    pair_lists_finish_kernel<kBondRowLanes><<<bond_grid, kAtomBlock, 0, st>>>(v, c.totals.data());
+    pair_lists_finish_kernel<kBondRowLanes><<<bond_grid, kAtomBlock, 0, st>>>(v, c.totals.all());
     PMD_CUDA_CHECK_LAUNCH("pair_lists_finish_kernel", st);
   };
   static_assert(kTotalHbond == kTotalBond + 1, "the two lists' totals are read back together");
@@ -301,11 +301,11 @@ void build_three_body_list(CudaContext &c) {
   const auto count = [&] {
     PMD_CUDA_CHECK(cudaMemsetAsync(c.thb_count.data(), 0, (nb + 1) * sizeof(int), st));
     three_body_count_kernel<<<blocks_for(n, kAtomBlock), kAtomBlock, 0, st>>>(
-        c.view(), c.thb_count.data(), c.totals.data());
+        c.view(), c.thb_count.data(), c.totals.all());
     PMD_CUDA_CHECK_LAUNCH("three_body_count_kernel", st);
   };
   const auto grow = [&](const auto &total) {
-    if (c.h_totals[kListErrors])
+    if (c.totals[kListErrors])
       throw RuntimeError(
           "CUDA driver: internal error: a bond has no mirror entry in its partner's row (bond "
           "list inconsistent); rerun with REAXFF_GPU_DEBUG=1 and report it");

@@ -72,7 +72,7 @@ void build_near_list(CudaContext &c) {
       constexpr int L = decltype(l)::value;
       near_rows_kernel<L, false><<<blocks, kAtomBlock, 0, st>>>(
           v, c.skin_start.data(), c.skin_end.data(), c.skin_nbr.data(), c.skin, c.near_count.data(),
-          c.totals.data() + kTotalNear, nullptr, nullptr, nullptr);
+          c.totals.at(kTotalNear), nullptr, nullptr, nullptr);
     });
     PMD_CUDA_CHECK_LAUNCH("near_rows_kernel(count)", st);
   };

@@ -293,7 +293,7 @@ size_t build_cell_pairs(CudaContext &c, double skin, DeviceArray<int> &start, De
       constexpr int L = decltype(l)::value;
       cell_rows_count_kernel<L>
           <<<blocks_for(static_cast<long long>(n) * L, kAtomBlock), kAtomBlock, 0, st>>>(
-              n, search, c.far_count.data(), c.totals.data() + kTotalFar);
+              n, search, c.far_count.data(), c.totals.at(kTotalFar));
     });
     PMD_CUDA_CHECK_LAUNCH("cell_rows_count_kernel(far)", st);
   };
@@ -336,15 +336,14 @@ void compact_skin_list(CudaContext &c) {
 bool skin_list_stale(CudaContext &c) {
   const int n = c.n_total;
   cudaStream_t st = c.stream;
-  c.clear_totals(kMaxDisp2, 1);
+  c.totals.clear(c.stream, kMaxDisp2);
   const int blocks = static_cast<int>(std::min<long long>(kBoxBlocks, blocks_for(n, kReduceBlock)));
-  max_displacement_kernel<<<blocks, kReduceBlock, 0, st>>>(c.x.data(), c.skin_x.data(),
-                                                           c.type.data(), c.skin_type.data(), n,
-                                                           c.totals.data() + kMaxDisp2);
+  max_displacement_kernel<<<blocks, kReduceBlock, 0, st>>>(
+      c.x.data(), c.skin_x.data(), c.type.data(), c.skin_type.data(), n, c.totals.at(kMaxDisp2));
   PMD_CUDA_CHECK_LAUNCH("max_displacement_kernel", st);
-  c.read_totals(kMaxDisp2, 1);
+  c.totals.read(c.stream, kMaxDisp2);
   double max_d2;
-  const unsigned long long bits = c.h_totals[kMaxDisp2];
+  const unsigned long long bits = c.totals[kMaxDisp2];
   std::memcpy(&max_d2, &bits, sizeof max_d2);
   // A hair under skin / 2, so that rounding can never lose a pair.
   const double half = 0.5 * c.skin * (1.0 - 1e-9);

@@ -35,7 +35,7 @@ void update_reverse_far_index(CudaContext &c) {
     dispatch_lanes(lanes, [&](auto l) {
       constexpr int L = decltype(l)::value;
       cell_rows_count_kernel<L><<<blocks, kAtomBlock, 0, st>>>(n, search, c.rev_count.data(),
-                                                               c.totals.data() + kTotalReverse);
+                                                               c.totals.at(kTotalReverse));
     });
     PMD_CUDA_CHECK_LAUNCH("cell_rows_count_kernel(reverse)", st);
   };

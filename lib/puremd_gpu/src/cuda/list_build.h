@@ -36,7 +36,7 @@ struct ListRows {
 // count(), size, grow(totals), fill(totals) for K lists counted together,
 // whose totals are the adjacent slots first .. first + K - 1 (cleared here
 // before count()). read_extra further slots after them come back in the
-// same copy, uncleared (a flag an earlier kernel set); h_totals holds them
+// same copy, uncleared (a flag an earlier kernel set); c.totals holds them
 // after. Returns the K totals.
 template <std::size_t K, class Count, class Grow, class Fill>
 std::array<std::size_t, K> build_lists(CudaContext &c, int n_rows, TotalSlot first,
@@ -49,13 +49,14 @@ std::array<std::size_t, K> build_lists(CudaContext &c, int n_rows, TotalSlot fir
     if (l.end) l.end->reserve_discarding(rows + 1, kGrowHeadroom);
     PMD_CUDA_CHECK(cudaMemsetAsync(l.count->data() + rows, 0, sizeof(int), c.stream));
   }
-  c.clear_totals(first, static_cast<int>(K));
+  c.totals.clear(c.stream, first, static_cast<int>(K));
   count();
   for (const ListRows &l : lists) c.exclusive_scan(l.count->data(), l.start->data(), rows + 1);
-  c.read_totals(first, static_cast<int>(K) + read_extra);
+  c.totals.read(c.stream, first, static_cast<int>(K) + read_extra);
   std::array<std::size_t, K> totals{};
   for (std::size_t k = 0; k < K; ++k)
-    totals[k] = checked_list_total(c.h_totals[first + k], lists[k].what, c.n_total);
+    totals[k] =
+        checked_list_total(c.totals[static_cast<TotalSlot>(first + k)], lists[k].what, c.n_total);
   grow(totals);
   fill(totals);
   return totals;

@@ -33,7 +33,8 @@ namespace {
 // Each ghost's owner: the owned atom with its id (ids of the owned atoms
 // sorted, with their indices), or -1, counted.
 __global__ void k_find_owners(const long long *sorted_tag, const int *sorted_idx, int n_local,
-                              const long long *tag, int n_ghost, int *owner, int *checks) {
+                              const long long *tag, int n_ghost, int *owner,
+                              unsigned long long *slots) {
   const int g = blockIdx.x * kQEqBlock + threadIdx.x;
   if (g >= n_ghost) return;
   const long long want = tag[n_local + g];
@@ -47,16 +48,17 @@ __global__ void k_find_owners(const long long *sorted_tag, const int *sorted_idx
   }
   const int o = (lo < n_local && sorted_tag[lo] == want) ? sorted_idx[lo] : -1;
   owner[g] = o;
-  if (o < 0) atomicAdd(checks + kCheckNoOwner, 1);
+  if (o < 0) atomicAdd(slots + kQEqNoOwner, 1ull);
 }
 
 // Owners given by the caller: each one owned or -1.
-__global__ void k_check_owners(const int *owner, int n_local, int n_ghost, int *checks) {
+__global__ void k_check_owners(const int *owner, int n_local, int n_ghost,
+                               unsigned long long *slots) {
   const int g = blockIdx.x * kQEqBlock + threadIdx.x;
   if (g >= n_ghost) return;
   const int o = owner[g];
-  if (o < -1 || o >= n_local) atomicMin(checks + kCheckBadOwner, g);
-  if (o == -1) atomicAdd(checks + kCheckNoOwner, 1);
+  if (o < -1 || o >= n_local) atomicMin(slots + kQEqBadOwner, static_cast<unsigned long long>(g));
+  if (o == -1) atomicAdd(slots + kQEqNoOwner, 1ull);
 }
 
 // Ghost charges from their owners (device ghost refresh).
@@ -85,7 +87,7 @@ void CudaQEqSolver::find_ghost_owners(const QEqInput &in) {
     owners_of_ = -1;
     upload(owner_dev_, in.ghost_owner, n_ghost);
     k_check_owners<<<blocks_for(n_ghost, kQEqBlock), kQEqBlock, 0, stream_>>>(
-        owner_dev_.data(), nl, n_ghost, checks_.data());
+        owner_dev_.data(), nl, n_ghost, slots_.all());
     PMD_CUDA_CHECK_LAUNCH("k_check_owners", stream_);
   } else {
     if (!in.atoms_reordered && owners_of_ == n && owners_nl_ == nl) {
@@ -102,18 +104,17 @@ void CudaQEqSolver::find_ghost_owners(const QEqInput &in) {
     }
     k_find_owners<<<blocks_for(n_ghost, kQEqBlock), kQEqBlock, 0, stream_>>>(
         tag_sorted_.data(), idx_sorted_.data(), nl, atoms_.tag, n_ghost, owner_dev_.data(),
-        checks_.data());
+        slots_.all());
     PMD_CUDA_CHECK_LAUNCH("k_find_owners", stream_);
   }
-  int c[kNumChecks];
-  read_checks(c);
-  if (c[kCheckBadOwner] != kNoAtom) {
-    const int k = c[kCheckBadOwner];
+  slots_.read(stream_, kQEqRows, kNumQEqSlots);
+  if (slots_[kQEqBadOwner] != kNoIndex) {
+    const int k = static_cast<int>(slots_[kQEqBadOwner]);
     throw RuntimeError("QEq: ghost_owner[" + std::to_string(k) + "] = " +
                        std::to_string(in.ghost_owner[k]) + " is neither an owned atom nor -1");
   }
   // (halo mode: the ghosts without an owner here are other ranks' atoms)
-  device_comm_ = halo_mode_ || c[kCheckNoOwner] == 0;
+  device_comm_ = halo_mode_ || slots_[kQEqNoOwner] == 0;
   if (!in.ghost_owner) {
     owners_of_ = n;
     owners_nl_ = nl;

@@ -32,8 +32,8 @@ struct PrepArgs {
   const int *type_map;  // null: every type takes part
   int num_mapped;
   const double *eta;
-  int *row_flag, *iota;  // n_local: owned atom is a row of H; its index
-  int *checks;
+  int *row_flag, *iota;       // n_local: owned atom is a row of H; its index
+  unsigned long long *slots;  // QEqSlot
 };
 
 // 0/1 flags of the atoms that take part, and which owned atoms are rows of
@@ -48,7 +48,7 @@ __global__ void k_prepare_atoms(PrepArgs a) {
   a.iota[i] = i;
   bool row = in_group;
   if (row && !qeq_row_parameters_ok(a.type, a.num_types, a.eta, i)) {
-    atomicMin(a.checks + kCheckBadRow, i);
+    atomicMin(a.slots + kQEqBadRow, static_cast<unsigned long long>(i));
     row = false;
   }
   a.row_flag[i] = row ? 1 : 0;
@@ -108,10 +108,8 @@ void CudaQEqSolver::setup(const QEqInput &in, ChargeHistory &history) {
   if (in.qtpie) qtpie_electronegativities(in);  // qeq_cuda_qtpie.cu
 
   // ids widened, group flags, rows flagged and listed in index order
-  checks_.reserve_discarding(kNumChecks);
-  PMD_CUDA_CHECK(cudaMemsetAsync(checks_.data(), 0, kNumChecks * sizeof(int), stream_));
-  PMD_CUDA_CHECK(cudaMemsetAsync(checks_.data() + kCheckBadRow, 0x7f,
-                                 (kCheckNoOwner - kCheckBadRow) * sizeof(int), stream_));
+  slots_.clear(stream_, kQEqRows, kNumQEqSlots);
+  slots_.clear(stream_, kQEqBadRow, 2, 0x7f);  // kNoIndex: none yet
   row_flag_.reserve_discarding(nl, kGrowHeadroom);
   iota_.reserve_discarding(nl, kGrowHeadroom);
   rows_dev_.reserve_discarding(nl, kGrowHeadroom);
@@ -129,19 +127,18 @@ void CudaQEqSolver::setup(const QEqInput &in, ChargeHistory &history) {
     a.eta = eta_dev_.data();
     a.row_flag = row_flag_.data();
     a.iota = iota_.data();
-    a.checks = checks_.data();
+    a.slots = slots_.all();
     k_prepare_atoms<<<blocks_for(n, kQEqBlock), kQEqBlock, 0, stream_>>>(a);
     PMD_CUDA_CHECK_LAUNCH("k_prepare_atoms", stream_);
   }
   if (nl > 0) {
     std::size_t bytes = 0;
     PMD_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, bytes, iota_.data(), row_flag_.data(),
-                                              rows_dev_.data(), checks_.data() + kCheckRows, nl,
-                                              stream_));
+                                              rows_dev_.data(), slots_.at(kQEqRows), nl, stream_));
     cub_tmp_.reserve_discarding(bytes, kGrowHeadroom);
     PMD_CUDA_CHECK(cub::DeviceSelect::Flagged(cub_tmp_.data(), bytes, iota_.data(),
                                               row_flag_.data(), rows_dev_.data(),
-                                              checks_.data() + kCheckRows, nl, stream_));
+                                              slots_.at(kQEqRows), nl, stream_));
   }
   find_ghost_owners(in);
   hist_dev_ = history_on_device(history, nl);
@@ -162,13 +159,6 @@ void CudaQEqSolver::setup(const QEqInput &in, ChargeHistory &history) {
     comm_s_.resize(n);
     comm_t_.resize(n);
   }
-}
-
-void CudaQEqSolver::read_checks(int *out) {
-  PMD_CUDA_CHECK(cudaMemcpyAsync(checks_host_.data(), checks_.data(), kNumChecks * sizeof(int),
-                                 cudaMemcpyDeviceToHost, stream_));
-  PMD_CUDA_CHECK(cudaStreamSynchronize(stream_));
-  std::copy_n(checks_host_.data(), kNumChecks, out);
 }
 
 // The history of the owned atoms on the GPU, in the mirror attached to the

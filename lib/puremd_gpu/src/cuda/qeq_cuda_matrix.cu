@@ -49,8 +49,8 @@ struct RowCounts {
   int *col;
   double *val;
   int *x_count;             // ACKS2: X's entries per row (null without)
-  unsigned long long *nnz;  // H's entries, then X's
-  int *nonempty_rows;
+  unsigned long long *nnz;  // H's entries, then X's (slots kQEqEntries, kQEqEntries2)
+  unsigned long long *nonempty_rows;
 };
 
 template <bool kStore, bool kOnce>
@@ -85,7 +85,7 @@ __global__ void __launch_bounds__(kQEqBlock) k_list_rows(QEqRowArgs a, RowCounts
     out.row_end[i] = base + count;
     out.row_count[i] = count;
     if (count > 0) {
-      atomicAdd(out.nonempty_rows, 1);
+      atomicAdd(out.nonempty_rows, 1ull);
       atomicAdd(out.nnz, static_cast<unsigned long long>(count));
     }
     if (out.x_count) {
@@ -180,10 +180,7 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
     matrix_free_ = m == QEqMatrix::Free;
   };
   take(matrix_format(f));
-  counters_.reserve_discarding(4);
-  PMD_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, 4 * sizeof(int), stream_));
-  nnz_total_.reserve_discarding(2);
-  PMD_CUDA_CHECK(cudaMemsetAsync(nnz_total_.data(), 0, 2 * sizeof(long long), stream_));
+  slots_.clear(stream_, kQEqEntries, kNumQEqSlots - kQEqEntries);
   QEqRowArgs &a = row_args_;
   a = QEqRowArgs{};
   a.n_local = nl;
@@ -198,7 +195,7 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   a.owner = device_comm_ && n > nl ? owner_dev_.data() : nullptr;
   a.cut2 = settings_.cut_hi * settings_.cut_hi;
   a.taper = taper_;
-  a.bad_type = counters_.data() + 2;
+  a.bad_type = slots_.at(kQEqBadTypeFlag);
   a.bcut = acks2_ ? bcut_dev_.data() : nullptr;
   a.softness = in.acks2 ? in.acks2->softness : 0.0;
   // Each pair once and stored: in tiles of 32 rows (qeq_cuda_tiles.cu), or,
@@ -251,8 +248,8 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   out.col = col_.data();
   out.val = val_.data();
   out.x_count = store_x ? x_count_.data() : nullptr;
-  out.nnz = reinterpret_cast<unsigned long long *>(nnz_total_.data());
-  out.nonempty_rows = counters_.data();
+  out.nnz = slots_.at(kQEqEntries);
+  out.nonempty_rows = slots_.at(kQEqNonEmptyRows);
   const unsigned blocks = blocks_for(static_cast<long long>(n) * 32, kQEqBlock);
   auto launch = [&](auto store_c, auto once_c) {
     k_list_rows<decltype(store_c)::value, decltype(once_c)::value>
@@ -265,7 +262,7 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   else
     once_ ? launch(No{}, Yes{}) : launch(No{}, No{});
   PMD_CUDA_CHECK_LAUNCH("k_list_rows", stream_);
-  read_matrix_size(in, nnz_total_.data());
+  read_matrix_size(in);
   if (store_x) build_x_rows(n);
   build_image_map(n, nl);
 }
@@ -276,15 +273,12 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
 void CudaQEqSolver::build_x_beside_tiles(int n, int nl) {
   x_count_.reserve_discarding(static_cast<std::size_t>(n), kGrowHeadroom);
   x_start_.reserve_discarding(static_cast<std::size_t>(n), kGrowHeadroom);
-  auto *x_nnz = reinterpret_cast<unsigned long long *>(nnz_total_.data()) + 1;
-  PMD_CUDA_CHECK(cudaMemsetAsync(x_nnz, 0, sizeof *x_nnz, stream_));
+  slots_.clear(stream_, kQEqEntries2);
   k_acks2_x_counts<<<blocks_for(static_cast<long long>(n) * 32, kQEqBlock), kQEqBlock, 0,
-                     stream_>>>(row_args_, x_count_.data(), x_nnz);
+                     stream_>>>(row_args_, x_count_.data(), slots_.at(kQEqEntries2));
   PMD_CUDA_CHECK_LAUNCH("k_acks2_x_counts", stream_);
-  unsigned long long count = 0;
-  PMD_CUDA_CHECK(cudaMemcpyAsync(&count, x_nnz, sizeof count, cudaMemcpyDeviceToHost, stream_));
-  PMD_CUDA_CHECK(cudaStreamSynchronize(stream_));
-  x_nnz_ = static_cast<long long>(count);
+  slots_.read(stream_, kQEqEntries2);
+  x_nnz_ = slots_.value(kQEqEntries2);
   build_x_rows(n);
   build_image_map(n, nl, true);
 }
@@ -385,26 +379,20 @@ bool CudaQEqSolver::adding_fits(long long room, std::size_t held, std::size_t by
   return in_use + add <= share * static_cast<double>(total_b);
 }
 
-// nnz (at nnz_dev), non-empty rows, the type checks and the number of rows
-// come home together (after the rows are counted).
-void CudaQEqSolver::read_matrix_size(const QEqInput &in, const long long *nnz_dev) {
-  MatrixReadback *rb = matrix_readback_.data();
-  PMD_CUDA_CHECK(
-      cudaMemcpyAsync(rb->nnz, nnz_dev, sizeof rb->nnz, cudaMemcpyDeviceToHost, stream_));
-  PMD_CUDA_CHECK(cudaMemcpyAsync(rb->counters, counters_.data(), sizeof rb->counters,
-                                 cudaMemcpyDeviceToHost, stream_));
-  int checks[kNumChecks];
-  read_checks(checks);  // waits for both
-  const long long *nnz = rb->nnz;
-  const int *counters = rb->counters;
+// The matrix's sizes (H's and X's entries, or the tiles' values and entries),
+// its non-empty rows, the type checks and the number of rows come home
+// together, after the rows are counted; a bad row or type throws here.
+void CudaQEqSolver::read_matrix_size(const QEqInput &in) {
+  slots_.read(stream_, kQEqRows, kNumQEqSlots);
   // the first bad owned atom, as the host solver's row selection reports it
-  if (checks[kCheckBadRow] != kNoAtom) qeq_reject_row(in, checks[kCheckBadRow]);
-  if (counters[2])
-    throw InputError("QEq: atom type " + std::to_string(counters[3]) + " has no QEq parameters");
-  nnz_ = nnz[0];
-  x_nnz_ = nnz[1];
-  nonempty_rows_ = counters[0];
-  n_rows_ = checks[kCheckRows];
+  if (slots_[kQEqBadRow] != kNoIndex) qeq_reject_row(in, static_cast<int>(slots_[kQEqBadRow]));
+  if (slots_[kQEqBadTypeFlag])
+    throw InputError("QEq: atom type " + std::to_string(slots_.value(kQEqBadType)) +
+                     " has no QEq parameters");
+  nnz_ = slots_.value(kQEqEntries);
+  x_nnz_ = slots_.value(kQEqEntries2);
+  nonempty_rows_ = slots_.value(kQEqNonEmptyRows);
+  n_rows_ = static_cast<int>(slots_[kQEqRows]);
 }
 
 // Device reverse comm: for each owner, its images whose rows have entries,

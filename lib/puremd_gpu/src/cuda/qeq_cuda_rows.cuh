@@ -45,7 +45,8 @@ __device__ __forceinline__ double qeq_row_shield(const QEqRowArgs &a, const QEqC
   if (!a.type) return qeq_shielding(a.gamma[c.row], a.gamma[c.column]);
   const int tr = a.type[c.row], tc = a.type[c.column];
   if (tr < 0 || tr >= a.num_types || tc < 0 || tc >= a.num_types) {
-    if (atomicCAS(a.bad_type, 0, 1) == 0) a.bad_type[1] = (tr < 0 || tr >= a.num_types) ? tr : tc;
+    if (atomicCAS(a.bad_type, 0ull, 1ull) == 0ull)
+      a.bad_type[1] = static_cast<unsigned long long>((tr < 0 || tr >= a.num_types) ? tr : tc);
     return 0.0;
   }
   return a.shield[tr * a.num_types + tc];

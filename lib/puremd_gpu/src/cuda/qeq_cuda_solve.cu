@@ -187,8 +187,7 @@ CudaQEqSolver::CudaQEqSolver(int device, cudaStream_t stream, MemoryTracker &mem
   sums_dev_.reserve_discarding(8);
   partial_.reserve_discarding(static_cast<std::size_t>(6) * kQEqMaxReduceBlocks);
   sums_host_.reserve_discarding(8);
-  matrix_readback_.reserve_discarding(1);
-  checks_host_.reserve_discarding(kNumChecks);
+  slots_.reserve();
 }
 
 // Arrays are freed after the work that may still use them.

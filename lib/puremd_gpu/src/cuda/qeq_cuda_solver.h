@@ -55,11 +55,12 @@
 #include <memory>
 #include <vector>
 
-#include "common/qeq_cg_loop.h"
 #include "common/acks2_bicgstab.h"
+#include "common/qeq_cg_loop.h"
 #include "cuda/device_buffer.h"
 #include "cuda/engine_atoms.h"
 #include "cuda/halo_exchange.h"
+#include "cuda/readback.h"
 #include "puremd_gpu/qeq.h"
 
 namespace puremd::cuda {
@@ -97,7 +98,7 @@ struct QEqRowArgs {
   const int *owner;
   double cut2;
   Taper taper;
-  int *bad_type;  // [0] flag, [1] type
+  unsigned long long *bad_type;  // slots kQEqBadTypeFlag, kQEqBadType
   // ACKS2 (null without): bcut_acks2 per type (type given) or per atom, and the softness
   const double *bcut;
   double softness;
@@ -122,15 +123,21 @@ struct CgState {
   unsigned ticket;  // blocks done with their partial sums (qeq_last_block); 0 between kernels
 };
 
-// Slots of the int array `checks_`, read back with the matrix size.
-enum CheckSlot : int {
-  kCheckRows = 0,  // rows selected (cub::DeviceSelect's count)
-  kCheckBadRow,    // lowest owned atom of the group that qeq_row_parameters_ok rejects
-  kCheckBadOwner,  // lowest ghost whose given owner is neither owned nor -1
-  kCheckNoOwner,   // ghosts whose owner is not known (-1)
-  kNumChecks
+// The QEq solver's read-back slots (slots_, readback.h): the input's checks
+// and the matrix's sizes, which come home together where the matrix is sized.
+enum QEqSlot : int {
+  kQEqRows = 0,      // rows selected (cub::DeviceSelect's count)
+  kQEqBadRow,        // lowest owned atom of the group qeq_row_parameters_ok rejects (kNoIndex)
+  kQEqBadOwner,      // lowest ghost whose given owner is neither owned nor -1 (kNoIndex)
+  kQEqNoOwner,       // ghosts whose owner is not known (-1)
+  kQEqEntries,       // H's entries (rows), the tiles' values
+  kQEqEntries2,      // beside them: X's entries (rows), the tiles' entries or partners
+  kQEqNonEmptyRows,  // rows of H with entries
+  kQEqTileOverflow,  // a tile's partners did not fit its table
+  kQEqBadTypeFlag,   // an atom type without QEq parameters was met (set once),
+  kQEqBadType,       // and that type
+  kNumQEqSlots
 };
-constexpr int kNoAtom = 0x7f7f7f7f;  // what a byte-wise memset of 0x7f writes: "none"
 
 // A ChargeHistory's blocks on the GPU (ChargeHistory::Mirror): owned by the
 // history, so not on an engine's tracker (the fix reports it to LAMMPS).
@@ -172,7 +179,6 @@ class CudaQEqSolver {
   // home with the matrix size), uploads the caller's arrays as they are,
   // selects the rows, finds the ghost owners, sizes the work vectors.
   void setup(const QEqInput &in, ChargeHistory &history);
-  void read_checks(int *out);
   // The history of the owned atoms on the GPU, in its mirror (see the .cu).
   double *history_on_device(ChargeHistory &history, int nl);
   // --- qeq_cuda_qtpie.cu: chi_eff of the owned atoms (QEqInput::qtpie) into params_
@@ -216,7 +222,7 @@ class CudaQEqSolver {
   bool store_fits(long long room) const;
   bool half_fits(long long row_room) const;
   bool adding_fits(long long room, std::size_t held, std::size_t bytes) const;
-  void read_matrix_size(const QEqInput &in, const long long *nnz_dev);
+  void read_matrix_size(const QEqInput &in);
   void build_x_rows(int n);
   void build_x_beside_tiles(int n, int nl);
   void build_image_map(int n, int nl, bool x_rows = false);
@@ -319,14 +325,12 @@ class CudaQEqSolver {
       type_map_dev_{"QEq: type map", &mem_}, owner_dev_{"QEq: ghost owners", &mem_};
   // rows of H and the checks of the input
   DeviceArray<int> row_flag_{"QEq: row flags", &mem_}, iota_{"QEq: owned indices", &mem_},
-      rows_dev_{"QEq: rows", &mem_}, checks_{"QEq: input checks", &mem_};
+      rows_dev_{"QEq: rows", &mem_};
   // sorting and the matrix
   DeviceArray<int> key_{"QEq: sort keys", &mem_}, key_sorted_{"QEq: sorted keys", &mem_},
-      idx_{"QEq: sort values", &mem_}, idx_sorted_{"QEq: sorted values", &mem_},
-      counters_{"QEq: matrix counters", &mem_};
+      idx_{"QEq: sort values", &mem_}, idx_sorted_{"QEq: sorted values", &mem_};
   DeviceArray<long long> row_count_{"QEq: matrix row counts", &mem_},
-      row_start_{"QEq: matrix row starts", &mem_}, row_end_{"QEq: matrix row ends", &mem_},
-      nnz_total_{"QEq: matrix size", &mem_};
+      row_start_{"QEq: matrix row starts", &mem_}, row_end_{"QEq: matrix row ends", &mem_};
   DeviceArray<int> col_{"QEq: matrix columns", &mem_};
   // the tiles (qeq_cuda_tiles.cu): per tile where its partners (and this
   // solve's entries) start, how many of each it has and where its values
@@ -360,18 +364,11 @@ class CudaQEqSolver {
   DeviceArray<double> xdiag_{"ACKS2: X diagonal", &mem_},
       xdiag_inv_{"ACKS2: X preconditioner", &mem_};
   DeviceArray<Acks2State> acks2_state_{"ACKS2: BiCGStab state", &mem_};
+  Readback<QEqSlot, kNumQEqSlots> slots_{"QEq: sizes and checks", &mem_};
   CudaHalo halo_{stream_, mem_};  // halo mode's exchange plan and buffers
   // host staging
   PinnedArray<double2> stage_{"QEq: ghost refresh staging (pinned)"};
   PinnedArray<double> sums_host_{"QEq: reduction results (pinned)"};
-  // what build_matrix reads back at once: H's and X's entries (nnz_total_),
-  // then counters_ (non-empty rows, unused, a bad type's flag and type)
-  struct MatrixReadback {
-    long long nnz[2];
-    int counters[4];
-  };
-  PinnedArray<MatrixReadback> matrix_readback_{"QEq: matrix size (pinned)"};
-  PinnedArray<int> checks_host_{"QEq: input checks (pinned)"};
   PinnedArray<CgState> cg_probe_{"QEq: CG state (pinned)"};
   PinnedArray<Acks2State> acks2_probe_{"ACKS2: BiCGStab state (pinned)"};
 };

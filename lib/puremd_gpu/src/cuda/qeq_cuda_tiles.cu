@@ -58,8 +58,8 @@ struct TilePartnersOut {
   int *count;
   int2 *partner;  // (j, mask of the tile's rows whose list row holds j)
   long long room;
-  unsigned long long *counters;
-  int *overflow;  // a tile's partners did not fit its table
+  unsigned long long *counters;  // slots kQEqEntries, kQEqEntries2
+  unsigned long long *overflow;  // a tile's partners did not fit its table
 };
 
 // Adds row r's partner j to the table; false when the table is full.
@@ -102,7 +102,7 @@ __global__ void __launch_bounds__(32) k_tile_partners(EngineAtoms f, TilePartner
   }
   __syncwarp();
   if (!__all_sync(0xffffffffu, fits)) {
-    if (lane == 0) atomicOr(out.overflow, 1);
+    if (lane == 0) atomicOr(out.overflow, 1ull);
     return;
   }
   // the partners by rows held, most first (a counting sort: place[b] counts
@@ -414,9 +414,9 @@ bool CudaQEqSolver::build_tiles(const QEqInput &in) {
   m.entry_count = tile_entry_count_.data();
   m.value_start = tile_value_start_.data();
   m.entry = tile_entry_.data();
-  m.counters = reinterpret_cast<unsigned long long *>(nnz_total_.data());
+  m.counters = slots_.at(kQEqEntries);
   for (;;) {
-    PMD_CUDA_CHECK(cudaMemsetAsync(nnz_total_.data(), 0, 2 * sizeof(long long), stream_));
+    slots_.clear(stream_, kQEqEntries, 2);
     m.value_room = static_cast<long long>(val_.capacity());
     if (n_tiles_ > 0) {
       k_tile_masks<<<blocks_for(n_tiles_, kTileWarps), kQEqBlock, 0, stream_>>>(row_args_, m);
@@ -426,7 +426,7 @@ bool CudaQEqSolver::build_tiles(const QEqInput &in) {
           tile_value_start_.data(), tile_entry_.data(), val_.data());
       PMD_CUDA_CHECK_LAUNCH("k_tile_values", stream_);
     }
-    read_matrix_size(in, nnz_total_.data());  // values, entries; the checks throw here
+    read_matrix_size(in);  // values, entries; the checks throw here
     x_nnz_ = 0;
     if (nnz_ <= static_cast<long long>(val_.capacity())) return true;
     // (the first solve of a list finds its count this way: no values room held)
@@ -456,27 +456,25 @@ bool CudaQEqSolver::find_tile_partners(const QEqInput &in) {
   TilePartnersOut out{};
   out.start = tile_entry_start_.data();
   out.count = tile_partner_count_.data();
-  out.counters = reinterpret_cast<unsigned long long *>(nnz_total_.data());
-  out.overflow = counters_.data() + 1;
+  out.counters = slots_.at(kQEqEntries);
+  out.overflow = slots_.at(kQEqTileOverflow);
   for (;;) {
     out.partner = tile_partner_.data();
     out.room = static_cast<long long>(tile_partner_.capacity());
-    PMD_CUDA_CHECK(cudaMemsetAsync(nnz_total_.data(), 0, 2 * sizeof(long long), stream_));
+    slots_.clear(stream_, kQEqEntries, 2);
     if (n_tiles_ > 0) {
       k_tile_partners<<<n_tiles_, 32, 0, stream_>>>(f, out);
       PMD_CUDA_CHECK_LAUNCH("k_tile_partners", stream_);
     }
-    read_matrix_size(in, nnz_total_.data());
-    const MatrixReadback &rb = matrix_readback_[0];
-    if (rb.counters[1]) {  // a tile overflowed its table
+    read_matrix_size(in);
+    if (slots_[kQEqTileOverflow]) {  // a tile overflowed its table
       overflowed_for_ = f.list_build;
       partners_n_local_ = in.n_local;
       partners_n_total_ = in.n_total;
-      PMD_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, 4 * sizeof(int), stream_));
-      PMD_CUDA_CHECK(cudaMemsetAsync(nnz_total_.data(), 0, 2 * sizeof(long long), stream_));
+      slots_.clear(stream_, kQEqEntries, kNumQEqSlots - kQEqEntries);
       return false;
     }
-    const long long partners = rb.nnz[1];  // (the count's slot beside H's values)
+    const long long partners = slots_.value(kQEqEntries2);
     if (partners <= static_cast<long long>(tile_partner_.capacity())) {
       // this solve's entries lie at their partners' places
       // (a list build changes the count by little: the matrix's headroom)
