@@ -71,7 +71,7 @@ __global__ void __launch_bounds__(kQEqBlock)
   if (phase && *phase != kAcks2Run) return;
   const LaneGroup<TPR> g;
   const long long row = g.row();
-  if (row >= a.n_total) return;  // whole groups
+  if (row >= a.far.n_total) return;  // whole groups
   const int i = static_cast<int>(row);
   Acks2RowSums acc{0.0, 0.0};
   qeq_row_chunks(g, a, i, [&](const QEqCandidate &c) {

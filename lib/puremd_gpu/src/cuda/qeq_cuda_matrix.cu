@@ -57,7 +57,7 @@ template <bool kStore, bool kOnce>
 __global__ void __launch_bounds__(kQEqBlock) k_list_rows(QEqRowArgs a, RowCounts out) {
   const LaneGroup<32> g;  // one warp per row
   const long long warp = g.row();
-  if (warp >= a.n_total) return;  // whole warp
+  if (warp >= a.far.n_total) return;  // whole warp
   const int i = static_cast<int>(warp);
   const long long base = static_cast<long long>(a.far.start[i]) + (kOnce ? 0 : a.far.rev_start[i]);
   int count = 0, x_count = 0;
@@ -101,7 +101,7 @@ __global__ void __launch_bounds__(kQEqBlock)
     k_acks2_x_counts(QEqRowArgs a, int *x_count, unsigned long long *x_nnz) {
   const LaneGroup<32> g;
   const long long warp = g.row();
-  if (warp >= a.n_total) return;  // whole warp
+  if (warp >= a.far.n_total) return;  // whole warp
   const int i = static_cast<int>(warp);
   int count = 0;
   qeq_row_chunks(g, a, i, [&](const QEqCandidate &c) {
@@ -124,7 +124,7 @@ __global__ void __launch_bounds__(kQEqBlock)
     k_acks2_x_rows(QEqRowArgs a, const int *x_start, int *x_col, double *x_val) {
   const LaneGroup<32> g;
   const long long warp = g.row();
-  if (warp >= a.n_total) return;  // whole warp
+  if (warp >= a.far.n_total) return;  // whole warp
   const int i = static_cast<int>(warp);
   int count = 0;
   const long long base = x_start[i];
@@ -183,10 +183,7 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   slots_.clear(stream_, kQEqEntries, kNumQEqSlots - kQEqEntries);
   QEqRowArgs &a = row_args_;
   a = QEqRowArgs{};
-  a.n_local = nl;
-  a.n_total = n;
   a.far = f;
-  a.tag = f.tag;
   a.active = flags_ ? active_dev_.data() : nullptr;
   a.type = in.type ? f.type_given : nullptr;
   a.num_types = in.num_types;

@@ -77,7 +77,7 @@ __device__ __forceinline__ double acks2_row_value(const QEqRowArgs &a, const QEq
 
 // Halo mode: ghost j is another rank's atom (QEqRowArgs::owner).
 __device__ __forceinline__ bool qeq_remote_ghost(const QEqRowArgs &a, int j) {
-  return a.owner && j >= a.n_local && a.owner[j - a.n_local] < 0;
+  return a.owner && j >= a.far.n_local && a.owner[j - a.far.n_local] < 0;
 }
 
 // Part 2's rule for owned row i (id tag_i) and its far partner j at
@@ -88,15 +88,15 @@ __device__ __forceinline__ bool qeq_remote_ghost(const QEqRowArgs &a, int j) {
 // (both ranks keep it, each in its own atom's row).
 __device__ __forceinline__ bool qeq_keeps_far_pair(const QEqRowArgs &a, long long tag_i, int j,
                                                    vec3 d, double d2) {
-  return d2 <= a.cut2 &&
-         (j < a.n_local || qeq_remote_ghost(a, j) || ghost_pair_is_mine(tag_i, a.tag[j], d));
+  return d2 <= a.cut2 && (j < a.far.n_local || qeq_remote_ghost(a, j) ||
+                          ghost_pair_is_mine(tag_i, a.far.tag[j], d));
 }
 
 // The product's column of partner j: its owner for a ghost of this rank's
 // atoms on the device path, the ghost itself otherwise.
 __device__ __forceinline__ int qeq_column(const QEqRowArgs &a, int j) {
-  if (!a.owner || j < a.n_local) return j;
-  const int o = a.owner[j - a.n_local];
+  if (!a.owner || j < a.far.n_local) return j;
+  const int o = a.owner[j - a.far.n_local];
   return o >= 0 ? o : j;
 }
 
@@ -109,10 +109,10 @@ __device__ __forceinline__ void qeq_row_chunks(const LaneGroup<L> &g, const QEqR
                                                Visit &&visit) {
   if (a.active && !a.active[i]) return;
   const EngineAtoms &f = a.far;
-  const bool ghost_row = i >= a.n_local;
+  const bool ghost_row = i >= a.far.n_local;
   if (ghost_row && (kOnce || qeq_remote_ghost(a, i))) return;
   const vec3 xi = f.x[i];
-  const long long tag_i = a.tag[i];
+  const long long tag_i = a.far.tag[i];
   // 1. partners k < i (owned rows that hold i)
   const int r_end = kOnce ? 0 : f.rev_start[i + 1];
   for (int q0 = kOnce ? 0 : f.rev_start[i]; q0 < r_end; q0 += L) {
@@ -123,7 +123,7 @@ __device__ __forceinline__ void qeq_row_chunks(const LaneGroup<L> &g, const QEqR
       if (!a.active || a.active[k]) {
         const vec3 d = xi - f.x[k];  // x_i - x_k, as in far row k
         c.d2 = norm2_host_rounding(d);
-        c.take = c.d2 <= a.cut2 && (!ghost_row || ghost_pair_is_mine(a.tag[k], tag_i, d));
+        c.take = c.d2 <= a.cut2 && (!ghost_row || ghost_pair_is_mine(a.far.tag[k], tag_i, d));
         c.col = k;
         c.row = ghost_row ? k : i;
         c.column = ghost_row ? i : k;

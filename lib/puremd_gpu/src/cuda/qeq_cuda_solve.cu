@@ -107,7 +107,7 @@ __global__ void __launch_bounds__(kQEqBlock)
   if (running && !*running) return;
   const LaneGroup<TPR> g;
   const long long row = g.row();
-  if (row >= (kOnce ? a.n_local : a.n_total)) return;  // whole groups
+  if (row >= (kOnce ? a.far.n_local : a.far.n_total)) return;  // whole groups
   const int i = static_cast<int>(row);
   const double2 vi = v[i];
   SpmvSums acc{0.0, 0.0};
@@ -121,7 +121,7 @@ __global__ void __launch_bounds__(kQEqBlock)
   });
   g.sum_all(acc);
   if (g.lane != 0) return;
-  const double2 yi = qeq_row_product(i, a.n_local, diag, v, acc);
+  const double2 yi = qeq_row_product(i, a.far.n_local, diag, v, acc);
   if (kOnce) {
     qeq_atomic_add(y, i, yi.x, yi.y);
   } else {

@@ -84,9 +84,7 @@ struct ImageMap {
 
 // What a kernel needs to know which entries a matrix row has (qeq_cuda_rows.cuh).
 struct QEqRowArgs {
-  int n_local, n_total;
-  EngineAtoms far;
-  const long long *tag;
+  EngineAtoms far;    // the atoms (counts, positions, ids, types as given) and the far list
   const int *active;  // null: all active
   const int *type;    // null: per-atom parameters
   int num_types;

@@ -167,10 +167,10 @@ __global__ void __launch_bounds__(kQEqBlock) k_tile_masks(QEqRowArgs a, TileMask
   const int t = blockIdx.x * kTileWarps + w;
   if (t >= m.n_tiles) return;  // whole warp
   const int i = t * kTileRows + lane;
-  const bool row_on = i < a.n_local && (!a.active || a.active[i]);
+  const bool row_on = i < a.far.n_local && (!a.active || a.active[i]);
   if (row_on) {
     xr[w][lane] = a.far.x[i];
-    tag_r[w][lane] = a.tag[i];
+    tag_r[w][lane] = a.far.tag[i];
   }
   const unsigned rows_on = __ballot_sync(0xffffffffu, row_on);
   __syncwarp();
