@@ -2,6 +2,7 @@
 
 #include "error.h"
 #include "pair_reaxff_gpu.h"
+#include "style_registry.h"
 
 using namespace LAMMPS_NS;
 
@@ -20,3 +21,12 @@ void ComputeReaxFFAtomGPU::compute_bonds() {
   ours->export_bond_table();
   ComputeReaxFFAtom::compute_bonds();
 }
+
+namespace {
+Compute *make_compute(LAMMPS *lmp, int argc, char **argv) {
+  return new ComputeReaxFFAtomGPU(lmp, argc, argv);
+}
+const reaxff_gpu::RegisterStyle registered{reaxff_gpu::compute_style(
+    {"reaxff/atom/gpu"},
+    "compute reaxff/atom for pair_style reaxff/gpu (bonds copied when invoked)", &make_compute)};
+}  // namespace

@@ -13,6 +13,7 @@
 #include "pair.h"
 #include "pair_reaxff_gpu.h"
 #include "read_on_root.h"
+#include "style_registry.h"
 #include "text_file_reader.h"
 #include "tokenizer.h"
 #include "update.h"
@@ -106,3 +107,9 @@ void *FixAcks2ReaxFFGPU::extract(const char *name, int &dim) {
 double FixAcks2ReaxFFGPU::memory_usage() {
   return FixQEqReaxFFGPU::memory_usage() + static_cast<double>(u.capacity() * sizeof(double));
 }
+
+namespace {
+Fix *make_fix(LAMMPS *lmp, int argc, char **argv) { return new FixAcks2ReaxFFGPU(lmp, argc, argv); }
+const reaxff_gpu::RegisterStyle registered{reaxff_gpu::fix_style(
+    {"acks2/reaxff/gpu", "acks2/reax/gpu"}, "ACKS2 charges for pair_style reaxff/gpu", &make_fix)};
+}  // namespace

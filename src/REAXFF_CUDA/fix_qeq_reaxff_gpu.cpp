@@ -12,6 +12,7 @@
 #include "comm.h"
 #include "domain.h"
 #include "error.h"
+#include "fix_qeq_reaxff.h"
 #include "force.h"
 #include "group.h"
 #include "library_call.h"
@@ -25,6 +26,7 @@
 #include "qeq_lammps_comm.h"
 #include "read_on_root.h"
 #include "respa.h"
+#include "style_registry.h"
 #include "text_file_reader.h"
 #include "tokenizer.h"
 #include "update.h"
@@ -565,3 +567,25 @@ void FixQEqReaxFFGPU::unpack_reverse_comm(int n, int *list, double *buf) {
 }
 
 std::string FixQEqReaxFFGPU::context() const { return fmt::format("Fix {}", style); }
+
+namespace {
+// fix qeq/reaxff with a parameter file runs beside any pair style; ours is a
+// stage of reaxff/gpu's engine. When `-sf gpu` (or an input) makes it
+// qeq/reaxff/gpu beside a pair style that is no ReaxFF at all, LAMMPS's own
+// fix runs under that name, as it would without the suffix (the log says so).
+Fix *make_fix(LAMMPS *lmp, int argc, char **argv) {
+  const bool from_file = argc > 7 && !utils::strmatch(argv[7], "^reax");
+  if (from_file && lmp->force->pair && !lmp->force->pair_match("^reax", 0)) {
+    if (lmp->comm->me == 0)
+      utils::logmesg(lmp,
+                     "ReaxFF/GPU: fix {} {} is LAMMPS's fix qeq/reaxff: pair_style {} is not "
+                     "ReaxFF\n",
+                     argv[0], argv[2], lmp->force->pair_style);
+    return new FixQEqReaxFF(lmp, argc, argv);
+  }
+  return new FixQEqReaxFFGPU(lmp, argc, argv);
+}
+const reaxff_gpu::RegisterStyle registered{
+    reaxff_gpu::fix_style({"qeq/reaxff/gpu", "qeq/reax/gpu"},
+                          "QEq charge equilibration for pair_style reaxff/gpu", &make_fix)};
+}  // namespace

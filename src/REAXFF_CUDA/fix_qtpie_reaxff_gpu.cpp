@@ -14,6 +14,7 @@
 #include "puremd_gpu/qeq.h"
 #include "qeq_efield.h"
 #include "read_on_root.h"
+#include "style_registry.h"
 #include "text_file_reader.h"
 #include "tokenizer.h"
 #include "utils.h"
@@ -88,3 +89,9 @@ void FixQtpieReaxFFGPU::charge_model(puremd::QEqProblem &in) {
   qtpie.cutoff_bohr = cutoff_bohr;
   in.qtpie = &qtpie;
 }
+
+namespace {
+Fix *make_fix(LAMMPS *lmp, int argc, char **argv) { return new FixQtpieReaxFFGPU(lmp, argc, argv); }
+const reaxff_gpu::RegisterStyle registered{reaxff_gpu::fix_style(
+    {"qtpie/reaxff/gpu"}, "QTPIE charges for pair_style reaxff/gpu", &make_fix)};
+}  // namespace

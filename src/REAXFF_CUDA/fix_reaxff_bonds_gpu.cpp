@@ -11,6 +11,7 @@
 #include "pair_reaxff_gpu.h"
 #include "platform.h"
 #include "reaxff_defs.h"
+#include "style_registry.h"
 #include "update.h"
 #include "utils.h"
 
@@ -158,3 +159,10 @@ FILE *FixReaxFFBondsGPU::output_file() {
 #endif
   return fp;
 }
+
+namespace {
+Fix *make_fix(LAMMPS *lmp, int argc, char **argv) { return new FixReaxFFBondsGPU(lmp, argc, argv); }
+const reaxff_gpu::RegisterStyle registered{reaxff_gpu::fix_style(
+    {"reaxff/bonds/gpu"}, "fix reaxff/bonds for pair_style reaxff/gpu (bonds picked on the GPU)",
+    &make_fix)};
+}  // namespace

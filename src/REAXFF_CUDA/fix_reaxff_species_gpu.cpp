@@ -14,6 +14,7 @@
 #include "memory.h"
 #include "pair_reaxff_gpu.h"
 #include "reaxff_defs.h"
+#include "style_registry.h"
 #include "update.h"
 
 using namespace LAMMPS_NS;
@@ -281,3 +282,12 @@ double FixReaxFFSpeciesGPU::memory_usage() {
   return FixReaxFFSpecies::memory_usage() +
          (fast ? static_cast<double>(atom->nmax) * kWidth * sizeof(double) : 0.0);
 }
+
+namespace {
+Fix *make_fix(LAMMPS *lmp, int argc, char **argv) {
+  return new FixReaxFFSpeciesGPU(lmp, argc, argv);
+}
+const reaxff_gpu::RegisterStyle registered{reaxff_gpu::fix_style(
+    {"reaxff/species/gpu"},
+    "fix reaxff/species for pair_style reaxff/gpu (molecules found in linear time)", &make_fix)};
+}  // namespace

@@ -8,6 +8,7 @@
 #include "comm.h"
 #include "error.h"
 #include "fix.h"
+#include "fix_acks2_reaxff_gpu.h"
 #include "fix_package_gpu.h"
 #include "force.h"
 #include "library_call.h"
@@ -23,22 +24,26 @@
 #include "reaxff_defs.h"
 #include "respa.h"
 #include "shared_gpu.h"
+#include "style_registry.h"
 #include "update.h"
 #include "utils.h"
 
 using namespace LAMMPS_NS;
 
 namespace {
-// Our charge fixes, under every name the plugin registers (plugin.cpp).
-// (LAMMPS's utils::strmatch has no groups, so one pattern per name.)
-bool is_our_acks2_fix(const char *style) {
-  return utils::strmatch(style, "^acks2/reaxff/gpu$") || utils::strmatch(style, "^acks2/reax/gpu$");
+// Our charge fixes, under whatever name they were registered: every one is
+// a FixQEqReaxFFGPU (ACKS2's a FixAcks2ReaxFFGPU).
+bool is_our_charge_fix(const Fix *fix) {
+  return dynamic_cast<const FixQEqReaxFFGPU *>(fix) != nullptr;
 }
-bool is_our_charge_fix(const char *style) {
-  return utils::strmatch(style, "^qeq/reaxff/gpu$") || utils::strmatch(style, "^qeq/reax/gpu$") ||
-         utils::strmatch(style, "^qtpie/reaxff/gpu$") ||
-         utils::strmatch(style, "^qeq/rel/reaxff/gpu$") || is_our_acks2_fix(style);
+bool is_our_acks2_fix(const Fix *fix) {
+  return dynamic_cast<const FixAcks2ReaxFFGPU *>(fix) != nullptr;
 }
+
+Pair *make_pair(LAMMPS *lmp) { return new PairReaxFFGPU(lmp); }
+const reaxff_gpu::RegisterStyle registered{reaxff_gpu::pair_style(
+    {"reaxff/gpu"}, "ReaxFF on lib/puremd_gpu (CUDA driver, or host reference driver)",
+    &make_pair)};
 }  // namespace
 
 PairReaxFFGPU::PairReaxFFGPU(LAMMPS *lmp) : PairReaxFF(lmp) {
@@ -253,7 +258,7 @@ void PairReaxFFGPU::init_style() {
   refuse_foreign_charge_fixes();
   int have_qeq = modify->get_fix_by_style("^qeq/shielded").size();
   for (const Fix *fix : modify->get_fix_list())
-    if (is_our_charge_fix(fix->style)) ++have_qeq;
+    if (is_our_charge_fix(fix)) ++have_qeq;
   if (qeqflag && have_qeq != 1)
     error->all(FLERR,
                "Pair style reaxff/gpu requires exactly one charge equilibration fix "
@@ -279,7 +284,7 @@ void PairReaxFFGPU::init_style() {
 
   acks2_fix = nullptr;
   for (Fix *fix : modify->get_fix_list())
-    if (is_our_acks2_fix(fix->style)) acks2_fix = fix;
+    if (is_our_acks2_fix(fix)) acks2_fix = fix;
 
   // The CUDA driver keeps its pair list between LAMMPS's re-neighbourings,
   // with LAMMPS's own skin unless `skin` says otherwise (and its own
@@ -312,7 +317,7 @@ void PairReaxFFGPU::refuse_foreign_charge_fixes() {
   };
   for (const Fix *fix : modify->get_fix_list()) {
     const char *style = fix->style;
-    if (is_our_charge_fix(style)) continue;
+    if (is_our_charge_fix(fix)) continue;
     for (const Foreign &f : foreign)
       if (utils::strmatch(style, f.pattern))
         error->all(FLERR,
