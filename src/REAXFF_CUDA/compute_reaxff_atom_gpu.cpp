@@ -23,10 +23,8 @@ void ComputeReaxFFAtomGPU::compute_bonds() {
 }
 
 namespace {
-Compute *make_compute(LAMMPS *lmp, int argc, char **argv) {
-  return new ComputeReaxFFAtomGPU(lmp, argc, argv);
-}
 const reaxff_gpu::RegisterStyle registered{reaxff_gpu::compute_style(
     {"reaxff/atom/gpu"},
-    "compute reaxff/atom for pair_style reaxff/gpu (bonds copied when invoked)", &make_compute)};
+    "compute reaxff/atom for pair_style reaxff/gpu (bonds copied when invoked)",
+    &reaxff_gpu::new_compute<ComputeReaxFFAtomGPU>)};
 }  // namespace

@@ -109,7 +109,7 @@ double FixAcks2ReaxFFGPU::memory_usage() {
 }
 
 namespace {
-Fix *make_fix(LAMMPS *lmp, int argc, char **argv) { return new FixAcks2ReaxFFGPU(lmp, argc, argv); }
 const reaxff_gpu::RegisterStyle registered{reaxff_gpu::fix_style(
-    {"acks2/reaxff/gpu", "acks2/reax/gpu"}, "ACKS2 charges for pair_style reaxff/gpu", &make_fix)};
+    {"acks2/reaxff/gpu", "acks2/reax/gpu"}, "ACKS2 charges for pair_style reaxff/gpu",
+    &reaxff_gpu::new_fix<FixAcks2ReaxFFGPU>)};
 }  // namespace

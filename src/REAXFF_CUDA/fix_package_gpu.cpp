@@ -47,12 +47,11 @@ FixPackageGPU::FixPackageGPU(LAMMPS *lmp, int narg, char **arg) : Fix(lmp, narg,
 }
 
 namespace {
-Fix *make_fix(LAMMPS *lmp, int argc, char **argv) { return new FixPackageGPU(lmp, argc, argv); }
 // `-sf gpu` and `package gpu` need a fix style named GPU. LAMMPS's GPU
 // package brings its own (its styles and ours then share the device it
 // chooses); without it, ours takes the package's device settings.
 bool lammps_lacks_gpu_package(LAMMPS *lmp) { return !lmp->modify->check_package("GPU"); }
 const reaxff_gpu::RegisterStyle registered{reaxff_gpu::fix_style(
-    {"GPU"}, "package gpu for reaxff/gpu (LAMMPS built without its GPU package)", &make_fix,
-    &lammps_lacks_gpu_package)};
+    {"GPU"}, "package gpu for reaxff/gpu (LAMMPS built without its GPU package)",
+    &reaxff_gpu::new_fix<FixPackageGPU>, &lammps_lacks_gpu_package)};
 }  // namespace

@@ -26,14 +26,11 @@ void FixQEqRelReaxFFGPU::charge_model(puremd::QEqProblem &in) {
 }
 
 namespace {
-Fix *make_fix(LAMMPS *lmp, int argc, char **argv) {
-  return new FixQEqRelReaxFFGPU(lmp, argc, argv);
-}
 // The LAMMPS versions differ here: a style for fix qeq/rel/reaxff only where
 // LAMMPS has that fix (4Jul2026 on), so that `-sf gpu` maps exactly what
 // runs without it.
 bool lammps_has_qeq_rel(LAMMPS *lmp) { return lmp->modify->fix_map->count("qeq/rel/reaxff") > 0; }
 const reaxff_gpu::RegisterStyle registered{
     reaxff_gpu::fix_style({"qeq/rel/reaxff/gpu"}, "QEqR charges for pair_style reaxff/gpu",
-                          &make_fix, &lammps_has_qeq_rel)};
+                          &reaxff_gpu::new_fix<FixQEqRelReaxFFGPU>, &lammps_has_qeq_rel)};
 }  // namespace

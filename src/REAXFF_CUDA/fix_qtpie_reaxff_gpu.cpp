@@ -91,7 +91,7 @@ void FixQtpieReaxFFGPU::charge_model(puremd::QEqProblem &in) {
 }
 
 namespace {
-Fix *make_fix(LAMMPS *lmp, int argc, char **argv) { return new FixQtpieReaxFFGPU(lmp, argc, argv); }
-const reaxff_gpu::RegisterStyle registered{reaxff_gpu::fix_style(
-    {"qtpie/reaxff/gpu"}, "QTPIE charges for pair_style reaxff/gpu", &make_fix)};
+const reaxff_gpu::RegisterStyle registered{
+    reaxff_gpu::fix_style({"qtpie/reaxff/gpu"}, "QTPIE charges for pair_style reaxff/gpu",
+                          &reaxff_gpu::new_fix<FixQtpieReaxFFGPU>)};
 }  // namespace

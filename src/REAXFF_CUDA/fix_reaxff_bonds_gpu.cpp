@@ -161,8 +161,7 @@ FILE *FixReaxFFBondsGPU::output_file() {
 }
 
 namespace {
-Fix *make_fix(LAMMPS *lmp, int argc, char **argv) { return new FixReaxFFBondsGPU(lmp, argc, argv); }
 const reaxff_gpu::RegisterStyle registered{reaxff_gpu::fix_style(
     {"reaxff/bonds/gpu"}, "fix reaxff/bonds for pair_style reaxff/gpu (bonds picked on the GPU)",
-    &make_fix)};
+    &reaxff_gpu::new_fix<FixReaxFFBondsGPU>)};
 }  // namespace

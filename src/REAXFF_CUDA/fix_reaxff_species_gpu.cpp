@@ -284,10 +284,8 @@ double FixReaxFFSpeciesGPU::memory_usage() {
 }
 
 namespace {
-Fix *make_fix(LAMMPS *lmp, int argc, char **argv) {
-  return new FixReaxFFSpeciesGPU(lmp, argc, argv);
-}
 const reaxff_gpu::RegisterStyle registered{reaxff_gpu::fix_style(
     {"reaxff/species/gpu"},
-    "fix reaxff/species for pair_style reaxff/gpu (molecules found in linear time)", &make_fix)};
+    "fix reaxff/species for pair_style reaxff/gpu (molecules found in linear time)",
+    &reaxff_gpu::new_fix<FixReaxFFSpeciesGPU>)};
 }  // namespace

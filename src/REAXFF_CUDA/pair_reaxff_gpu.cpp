@@ -40,10 +40,9 @@ bool is_our_acks2_fix(const Fix *fix) {
   return dynamic_cast<const FixAcks2ReaxFFGPU *>(fix) != nullptr;
 }
 
-Pair *make_pair(LAMMPS *lmp) { return new PairReaxFFGPU(lmp); }
 const reaxff_gpu::RegisterStyle registered{reaxff_gpu::pair_style(
     {"reaxff/gpu"}, "ReaxFF on lib/puremd_gpu (CUDA driver, or host reference driver)",
-    &make_pair)};
+    &reaxff_gpu::new_pair<PairReaxFFGPU>)};
 }  // namespace
 
 PairReaxFFGPU::PairReaxFFGPU(LAMMPS *lmp) : PairReaxFF(lmp) {
