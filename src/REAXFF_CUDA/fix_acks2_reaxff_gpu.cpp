@@ -77,7 +77,7 @@ void FixAcks2ReaxFFGPU::charge_model(puremd::QEqProblem &in) {
   acks2.bcut = bcut_acks2.data();
   acks2.softness = bond_softness;
   acks2.u = u.data();
-  in.acks2 = &acks2;
+  in.model = &acks2;
 }
 
 /* a solve on every Nevery-th step; between solves, u of the owned atoms is

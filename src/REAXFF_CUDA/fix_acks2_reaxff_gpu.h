@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "fix_qeq_reaxff_gpu.h"
+#include "puremd_gpu/physics/acks2.h"
 #include "puremd_gpu/qeq.h"
 
 namespace LAMMPS_NS {

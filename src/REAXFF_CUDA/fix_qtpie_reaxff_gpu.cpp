@@ -87,7 +87,7 @@ void FixQtpieReaxFFGPU::charge_model(puremd::QEqProblem &in) {
   qtpie.phi = efield ? efield->potential_everywhere().data() : nullptr;
   qtpie.phi_scale = phi_scale;
   qtpie.cutoff_bohr = cutoff_bohr;
-  in.qtpie = &qtpie;
+  in.model = &qtpie;
 }
 
 namespace {

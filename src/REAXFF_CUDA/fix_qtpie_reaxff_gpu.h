@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "fix_qeq_reaxff_gpu.h"
+#include "puremd_gpu/physics/qtpie.h"
 #include "puremd_gpu/qeq.h"
 
 namespace LAMMPS_NS {

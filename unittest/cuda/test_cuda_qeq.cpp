@@ -175,7 +175,7 @@ TEST(CudaQEq, QtpieSameAsHost) {
       qt.phi_scale = c.scale;
       qt.cutoff_bohr = qtpie_cutoff_bohr(exponent[0]);
       QEqInput in = make_input(sys, with_owner);
-      in.qtpie = &qt;
+      in.model = &qt;
       HostQEq host(settings(0.0, 6.0, 1e-12));
       CudaQEq cuda(settings(0.0, 6.0, 1e-12));
       expect_same_solve(host, cuda, in, sys,

@@ -13,6 +13,7 @@
 #include "host_qeq.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/physics/qeq_history.h"
+#include "puremd_gpu/physics/qtpie.h"
 #include "puremd_gpu/qeq.h"
 #include "qeq_test_system.h"
 
@@ -246,6 +247,6 @@ TEST(QEqXl, RefusedForAcks2AndQtpie) {
   qt.exponent = exponent;
   qt.cutoff_bohr = qtpie_cutoff_bohr(exponent[0]);
   QEqInput in = make_input(sys);
-  in.qtpie = &qt;
+  in.model = &qt;
   EXPECT_THROW(solver.solve(in, comm, q.data()), InputError);
 }

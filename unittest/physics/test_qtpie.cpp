@@ -116,7 +116,7 @@ TEST(Qtpie, ChiEffAsFixQtpieAndFixQEqRelSumIt) {
     qt.phi_scale = c.scale;
     qt.cutoff_bohr = cut_bohr;
     QEqInput in = make_input(sys);
-    in.qtpie = &qt;
+    in.model = &qt;
     qtpie.solve(in, c1, q1.data());
 
     // the same solve with chi_eff given per atom
@@ -148,7 +148,7 @@ TEST(Qtpie, RejectsMissingExponentsAndChiShift) {
   std::vector<double> q(sys.n_total(), 0.0), shift(sys.n_local, 0.1);
   QtpieInput qt;
   QEqInput in = make_input(sys);
-  in.qtpie = &qt;
+  in.model = &qt;
   EXPECT_THROW(solver.solve(in, comm, q.data()), InputError);
   qt.exponent = kExponent;
   qt.cutoff_bohr = qtpie_cutoff_bohr(kExponent[0]);

@@ -11,9 +11,9 @@
 
 #include "puremd_gpu/atom_input.h"
 #include "puremd_gpu/charge_history.h"
+#include "puremd_gpu/charge_model.h"
 #include "puremd_gpu/halo.h"
 #include "puremd_gpu/physics/qeq_matrix.h"
-#include "puremd_gpu/physics/qtpie.h"
 
 namespace puremd {
 
@@ -129,41 +129,8 @@ inline QEqSettings qeq_cg_settings(QEqSettings s) {
 // QEqPredictor's, xl none of QEqXl's, xl_iterations < 1 or xl_order not 3 to 7.
 void check_qeq_settings(const QEqSettings &settings);
 
-// QTPIE's or QEqR's electronegativities instead of QEq's (physics/qtpie.h):
-// the owned atoms' chi become chi_eff from the Gaussian-orbital overlaps with
-// every atom within `cutoff`, ghosts included (so the ghosts must reach that far).
-struct QtpieInput {
-  OverlapModel model = OverlapModel::Qtpie;
-  // Orbital exponent (1/Bohr^2) per type (QEqInput::type given) or per atom.
-  const double *exponent = nullptr;
-  // Optional, n_total entries: an external potential (eV) at every atom,
-  // owned and ghost (fix efield's field at the atom's coordinates).
-  const double *phi = nullptr;
-  double phi_scale = 1.0;    // s of physics/qtpie.h (the fixes' `scale`)
-  double cutoff_bohr = 0.0;  // qtpie_cutoff_bohr of the smallest exponent in use
-};
-
-// ACKS2 instead of QEq (physics/acks2.h): one linear system of 2N + 2
-// unknowns, the charges q and the effective potentials u of the N group
-// atoms and two multipliers, [H I 0 1; I X 1 0; 0 1^T 0 0; 1^T 0 0 0]
-// (q, u, l_u, l_q) = (-chi, 0, 0, 0), solved by BiCGStab with the diagonal
-// preconditioner 1/eta, 1/X_ii (1 where X_ii = 0) as fix acks2/reaxff
-// solves it. X_ij is the bond softness of pairs within bcut_ij, X_ii minus
-// its row's sum. The history keeps q where QEq keeps s and u where it keeps
-// t (both extrapolated cubically by default, as QEqSettings::predictor says);
-// the solver keeps the multipliers'.
-struct Acks2Input {
-  // bcut_acks2 (A) per type (QEqInput::type given) or per atom; a pair's
-  // cut-off is the mean of its atoms'.
-  const double *bcut = nullptr;
-  double softness = 0.0;  // the bond softness s (force-field general parameter 34)
-  // Out, n_total entries: u of every group atom, owned and ghost (forwarded
-  // like q); other entries are left alone.
-  double *u = nullptr;
-};
-
 // One charge problem on one sub-domain, without the atoms: which model
-// (QEq; QTPIE's electronegativities; ACKS2), the settings, the group, the
+// (QEq's own, or another's input), the settings, the group, the
 // parameters and what the caller knows of its ghosts. Engine::solve_charges
 // takes the atoms from the step (StepInput).
 //
@@ -182,11 +149,11 @@ struct QEqProblem {
   const double *eta = nullptr;        // hardness (eV), the matrix diagonal; must be > 0
   const double *gamma = nullptr;      // shielding (1/A)
   const double *chi_shift = nullptr;  // optional n_local: added to chi (external potential, eV)
-  // Optional: QTPIE electronegativities (then chi_shift must be null; a field
-  // enters through QtpieInput::phi).
-  const QtpieInput *qtpie = nullptr;
-  // Optional: ACKS2 instead of QEq (chi_shift may be given; qtpie must be null).
-  const Acks2Input *acks2 = nullptr;
+  // Optional: another charge model's input (charge_model.h), null for QEq's
+  // own: QtpieInput (physics/qtpie.h; then chi_shift must be null, a field
+  // enters through QtpieInput::phi) or Acks2Input (physics/acks2.h; chi_shift
+  // may be given). The model's own file names what it needs.
+  const ChargeModelInput *model = nullptr;
   // Optional, n_total - n_local entries: the owned index (0..n_local-1) of the
   // atom each ghost is an image of, or -1 if another rank owns it. When every
   // entry is >= 0 (one rank, periodic images), the CUDA solver refreshes

@@ -41,10 +41,9 @@ void check_qeq_settings(const QEqSettings &settings) {
 
 void check_xl_input(const QEqInput &in, int history_depth) {
   if (in.settings.xl == QEqXl::Off) return;
-  if (in.acks2)
-    throw InputError("ACKS2: extended-Lagrangian charges (xlmd) are defined for QEq only");
-  if (in.qtpie)
-    throw InputError("QTPIE/QEqR: extended-Lagrangian charges (xlmd) are defined for QEq only");
+  if (in.model)
+    throw InputError(std::string(in.model->name()) +
+                     ": extended-Lagrangian charges (xlmd) are defined for QEq only");
   const int need = qeq_history_depth(in.settings.xl, in.settings.xl_order);
   if (history_depth < need)
     throw InputError("QEq: an extended Lagrangian of order " +

@@ -225,8 +225,8 @@ QEqResult CudaEngine::solve_charges(const StepInput &in, const QEqProblem &probl
   if (!qeq_) qeq_ = std::make_unique<CudaQEqSolver>(device_, c.stream, c.mem, c.cub_temp);
   // The far list reaches the QEq cut-off and QTPIE's overlap cut-off (for
   // good, once asked; the nonbonded stage keeps to its own cut-off).
-  const double reach = std::max(
-      problem.settings.cut_hi, problem.qtpie ? problem.qtpie->cutoff_bohr / kBohrPerAngstrom : 0.0);
+  const double reach =
+      std::max(problem.settings.cut_hi, problem.model ? problem.model->reach() : 0.0);
   if (reach > c.far_cut) {
     c.far_cut = reach;
     c.skin_valid = false;

@@ -1,5 +1,6 @@
-// ACKS2 in the CUDA solver: BiCGStab on the extended system, step for step
-// as the host solver runs it (src/host/host_acks2.cpp, after fix
+// ACKS2 in the CUDA solver (Acks2Input, physics/acks2.h; the model's CUDA
+// implementation, cuda_charge_model.h, registered below): BiCGStab on the
+// extended system, step for step as the host solver runs it (src/host/host_acks2.cpp, after fix
 // acks2/reaxff): same guesses, stopping rules, early exit and preconditioner.
 //
 // A vector is a double2 per atom, (q part, u part), plus the two
@@ -20,6 +21,7 @@
 // the same steps run on the host (five round trips an iteration).
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
@@ -29,6 +31,8 @@
 #include "cuda/qeq_cuda_rows.cuh"
 #include "cuda/qeq_cuda_solver.h"
 #include "cuda/qeq_cuda_sums.cuh"
+#include "puremd_gpu/errors.h"
+#include "puremd_gpu/physics/acks2.h"
 #include "puremd_gpu/physics/qeq_history.h"
 
 namespace puremd::cuda {
@@ -384,7 +388,7 @@ Acks2State CudaQEqSolver::bicgstab(Acks2State state, QEqComm &comm) {
 
 QEqResult CudaQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *q) {
   const int n = in.n_total, nl = in.n_local, nr = n_rows_;
-  double *u = in.acks2->u;
+  double *u = acks2_u_;
   const int *rows = rows_dev_.data();
   // b, r, p, r_hat and s are read at rows only; products read and write every atom
   for (DeviceArray<double2> *a : {&r_hat_, &s_}) a->reserve_discarding(nl, kGrowHeadroom);
@@ -456,4 +460,34 @@ QEqResult CudaQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *
   return res;
 }
 
+// In setup, once the parameters are up: the checks its host implementation
+// makes (host_acks2.cpp), bcut up; this solve builds X beside H.
+void CudaQEqSolver::use_acks2(const QEqInput &in, const Acks2Input &ak) {
+  if (!ak.bcut || !ak.u) throw InputError("ACKS2: bcut_acks2 values and a u array are required");
+  upload(bcut_dev_, ak.bcut, in.type ? std::max(in.num_types, 0) : in.n_total);
+  acks2_ = true;
+  acks2_softness_ = ak.softness;
+  acks2_u_ = ak.u;
+}
+
+namespace {
+
+// The model's hooks: its arrays and steps are the solver's (qeq_cuda_solver.h).
+class CudaAcks2 final : public CudaChargeModel {
+ public:
+  explicit CudaAcks2(MemoryTracker &) {}
+  bool reads_reverse_index() const override { return true; }
+  void setup(const QEqInput &in, CudaQEqSolver &s) override {
+    s.use_acks2(in, *model_input<Acks2Input>(in.model));
+  }
+  bool solve(const QEqInput &in, CudaQEqSolver &s, QEqComm &comm, double *q,
+             QEqResult &res) override {
+    res = s.solve_acks2(in, comm, q);
+    return true;
+  }
+};
+
+const CudaModels::Add<Acks2Input, CudaAcks2> kCudaAcks2;
+
+}  // namespace
 }  // namespace puremd::cuda

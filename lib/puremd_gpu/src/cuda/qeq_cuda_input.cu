@@ -98,14 +98,13 @@ void CudaQEqSolver::setup(const QEqInput &in, ChargeHistory &history) {
   params_.eta = eta_dev_.data();
   params_.chi_shift = in.chi_shift ? shift_dev_.data() : nullptr;
   params_.chi_eff = nullptr;
-  acks2_ = in.acks2 != nullptr;
-  if (acks2_) {
-    if (in.qtpie) throw InputError("ACKS2: QTPIE electronegativities are a different charge model");
-    if (!in.acks2->bcut || !in.acks2->u)
-      throw InputError("ACKS2: bcut_acks2 values and a u array are required");
-    upload(bcut_dev_, in.acks2->bcut, in.type ? std::max(in.num_types, 0) : n);
+  acks2_ = false;
+  // another model's checks and input (ACKS2: use_acks2), and its electronegativities
+  model_now_ = model_.of(in.model, "CUDA", mem_);
+  if (model_now_) {
+    model_now_->setup(in, *this);
+    params_.chi_eff = model_now_->electronegativities(in, *this);
   }
-  if (in.qtpie) qtpie_electronegativities(in);  // qeq_cuda_qtpie.cu
 
   // ids widened, group flags, rows flagged and listed in index order
   slots_.clear(stream_, kQEqRows, kNumQEqSlots);

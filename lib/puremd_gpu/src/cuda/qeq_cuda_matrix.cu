@@ -194,7 +194,7 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   a.taper = taper_;
   a.bad_type = slots_.at(kQEqBadTypeFlag);
   a.bcut = acks2_ ? bcut_dev_.data() : nullptr;
-  a.softness = in.acks2 ? in.acks2->softness : 0.0;
+  a.softness = acks2_ ? acks2_softness_ : 0.0;
   // Each pair once and stored: in tiles of 32 rows (qeq_cuda_tiles.cu), or,
   // when a tile's partners overflow its table (atoms far from LAMMPS's
   // spatial sort), as Auto chooses without tiles (Full where it fits), else
@@ -325,12 +325,12 @@ bool CudaQEqSolver::auto_half_first(const QEqSettings &s, int n_local) const {
 
 // Whether a solve of `p` may read the reverse far index (engine_atoms.h),
 // which costs a list-sized array: a matrix with both triangles (Full, Auto
-// unless it takes Half first or Full would not fit), ACKS2's, QTPIE's sums.
+// unless it takes Half first or Full would not fit), a model's that says so
+// (ACKS2's, QTPIE's sums).
 // Where Auto takes Half first and a tile overflows, that solve stores Half
 // in rows (no index lent) and the later ones Full.
-bool CudaQEqSolver::reads_reverse_index(const QEqProblem &p, int n_local,
-                                        long long row_room) const {
-  if (p.acks2 || p.qtpie) return true;
+bool CudaQEqSolver::reads_reverse_index(const QEqProblem &p, int n_local, long long row_room) {
+  if (p.model && model_.of(p.model, "CUDA", mem_)->reads_reverse_index()) return true;
   switch (p.settings.matrix) {
     case QEqMatrix::Full:
       return true;

@@ -1,10 +1,12 @@
-// The CUDA QEq solver's QTPIE or QEqR electronegativities (QEqInput::qtpie,
-// physics/qtpie.h): chi_eff of every owned atom from the engine's far list
+// QTPIE's and QEqR's electronegativities in the CUDA solver (QtpieInput,
+// physics/qtpie.h; the model's CUDA implementation, cuda_charge_model.h):
+// chi_eff of every owned atom from the engine's far list
 // of the step, a group of lanes per atom over its partners k < i (the
 // reverse index) and j > i (its far row), within the overlap cut-off. The
 // far list must reach that cut-off (CudaEngine::charge_stage widens it).
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <string>
 
 #include "cuda/kernel_utils.cuh"
@@ -59,38 +61,58 @@ __global__ void __launch_bounds__(kQEqBlock) k_qtpie_chi_eff(QtpieArgs a) {
   if (g.lane == 0) a.chi_eff[i] = qtpie_chi_eff(a.model, a.phi_scale, s, si);
 }
 
+class CudaQtpie final : public CudaChargeModel {
+ public:
+  explicit CudaQtpie(MemoryTracker &mem) : mem_(mem) {}
+  bool reads_reverse_index() const override { return true; }
+
+  // The checks of its host implementation (host_qtpie.cpp), the exponents
+  // and the potential up.
+  void setup(const QEqInput &in, CudaQEqSolver &s) override {
+    const QtpieInput &qt = *model_input<QtpieInput>(in.model);
+    if (!qt.exponent || !(qt.cutoff_bohr > 0.0))
+      throw InputError("QTPIE: orbital exponents and a positive overlap cut-off are required");
+    if (in.chi_shift)
+      throw InputError("QTPIE: an external potential goes through QtpieInput::phi, not chi_shift");
+    const double cut_A = qt.reach();
+    if (!(cut_A <= s.atoms().cut_local))
+      throw RuntimeError(
+          "QTPIE (CUDA): the engine's far list (" + std::to_string(s.atoms().cut_local) +
+          " A) does not reach the overlap cut-off (" + std::to_string(cut_A) + " A)");
+    s.upload(exponent_, qt.exponent, in.type ? std::max(in.num_types, 0) : in.n_total);
+    if (qt.phi) s.upload(phi_, qt.phi, in.n_total);
+  }
+
+  const double *electronegativities(const QEqInput &in, CudaQEqSolver &s) override {
+    const QtpieInput &qt = *model_input<QtpieInput>(in.model);
+    const int nl = in.n_local;
+    chi_eff_.reserve_discarding(nl, kGrowHeadroom);
+    if (nl == 0) return chi_eff_.data();
+    QtpieArgs a{};
+    a.n_local = nl;
+    a.far = s.atoms();
+    a.type = s.params().type;
+    a.chi = s.params().chi;
+    a.exponent = exponent_.data();
+    a.phi = qt.phi ? phi_.data() : nullptr;
+    a.model = qt.model;
+    a.phi_scale = qt.phi_scale;
+    a.cut_bohr = qt.cutoff_bohr;
+    a.chi_eff = chi_eff_.data();
+    k_qtpie_chi_eff<<<blocks_for(static_cast<long long>(nl) * kQtpieLanes, kQEqBlock), kQEqBlock, 0,
+                      s.stream()>>>(a);
+    PMD_CUDA_CHECK_LAUNCH("k_qtpie_chi_eff", s.stream());
+    return chi_eff_.data();
+  }
+
+ private:
+  MemoryTracker &mem_;
+  DeviceArray<double> exponent_{"QTPIE: orbital exponents", &mem_},
+      phi_{"QTPIE: external potential", &mem_},
+      chi_eff_{"QTPIE: effective electronegativities", &mem_};
+};
+
+const CudaModels::Add<QtpieInput, CudaQtpie> kCudaQtpie;
+
 }  // namespace
-
-void CudaQEqSolver::qtpie_electronegativities(const QEqInput &in) {
-  const QtpieInput &qt = *in.qtpie;
-  if (!qt.exponent || !(qt.cutoff_bohr > 0.0))
-    throw InputError("QTPIE: orbital exponents and a positive overlap cut-off are required");
-  if (in.chi_shift)
-    throw InputError("QTPIE: an external potential goes through QtpieInput::phi, not chi_shift");
-  const double cut_A = qt.cutoff_bohr / kBohrPerAngstrom;
-  if (!(cut_A <= atoms_.cut_local))
-    throw RuntimeError("QTPIE (CUDA): the engine's far list (" + std::to_string(atoms_.cut_local) +
-                       " A) does not reach the overlap cut-off (" + std::to_string(cut_A) + " A)");
-  const int n = in.n_total, nl = in.n_local;
-  upload(qtpie_exp_dev_, qt.exponent, in.type ? std::max(in.num_types, 0) : n);
-  if (qt.phi) upload(qtpie_phi_dev_, qt.phi, n);
-  chi_eff_dev_.reserve_discarding(nl, kGrowHeadroom);
-  params_.chi_eff = chi_eff_dev_.data();
-  if (nl == 0) return;
-  QtpieArgs a{};
-  a.n_local = nl;
-  a.far = atoms_;
-  a.type = params_.type;
-  a.chi = chi_dev_.data();
-  a.exponent = qtpie_exp_dev_.data();
-  a.phi = qt.phi ? qtpie_phi_dev_.data() : nullptr;
-  a.model = qt.model;
-  a.phi_scale = qt.phi_scale;
-  a.cut_bohr = qt.cutoff_bohr;
-  a.chi_eff = chi_eff_dev_.data();
-  k_qtpie_chi_eff<<<blocks_for(static_cast<long long>(nl) * kQtpieLanes, kQEqBlock), kQEqBlock, 0,
-                    stream_>>>(a);
-  PMD_CUDA_CHECK_LAUNCH("k_qtpie_chi_eff", stream_);
-}
-
 }  // namespace puremd::cuda

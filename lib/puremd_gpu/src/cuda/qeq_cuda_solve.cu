@@ -216,7 +216,8 @@ QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in,
   if (halo_mode_) halo_.update(*halo, comm, in.n_local, in.n_total, comm.peer_copies());
   build_matrix(in);
   ++solves_;
-  if (acks2_) return solve_acks2(in, comm, q);  // qeq_cuda_acks2.cu
+  QEqResult res;
+  if (model_now_ && model_now_->solve(in, *this, comm, q, res)) return res;  // (ACKS2)
 
   const int n = in.n_total, nl = in.n_local, nr = n_rows_;
   double2 *x = x_.data();
@@ -233,7 +234,7 @@ QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in,
     PMD_CUDA_CHECK_LAUNCH("k_init", stream_);
   }
 
-  QEqResult res = conjugate_gradients(comm);  // qeq_cuda_cg.cu
+  res = conjugate_gradients(comm);  // qeq_cuda_cg.cu
   note_halo(res);
 
   // q = s - mu t with mu chosen so that the charges sum to zero (mu stays on

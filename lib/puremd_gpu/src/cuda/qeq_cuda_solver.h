@@ -12,10 +12,13 @@
 //                       ghost refresh (device gather, or QEqComm on the host)
 //   qeq_cuda_matrix.cu  the rows of H, from the engine's far list; which format
 //   qeq_cuda_tiles.cu   H with each pair once, in tiles of 32 rows, and its product
-//   qeq_cuda_qtpie.cu   QTPIE's electronegativities (QEqInput::qtpie)
 //   qeq_cuda_cg.cu      CG on both systems, scalars on the host or the GPU
-//   qeq_cuda_acks2.cu   ACKS2 (QEqInput::acks2): BiCGStab on its system
 //   qeq_cuda_solve.cu   solve_on(), top-down; the product H v; the charges
+// Another charge model (QEqProblem::model) runs through its registered
+// implementation (cuda_charge_model.h): QTPIE's electronegativities in
+// qeq_cuda_qtpie.cu; ACKS2 in qeq_cuda_acks2.cu, whose X rows and BiCGStab
+// vectors live here, as its X is built with H and its product is H's
+// (qeq_cuda_acks2_product.cu).
 //
 // Matrix. Rows are atoms (owned and ghosts), stored in full (both (i, j) and
 // (j, i)), so the product is a pure gather:
@@ -57,10 +60,12 @@
 
 #include "common/acks2_bicgstab.h"
 #include "common/qeq_cg_loop.h"
+#include "cuda/cuda_charge_model.h"
 #include "cuda/device_buffer.h"
 #include "cuda/engine_atoms.h"
 #include "cuda/halo_exchange.h"
 #include "cuda/readback.h"
+#include "puremd_gpu/physics/acks2.h"
 #include "puremd_gpu/qeq.h"
 
 namespace puremd::cuda {
@@ -165,11 +170,29 @@ class CudaQEqSolver {
                      QEqComm &comm, double *q);
   // Whether a solve of `p` on n_local owned atoms may read the engine's
   // reverse far index (the engine builds it only then).
-  bool reads_reverse_index(const QEqProblem &p, int n_local, long long row_room) const;
+  bool reads_reverse_index(const QEqProblem &p, int n_local, long long row_room);
   // After solve_on: if the solve left every charge of the step on the GPU
   // (owned and ghosts: a group with rows, ghosts refreshed on the device),
   // copies them to dst (n_total, device) and returns true.
   bool copy_charges(double *dst);
+
+  // --- What a model's implementation reads during a solve (cuda_charge_model.h)
+  cudaStream_t stream() const { return stream_; }
+  // the engine's atoms and far list; the QEq parameters on the GPU (setup)
+  const EngineAtoms &atoms() const { return atoms_; }
+  const ParamArgs &params() const { return params_; }
+  template <class T>
+  void upload(DeviceArray<T> &dst, const T *src, std::size_t n) {
+    dst.reserve_discarding(n, kGrowHeadroom);
+    if (n > 0)
+      PMD_CUDA_CHECK(
+          cudaMemcpyAsync(dst.data(), src, n * sizeof(T), cudaMemcpyHostToDevice, stream_));
+  }
+  // ACKS2 (qeq_cuda_acks2.cu): its X rows are built with H's and its
+  // product is H's, so its arrays and steps are the solver's. use_acks2 in
+  // setup: this solve builds X beside H; solve_acks2 after the build.
+  void use_acks2(const QEqInput &in, const Acks2Input &ak);
+  QEqResult solve_acks2(const QEqInput &in, QEqComm &comm, double *q);
 
  private:
   // --- qeq_cuda_input.cu
@@ -179,15 +202,6 @@ class CudaQEqSolver {
   void setup(const QEqInput &in, ChargeHistory &history);
   // The history of the owned atoms on the GPU, in its mirror (see the .cu).
   double *history_on_device(ChargeHistory &history, int nl);
-  // --- qeq_cuda_qtpie.cu: chi_eff of the owned atoms (QEqInput::qtpie) into params_
-  void qtpie_electronegativities(const QEqInput &in);
-  template <class T>
-  void upload(DeviceArray<T> &dst, const T *src, std::size_t n) {
-    dst.reserve_discarding(n, kGrowHeadroom);
-    if (n > 0)
-      PMD_CUDA_CHECK(
-          cudaMemcpyAsync(dst.data(), src, n * sizeof(T), cudaMemcpyHostToDevice, stream_));
-  }
 
   // --- qeq_cuda_ghosts.cu
   // Whether ghosts are refreshed on the device (device_comm_), with owner_dev_.
@@ -244,7 +258,6 @@ class CudaQEqSolver {
   void finish_sums(unsigned nblocks, int nc, double *out);
 
   // --- qeq_cuda_acks2.cu (see there)
-  QEqResult solve_acks2(const QEqInput &in, QEqComm &comm, double *q);
   void acks2_x_diagonal(QEqComm &comm);
   Acks2State bicgstab(Acks2State start, QEqComm &comm);
   // y = (H v.q, X v.u) off the diagonal; nothing when `phase` (device) says
@@ -306,7 +319,12 @@ class CudaQEqSolver {
   long overflowed_for_ = -1;   // the list build whose tiles overflowed their tables
   bool tiles_reused_ = false;  // this solve's tiles kept an earlier solve's partners
   long long solves_ = 0;       // solves begun (QEqMatrix::Auto's first solve)
-  bool acks2_ = false;         // this solve is ACKS2's (QEqInput::acks2)
+  // another model's implementation (kept between solves), and this solve's (null: QEq)
+  ModelSlot<CudaChargeModel, MemoryTracker &> model_;
+  CudaChargeModel *model_now_ = nullptr;
+  bool acks2_ = false;  // this solve is ACKS2's (use_acks2)
+  double acks2_softness_ = 0.0;
+  double *acks2_u_ = nullptr;  // the caller's u (Acks2Input::u)
   int acks2_last_iters_ = 0;   // BiCGStab iterations of the last solve (the first batch)
 
   std::vector<double> shield_, comm_s_, comm_t_;
@@ -314,9 +332,7 @@ class CudaQEqSolver {
   // input (the group flags as given, then as the kernels read them)
   DeviceArray<double> chi_dev_{"QEq: chi", &mem_}, eta_dev_{"QEq: eta", &mem_},
       gamma_dev_{"QEq: gamma", &mem_}, shield_dev_{"QEq: shielding table", &mem_},
-      shift_dev_{"QEq: chi shifts", &mem_}, qtpie_exp_dev_{"QTPIE: orbital exponents", &mem_},
-      qtpie_phi_dev_{"QTPIE: external potential", &mem_},
-      chi_eff_dev_{"QTPIE: effective electronegativities", &mem_}, bcut_dev_{"ACKS2: bcut", &mem_},
+      shift_dev_{"QEq: chi shifts", &mem_}, bcut_dev_{"ACKS2: bcut", &mem_},
       u_dev_{"ACKS2: effective potentials", &mem_};
   DeviceArray<long long> tag_sorted_{"QEq: sorted owned ids", &mem_};
   DeviceArray<int> active_in_{"QEq: group as given", &mem_}, active_dev_{"QEq: group", &mem_},

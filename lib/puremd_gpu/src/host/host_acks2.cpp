@@ -1,6 +1,7 @@
-// ACKS2 in the host reference solver: the X block from the pairs of H's
-// half list, then BiCGStab on the extended system as fix acks2/reaxff runs
-// it (same stopping rules, same early exit, same preconditioner), so that
+// ACKS2 in the host reference solver (Acks2Input, physics/acks2.h; a model
+// of host_charge_model.h, registered below): the X block from the pairs of
+// H's rows, then BiCGStab on the extended system as fix acks2/reaxff runs it
+// (same stopping rules, same early exit, same preconditioner), so that
 // charges, potentials and iteration counts follow LAMMPS's: the loop of
 // common/acks2_bicgstab.h over these rows.
 //
@@ -9,8 +10,10 @@
 // rank holds the multipliers: their matrix rows are global sums, and the
 // scalars that update them are the same on every rank.
 #include <cmath>
+#include <vector>
 
 #include "common/acks2_bicgstab.h"
+#include "host/host_charge_model.h"
 #include "host/host_qeq_solver.h"
 #include "puremd_gpu/physics/acks2.h"
 #include "puremd_gpu/physics/qeq_history.h"
@@ -19,103 +22,138 @@ namespace puremd::host {
 
 namespace {
 constexpr int kVectors = 9;  // r, r_hat, p, d, z, s, s_hat, y, w
-}
 
-void HostQEqSolver::check_acks2_input(const QEqInput &in) {
-  if (in.qtpie) throw InputError("ACKS2: QTPIE electronegativities are a different charge model");
-  if (!in.acks2->bcut || !in.acks2->u)
-    throw InputError("ACKS2: bcut_acks2 values and a u array are required");
-}
+class HostAcks2 final : public HostChargeModel {
+ public:
+  void setup(const QEqInput &in) override {
+    const Acks2Input &ak = *model_input<Acks2Input>(in.model);
+    if (!ak.bcut || !ak.u) throw InputError("ACKS2: bcut_acks2 values and a u array are required");
+  }
+  bool solve(const QEqInput &in, HostQEqSolver &s, QEqComm &comm, double *q,
+             QEqResult &res) override;
+  std::size_t memory_bytes() const override {
+    return (x_row_start_.capacity() + x_col_.capacity()) * sizeof(int) +
+           (x_val_.capacity() + x_diag_.capacity() + x_diag_inv_.capacity() + v_.capacity()) *
+               sizeof(double);
+  }
 
-// After build_matrix (H and X).
-QEqResult HostQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *q) {
-  const Acks2Input &ak = *in.acks2;
+ private:
+  void build_x(const QEqInput &in, QEqComm &comm);
+  void forward(double *v, QEqComm &comm);
+  void multiply(const double *v, double *y, QEqComm &comm);
+  int bicgstab(const double *b, double *x, QEqComm &comm, bool &breakdown);
+
+  HostQEqSolver *s_ = nullptr;  // the solver of the solve in progress
+  int n_ = 0;                   // its n_total
+  std::vector<int> x_row_start_, x_col_;
+  std::vector<double> x_val_, x_diag_, x_diag_inv_;
+  // BiCGStab's vectors (9 of them, 2 n_total + 2 each) in one block
+  std::vector<double> v_;
+};
+
+const HostModels::Add<Acks2Input, HostAcks2> kHostAcks2;
+
+// After the solver built H: X, then the solve.
+bool HostAcks2::solve(const QEqInput &in, HostQEqSolver &solver, QEqComm &comm, double *q,
+                      QEqResult &res) {
+  const Acks2Input &ak = *model_input<Acks2Input>(in.model);
+  s_ = &solver;
+  HostQEqSolver &s = solver;
+  const QEqSettings &set = s.settings();
+  const int depth = s.depth();
   const int n = in.n_total;
   n_ = n;
   const std::size_t len = 2 * static_cast<std::size_t>(n) + 2;
-  finish_x_diagonal(comm);
+  build_x(in, comm);
 
   std::vector<double> b(len, 0.0), x(len, 0.0);
-  for (int i : rows_) {
-    b[i] = -chi_of(in, i);
+  for (int i : s.rows()) {
+    b[i] = -HostQEqSolver::chi_of(in, i);
     if (in.chi_shift) b[i] -= in.chi_shift[i];
-    const double *h = history_block(i);
+    const double *h = s.history_block(i);
     // u as q: fix acks2/reaxff's cubic guess for both (QEqPredictor::Lammps),
     // or the predictor chosen
-    x[i] = qeq_guess_s(h, settings_.predictor);
-    x[n + i] = qeq_guess_s(h + depth_, settings_.predictor);
+    x[i] = qeq_guess_s(h, set.predictor);
+    x[n + i] = qeq_guess_s(h + depth, set.predictor);
   }
-  x[2 * n] = qeq_guess_s(global_hist_, settings_.predictor);
-  x[2 * n + 1] = qeq_guess_s(global_hist_ + depth_, settings_.predictor);
-  acks2_forward(x.data(), comm);
+  // the multipliers' past solutions in the history's global block, laid out
+  // as one atom's block: the u multiplier where s goes, the q one where t goes
+  double *global = s.global_history();
+  x[2 * n] = qeq_guess_s(global, set.predictor);
+  x[2 * n + 1] = qeq_guess_s(global + depth, set.predictor);
+  forward(x.data(), comm);
 
-  QEqResult res;
   res.iter_s = bicgstab(b.data(), x.data(), comm, res.breakdown);
   res.iter_t = 0;
-  res.converged_s = res.iter_s < settings_.max_iter;
+  res.converged_s = res.iter_s < set.max_iter;
 
-  for (int i : rows_) {
+  for (int i : s.rows()) {
     q[i] = x[i];
     ak.u[i] = x[n + i];
-    qeq_push_history(history_block(i), depth_, x[i], x[n + i]);
+    qeq_push_history(s.history_block(i), depth, x[i], x[n + i]);
   }
-  qeq_push_history(global_hist_, depth_, x[2 * n], x[2 * n + 1]);
-  forward(q, comm);
-  forward(ak.u, comm);
-  return res;
+  qeq_push_history(global, depth, x[2 * n], x[2 * n + 1]);
+  s.forward(q, comm);
+  s.forward(ak.u, comm);
+  return true;
 }
 
-// X from the pairs build_matrix keeps for H (same half list, same
-// ownership), those within their bcut; X_ii = -sum_j X_ij.
-void HostQEqSolver::clear_x_matrix(const QEqInput &in) {
+// X over the pairs of H's rows (same pairs, same ownership), those within
+// their bcut; X_ii = -sum_j X_ij, the ghosts' shares folded back to their
+// owners; the preconditioner.
+void HostAcks2::build_x(const QEqInput &in, QEqComm &comm) {
+  const Acks2Input &ak = *model_input<Acks2Input>(in.model);
+  const HostQEqSolver::Rows h = s_->h();
+  const std::vector<vec3> &xv = s_->positions();
   x_row_start_.assign(in.n_local + 1, 0);
   x_col_.clear();
   x_val_.clear();
   x_diag_.assign(in.n_total, 0.0);
-}
-
-// One kept pair (i owned, j owned or ghost) at distance r; types checked by H's.
-void HostQEqSolver::add_x_pair(const QEqInput &in, int i, int j, double r) {
-  const Acks2Input &ak = *in.acks2;
-  const double bcut =
-      acks2_pair_cutoff(ak.bcut[qeq_param_index(in, i)], ak.bcut[qeq_param_index(in, j)]);
-  if (r > bcut) return;
-  const double v = acks2_bond_softness(r, bcut, ak.softness).x;
-  x_col_.push_back(j);
-  x_val_.push_back(v);
-  x_diag_[i] -= v;
-  x_diag_[j] -= v;
-}
-
-// Ghosts' shares of X's diagonal folded back to their owners; the preconditioner.
-void HostQEqSolver::finish_x_diagonal(QEqComm &comm) {
+  for (int i = 0; i < in.n_local; ++i) {
+    x_row_start_[i] = static_cast<int>(x_col_.size());
+    for (int p = h.start[i]; p < h.start[i + 1]; ++p) {
+      const int j = h.col[p];
+      const double r = pair_geometry(xv[i], xv[j]).d;
+      const double bcut =
+          acks2_pair_cutoff(ak.bcut[qeq_param_index(in, i)], ak.bcut[qeq_param_index(in, j)]);
+      if (r > bcut) continue;
+      const double v = acks2_bond_softness(r, bcut, ak.softness).x;
+      x_col_.push_back(j);
+      x_val_.push_back(v);
+      x_diag_[i] -= v;
+      x_diag_[j] -= v;
+    }
+  }
+  x_row_start_[in.n_local] = static_cast<int>(x_col_.size());
   comm.reverse(x_diag_.data());
   x_diag_inv_.assign(x_diag_.size(), 0.0);
-  for (int i : rows_) x_diag_inv_[i] = x_diag_[i] == 0.0 ? 1.0 : 1.0 / x_diag_[i];
+  for (int i : s_->rows()) x_diag_inv_[i] = x_diag_[i] == 0.0 ? 1.0 : 1.0 / x_diag_[i];
 }
 
 // Both parts to the ghosts (the multipliers are on every rank already).
-void HostQEqSolver::acks2_forward(double *v, QEqComm &comm) {
-  forward(v, comm);
-  forward(v + n_, comm);
+void HostAcks2::forward(double *v, QEqComm &comm) {
+  s_->forward(v, comm);
+  s_->forward(v + n_, comm);
 }
 
 // y = A v: the owned rows' H, X and identity blocks, ghost shares folded
 // back, and the multipliers' rows as sums over every rank. v must be
 // current on the ghosts.
-void HostQEqSolver::acks2_multiply(const double *v, double *y, QEqComm &comm) {
+void HostAcks2::multiply(const double *v, double *y, QEqComm &comm) {
   const int n = n_;
+  const HostQEqSolver::Rows h = s_->h();
+  const double *diag = s_->diag();
   std::fill(y, y + 2 * static_cast<std::size_t>(n) + 2, 0.0);
-  for (int i : rows_) {
-    y[i] = diag_[i] * v[i];
+  for (int i : s_->rows()) {
+    y[i] = diag[i] * v[i];
     y[n + i] = x_diag_[i] * v[n + i];
   }
   double sum_u = 0.0, sum_q = 0.0;
-  for (int i : rows_) {
-    for (int p = row_start_[i]; p < row_start_[i + 1]; ++p) {
-      const int j = col_[p];
-      y[i] += val_[p] * v[j];
-      y[j] += val_[p] * v[i];
+  for (int i : s_->rows()) {
+    for (int p = h.start[i]; p < h.start[i + 1]; ++p) {
+      const int j = h.col[p];
+      y[i] += h.val[p] * v[j];
+      y[j] += h.val[p] * v[i];
     }
     for (int p = x_row_start_[i]; p < x_row_start_[i + 1]; ++p) {
       const int j = x_col_[p];
@@ -139,15 +177,17 @@ void HostQEqSolver::acks2_multiply(const double *v, double *y, QEqComm &comm) {
 // common/acks2_bicgstab.h's loop over these rows (the multipliers' entries of
 // b, x and the iterates live in its state). Returns the iteration index at
 // exit, as fix acks2/reaxff counts.
-int HostQEqSolver::bicgstab(const double *b, double *x, QEqComm &comm, bool &breakdown) {
+int HostAcks2::bicgstab(const double *b, double *x, QEqComm &comm, bool &breakdown) {
   const int n = n_;
+  const std::vector<int> &rows = s_->rows();
+  const double *diag_inv = s_->diag_inv();
   const std::size_t len = 2 * static_cast<std::size_t>(n) + 2;
   v_.assign(kVectors * len, 0.0);
   double *r = v_.data(), *r_hat = r + len, *p = r_hat + len, *d = p + len, *z = d + len,
          *s = z + len, *s_hat = s + len, *y = s_hat + len, *w = y + len;
   // the rows' entries: both parts of each row
   auto each = [&](auto &&f) {
-    for (int i : rows_) {
+    for (int i : rows) {
       f(i);
       f(n + i);
     }
@@ -158,8 +198,8 @@ int HostQEqSolver::bicgstab(const double *b, double *x, QEqComm &comm, bool &bre
     return comm.sum(local);
   };
   auto precondition = [&](const double *v, double *out) {
-    for (int i : rows_) {
-      out[i] = v[i] * diag_inv_[i];
+    for (int i : rows) {
+      out[i] = v[i] * diag_inv[i];
       out[n + i] = v[n + i] * x_diag_inv_[i];
     }
   };
@@ -175,8 +215,8 @@ int HostQEqSolver::bicgstab(const double *b, double *x, QEqComm &comm, bool &bre
     }
     v[2 * n] = m.u;
     v[2 * n + 1] = m.q;
-    if (which != Acks2Vector::X) acks2_forward(v, comm);  // (x's ghosts are current)
-    acks2_multiply(v, out, comm);
+    if (which != Acks2Vector::X) forward(v, comm);  // (x's ghosts are current)
+    multiply(v, out, comm);
     Acks2ProductSums sums;
     sums.rows_of_mult = Acks2Mult{out[2 * n], out[2 * n + 1]};
     if (a) sums.a_dot_w = rows_dot(a, out);
@@ -212,8 +252,8 @@ int HostQEqSolver::bicgstab(const double *b, double *x, QEqComm &comm, bool &bre
   auto ops = acks2_ops(product, residual, direction, half_step, early, step_end);
 
   Acks2State h;
-  h.tol = settings_.tolerance;
-  h.max_iter = settings_.max_iter;
+  h.tol = s_->settings().tolerance;
+  h.max_iter = s_->settings().max_iter;
   h.x = Acks2Mult{x[2 * n], x[2 * n + 1]};
   acks2_bicgstab_iterate(ops, h);
   x[2 * n] = h.x.u;
@@ -222,4 +262,5 @@ int HostQEqSolver::bicgstab(const double *b, double *x, QEqComm &comm, bool &bre
   return h.it;
 }
 
+}  // namespace
 }  // namespace puremd::host

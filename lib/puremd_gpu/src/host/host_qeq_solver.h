@@ -1,7 +1,9 @@
 // The host reference charge solver (serial within a sub-domain): QEq by
-// Jacobi-preconditioned CG on H s = -chi and H t = -1 (this file), and ACKS2
-// by BiCGStab on its extended system (host_acks2.cpp), both over a sparse H
-// of the owned rows.
+// Jacobi-preconditioned CG on H s = -chi and H t = -1 over a sparse H of the
+// owned rows (this file); another charge model (QEqProblem::model) through
+// its registered host implementation (host_charge_model.h: QTPIE's
+// electronegativities in host_qtpie.cpp, ACKS2's system in host_acks2.cpp),
+// which reads H and the solver's state through the accessors below.
 #pragma once
 
 #include <algorithm>
@@ -12,9 +14,10 @@
 #include "common/halo_plan.h"
 #include "common/qeq_cg_loop.h"
 #include "common/qeq_rows.h"
+#include "host/host_charge_model.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/neighbor_list.h"
-#include "puremd_gpu/physics/qtpie.h"
+#include "puremd_gpu/physics/pair_ownership.h"
 #include "puremd_gpu/qeq.h"
 
 namespace puremd::host {
@@ -28,22 +31,24 @@ class HostQEqSolver {
     settings_ = qeq_cg_settings(in.settings);
     scheme_ = qeq_xl_scheme(settings_.xl_order);
     taper_ = make_taper(settings_.cut_lo, settings_.cut_hi);
+    HostChargeModel *model = model_.of(in.model, "host");
     setup(in);
     hist_ = history.host_blocks(in.n_local);
     global_hist_ = history.global_block();
     depth_ = history.depth();
-    if (in.acks2) check_acks2_input(in);  // host_acks2.cpp
+    if (model) model->setup(in);
     build_matrix(in);
-    if (in.acks2) return solve_acks2(in, comm, q);
+    QEqResult res;
+    if (model && model->solve(in, *this, comm, q, res)) return res;
+    const double *chi = model ? model->electronegativities(in, *this) : nullptr;
 
     const int n = in.n_total;
     s_.assign(n, 0.0);
     t_.assign(n, 0.0);
     b_s_.assign(n, 0.0);
     b_t_.assign(n, 0.0);
-    if (in.qtpie) qtpie_electronegativities(in);
     for (int i : rows_) {
-      b_s_[i] = in.qtpie ? -chi_eff_[i] : -chi_of(in, i);
+      b_s_[i] = chi ? -chi[i] : -chi_of(in, i);
       if (in.chi_shift) b_s_[i] -= in.chi_shift[i];
       b_t_[i] = -1.0;
       s_[i] = qeq_start_s(history_block(i), settings_.predictor, settings_.xl);
@@ -52,7 +57,6 @@ class HostQEqSolver {
     forward(s_.data(), comm);
     forward(t_.data(), comm);
 
-    QEqResult res;
     res.iter_s = conjugate_gradient(b_s_.data(), s_.data(), n, comm);
     res.iter_t = conjugate_gradient(b_t_.data(), t_.data(), n, comm);
     res.converged_s = res.iter_s < settings_.max_iter;
@@ -84,15 +88,31 @@ class HostQEqSolver {
           diag_inv_.capacity() + r_.capacity() + d_.capacity() + p_.capacity() + w_.capacity()) *
          sizeof(double);
     b += (nl_.nbr.capacity() + nl_.start.capacity() + nl_.end.capacity()) * sizeof(int);
-    b += (x_row_start_.capacity() + x_col_.capacity()) * sizeof(int);
-    b += (x_val_.capacity() + x_diag_.capacity() + x_diag_inv_.capacity() + v_.capacity()) *
-         sizeof(double);
+    if (model_.get()) b += model_.get()->memory_bytes();
     return b;
   }
 
- private:
-  static double chi_of(const QEqInput &in, int i) { return in.chi[qeq_param_index(in, i)]; }
+  // --- What a model's implementation reads during a solve (host_charge_model.h)
+  const QEqSettings &settings() const { return settings_; }
+  const Taper &taper() const { return taper_; }
+  // the owned atoms of the group, in index order; every atom's position
+  const std::vector<int> &rows() const { return rows_; }
+  const std::vector<vec3> &positions() const { return xv_; }
+  // H's owned rows, each kept pair once (its ghost partners by
+  // ghost_pair_is_mine), after the build; the diagonal (eta) and its inverse
+  struct Rows {
+    const int *start, *col;
+    const double *val;
+  };
+  Rows h() const { return Rows{row_start_.data(), col_.data(), val_.data()}; }
+  const double *diag() const { return diag_.data(); }
+  const double *diag_inv() const { return diag_inv_.data(); }
+  // the history's block of owned atom i; the global block (ChargeHistory);
+  // the number of past values a block holds
   double *history_block(int i) { return qeq_history_block(hist_, i, depth_); }
+  double *global_history() { return global_hist_; }
+  int depth() const { return depth_; }
+  static double chi_of(const QEqInput &in, int i) { return in.chi[qeq_param_index(in, i)]; }
 
   // Ghost entries of v (n_total) from the atoms they are images of: the
   // caller's halo pattern replayed where it gives one (several ranks; the
@@ -111,6 +131,7 @@ class HostQEqSolver {
     halo_forward_host(halo_plan_, v, comm, halo_send_, halo_recv_);
   }
 
+ private:
   // Checks the input, lists the owned active atoms, sizes the work vectors.
   void setup(const QEqInput &in) {
     if (in.n_local < 0 || in.n_total < in.n_local) throw RuntimeError("QEq: invalid atom counts");
@@ -151,42 +172,6 @@ class HostQEqSolver {
     return shield_[static_cast<std::size_t>(ti) * in.num_types + tj];
   }
 
-  // chi_eff of every row (physics/qtpie.h): over each pair of the half list
-  // within the overlap cut-off, added to both atoms when both are owned.
-  // After build_matrix, whose positions (xv_) it reads.
-  void qtpie_electronegativities(const QEqInput &in) {
-    const QtpieInput &qt = *in.qtpie;
-    if (!qt.exponent || !(qt.cutoff_bohr > 0.0))
-      throw InputError("QTPIE: orbital exponents and a positive overlap cut-off are required");
-    if (in.chi_shift)
-      throw InputError("QTPIE: an external potential goes through QtpieInput::phi, not chi_shift");
-    const int n = in.n_total, nl = in.n_local;
-    build_half_neighbor_list(xv_.data(), nl, n, qt.cutoff_bohr / kBohrPerAngstrom, 0.0, nullptr,
-                             qtpie_nl_);
-    auto site = [&](int i) { return OverlapSite{chi_of(in, i), qt.phi ? qt.phi[i] : 0.0}; };
-    auto weight = [&](const OverlapSite &a, const OverlapSite &b) {
-      return overlap_weight(qt.model, qt.phi_scale, a, b);
-    };
-    auto expo = [&](int i) { return qt.exponent[qeq_param_index(in, i)]; };
-    std::vector<QtpieSums> sums(nl);
-    for (int i = 0; i < nl; ++i) {
-      const double ai = expo(i);
-      const OverlapSite si = site(i);
-      qtpie_add(sums[i], ai, ai, 0.0, qt.cutoff_bohr, weight(si, si));  // i itself
-      for (int p = qtpie_nl_.start[i]; p < qtpie_nl_.end[i]; ++p) {
-        const int j = qtpie_nl_.nbr[p];
-        const double aj = expo(j);
-        const OverlapSite sj = site(j);
-        const double r = pair_geometry(xv_[i], xv_[j]).d;
-        qtpie_add(sums[i], ai, aj, r, qt.cutoff_bohr, weight(si, sj));
-        if (j < nl) qtpie_add(sums[j], aj, ai, r, qt.cutoff_bohr, weight(sj, si));
-      }
-    }
-    chi_eff_.assign(n, 0.0);
-    for (int i = 0; i < nl; ++i)
-      chi_eff_[i] = qtpie_chi_eff(qt.model, qt.phi_scale, sums[i], site(i));
-  }
-
   // Rows of owned active atoms: partners within cut_hi, ghosts kept per ghost_pair_is_mine.
   void build_matrix(const QEqInput &in) {
     const int n = in.n_total;
@@ -203,13 +188,9 @@ class HostQEqSolver {
     row_start_.assign(in.n_local + 1, 0);
     col_.clear();
     val_.clear();
-    if (in.acks2) clear_x_matrix(in);  // host_acks2.cpp: X from the same pairs
     int next_row = 0;
     auto start_rows_to = [&](int last) {
-      for (; next_row <= last; ++next_row) {
-        row_start_[next_row] = static_cast<int>(col_.size());
-        if (in.acks2) x_row_start_[next_row] = static_cast<int>(x_col_.size());
-      }
+      for (; next_row <= last; ++next_row) row_start_[next_row] = static_cast<int>(col_.size());
     };
     for (int i : rows_) {
       start_rows_to(i);
@@ -219,7 +200,6 @@ class HostQEqSolver {
         if (j >= in.n_local && !ghost_pair_is_mine(in.tag[i], in.tag[j], geo.dvec)) continue;
         col_.push_back(j);
         val_.push_back(qeq_offdiag(geo.d, shield_of(in, i, j), taper_));
-        if (in.acks2) add_x_pair(in, i, j, geo.d);
       }
     }
     start_rows_to(in.n_local);
@@ -284,30 +264,16 @@ class HostQEqSolver {
     return it[0];
   }
 
-  // --- ACKS2 (host_acks2.cpp): the extended system of Acks2Input, vectors
-  // of 2 n_total + 2 entries laid out [q part, u part, the two multipliers].
-  static void check_acks2_input(const QEqInput &in);
-  QEqResult solve_acks2(const QEqInput &in, QEqComm &comm, double *q);
-  void clear_x_matrix(const QEqInput &in);
-  void add_x_pair(const QEqInput &in, int i, int j, double r);
-  void finish_x_diagonal(QEqComm &comm);
-  void acks2_multiply(const double *v, double *y, QEqComm &comm);
-  void acks2_forward(double *v, QEqComm &comm);
-  int bicgstab(const double *b, double *x, QEqComm &comm, bool &breakdown);
   int n_ = 0, n_local_ = 0;  // n_total and n_local of the solve
   // the halo pattern's plan (forward) and the atom counts it was made for
   HaloPlan halo_plan_;
   int halo_n_local_ = -1, halo_n_total_ = -1;
   std::vector<double> halo_send_, halo_recv_;
-  std::vector<int> x_row_start_, x_col_;
-  std::vector<double> x_val_, x_diag_, x_diag_inv_;
-  // BiCGStab's vectors (9 of them, 2 n_total + 2 each) in one block
-  std::vector<double> v_;
+  ModelSlot<HostChargeModel> model_;  // another model's implementation, kept between solves
   QEqSettings settings_;
   Taper taper_;
-  // The solve's history (ChargeHistory::host_blocks) and, for ACKS2, the
-  // multipliers' past solutions in its global block (laid out as one atom's
-  // block: the u multiplier where s goes, the q multiplier where t goes).
+  // The solve's history (ChargeHistory::host_blocks) and its global block
+  // (a model's own past values: ACKS2's multipliers).
   double *hist_ = nullptr;
   double *global_hist_ = nullptr;
   int depth_ = kQEqHistoryDepth;  // the history's (ChargeHistory::depth)
@@ -315,8 +281,7 @@ class HostQEqSolver {
 
   std::vector<int> rows_, skip_;
   std::vector<vec3> xv_;
-  HalfNeighborList nl_, qtpie_nl_;
-  std::vector<double> chi_eff_;
+  HalfNeighborList nl_;
   std::vector<int> row_start_, col_;
   std::vector<double> val_, shield_;
   std::vector<double> s_, t_, b_s_, b_t_, diag_, diag_inv_, r_, d_, p_, w_;

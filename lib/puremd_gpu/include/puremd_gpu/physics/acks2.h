@@ -9,6 +9,7 @@
 // converts eV with 23.02) that the pair style adds to the Coulomb term.
 #pragma once
 
+#include "puremd_gpu/charge_model.h"
 #include "puremd_gpu/hd.h"
 #include "puremd_gpu/physics/pair_term.h"
 
@@ -54,5 +55,26 @@ PMD_HD PMD_INLINE double acks2_pair_cutoff(double bcut_i, double bcut_j) {
 PMD_HD PMD_INLINE double acks2_polarization(double q, double u) {
   return kPolarizationEvToKcal * q * u;
 }
+
+// ACKS2 instead of QEq (QEqProblem::model): one linear system of 2N + 2
+// unknowns, the charges q and the effective potentials u of the N group
+// atoms and two multipliers, [H I 0 1; I X 1 0; 0 1^T 0 0; 1^T 0 0 0]
+// (q, u, l_u, l_q) = (-chi, 0, 0, 0), solved by BiCGStab with the diagonal
+// preconditioner 1/eta, 1/X_ii (1 where X_ii = 0) as fix acks2/reaxff
+// solves it. X_ij is the bond softness of pairs within bcut_ij, X_ii minus
+// its row's sum. The history keeps q where QEq keeps s and u where it keeps
+// t (both extrapolated cubically by default, as QEqSettings::predictor says);
+// the solver keeps the multipliers'.
+struct Acks2Input final : ChargeModelInput {
+  // bcut_acks2 (A) per type (QEqInput::type given) or per atom; a pair's
+  // cut-off is the mean of its atoms'.
+  const double *bcut = nullptr;
+  double softness = 0.0;  // the bond softness s (force-field general parameter 34)
+  // Out, n_total entries: u of every group atom, owned and ghost (forwarded
+  // like q); other entries are left alone.
+  double *u = nullptr;
+
+  const char *name() const override { return "ACKS2"; }
+};
 
 }  // namespace puremd

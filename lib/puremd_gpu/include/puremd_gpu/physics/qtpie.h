@@ -17,6 +17,7 @@
 
 #include <cmath>
 
+#include "puremd_gpu/charge_model.h"
 #include "puremd_gpu/hd.h"
 
 namespace puremd {
@@ -77,5 +78,22 @@ PMD_HD PMD_INLINE double qtpie_chi_eff(OverlapModel model, double scale, const Q
   if (model == OverlapModel::Relative) return i.chi + scale * (i.phi - s.num / s.den);
   return s.num / s.den;
 }
+
+// QTPIE's or QEqR's electronegativities instead of QEq's (QEqProblem::model):
+// the owned atoms' chi become chi_eff from the Gaussian-orbital overlaps with
+// every atom within `cutoff`, ghosts included (so the ghosts must reach that far).
+struct QtpieInput final : ChargeModelInput {
+  OverlapModel model = OverlapModel::Qtpie;
+  // Orbital exponent (1/Bohr^2) per type (QEqInput::type given) or per atom.
+  const double *exponent = nullptr;
+  // Optional, n_total entries: an external potential (eV) at every atom,
+  // owned and ghost (fix efield's field at the atom's coordinates).
+  const double *phi = nullptr;
+  double phi_scale = 1.0;    // s of physics/qtpie.h (the fixes' `scale`)
+  double cutoff_bohr = 0.0;  // qtpie_cutoff_bohr of the smallest exponent in use
+
+  const char *name() const override { return "QTPIE/QEqR"; }
+  double reach() const override { return cutoff_bohr / kBohrPerAngstrom; }
+};
 
 }  // namespace puremd

@@ -1,0 +1,42 @@
+// A charge model's CUDA implementation (charge_model.h): what the CUDA QEq
+// solver (qeq_cuda_solver.h) asks of a model, at the points of its solve where
+// a model differs from QEq, the same points as the host reference solver's
+// (host/host_charge_model.h). A model registers itself in its own source
+// (qeq_cuda_<model>.cu), its device arrays on the engine's tracker:
+//   const CudaModels::Add<MyInput, CudaMy> kCudaMy;   // CudaMy(MemoryTracker &)
+#pragma once
+
+#include "common/model_registry.h"
+#include "cuda/device_buffer.h"
+#include "puremd_gpu/qeq.h"
+
+namespace puremd::cuda {
+
+class CudaQEqSolver;
+
+class CudaChargeModel {
+ public:
+  virtual ~CudaChargeModel() = default;
+  // Whether the solve reads the engine's reverse far index (engine_atoms.h),
+  // which the engine then builds before the solve.
+  virtual bool reads_reverse_index() const { return false; }
+  // The model's checks of `in` (InputError, the messages of its host
+  // implementation) and its input up, in the solver's setup, once the QEq
+  // parameters are up (CudaQEqSolver::params) and before H is built.
+  virtual void setup(const QEqInput &in, CudaQEqSolver &s) = 0;
+  // A model that changes QEq's right-hand side: every owned atom's
+  // electronegativity on the GPU (n_local entries, the model's array) in
+  // place of the parameters' chi (QEqProblem::chi_shift still added), queued
+  // on the solver's stream after setup; null keeps chi.
+  virtual const double *electronegativities(const QEqInput &, CudaQEqSolver &) { return nullptr; }
+  // A model that solves another system: the whole solve (q, the history and
+  // its own outputs) in place of QEq's CG, after H is built, or false.
+  virtual bool solve(const QEqInput &, CudaQEqSolver &, QEqComm &, double * /*q*/,
+                     QEqResult & /*res*/) {
+    return false;
+  }
+};
+
+using CudaModels = ModelRegistry<CudaChargeModel, MemoryTracker &>;
+
+}  // namespace puremd::cuda
