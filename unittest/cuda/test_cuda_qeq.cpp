@@ -146,7 +146,7 @@ TEST(CudaQEq, TypeMappedToNullTakesNoPart) {
     }
 }
 
-// QTPIE's and QEqR's electronegativities (QEqInput::qtpie): the CUDA solver's chi_eff
+// QTPIE's and QEqR's electronegativities (QtpieInput, a registered charge model): the CUDA solver's chi_eff
 // from the engine's far list, with and without a potential, against the host
 // solver's from its own pair list; the overlap cut-off (7.6 A) reaches beyond
 // the matrix's (6 A), so the engine widens its list.
