@@ -92,20 +92,9 @@ TEST(CudaChargeModels, ARegisteredModelGivesTheHostCharges) {
 
 TEST(CudaChargeModels, AModelWithoutAnImplementationIsRefusedByName) {
   REQUIRE_GPU();
-  const System sys = make_periodic_system(8, 6.0, 6.0, 5u);
   QEqSettings set;
   set.cut_hi = 6.0;
   CudaQEq gpu(set);
-  SingleRankComm comm = make_comm(sys);
-  std::vector<double> q(sys.n_total());
-  Unimplemented m;
-  QEqInput in = make_input(sys);
-  in.model = &m;
-  try {
-    gpu.solve(in, comm, q.data());
-    ADD_FAILURE() << "no error";
-  } catch (const InputError &e) {
-    EXPECT_EQ(std::string(e.what()),
-              "unimplemented (test): the charge model has no CUDA implementation in this build");
-  }
+  EXPECT_EQ(unimplemented_refusal(gpu),
+            "unimplemented (test): the charge model has no CUDA implementation in this build");
 }

@@ -78,18 +78,7 @@ TEST(ChargeModels, ARegisteredModelSolvesThroughItsImplementation) {
 }
 
 TEST(ChargeModels, AModelWithoutAnImplementationIsRefusedByName) {
-  const System sys = make_periodic_system(8, 6.0, 6.0, 5u);
   HostQEq solver(tight());
-  SingleRankComm comm = make_comm(sys);
-  std::vector<double> q(sys.n_total());
-  Unimplemented m;
-  QEqInput in = make_input(sys);
-  in.model = &m;
-  try {
-    solver.solve(in, comm, q.data());
-    ADD_FAILURE() << "no error";
-  } catch (const InputError &e) {
-    EXPECT_EQ(std::string(e.what()),
-              "unimplemented (test): the charge model has no host implementation in this build");
-  }
+  EXPECT_EQ(unimplemented_refusal(solver),
+            "unimplemented (test): the charge model has no host implementation in this build");
 }
