@@ -1,7 +1,8 @@
 // ACKS2 in the CUDA solver (Acks2Input, physics/acks2.h; the model's CUDA
 // implementation, cuda_charge_model.h, registered below): BiCGStab on the
-// extended system, step for step as the host solver runs it (src/host/host_acks2.cpp, after fix
-// acks2/reaxff): same guesses, stopping rules, early exit and preconditioner.
+// extended system, step for step as the host solver runs it
+// (src/host/host_acks2.cpp, after fix acks2/reaxff): same guesses, stopping
+// rules, early exit and preconditioner.
 //
 // A vector is a double2 per atom, (q part, u part), plus the two
 // multipliers (Acks2Mult: u multiplies sum u = 0, q sum q = 0): the
@@ -460,10 +461,10 @@ QEqResult CudaQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *
   return res;
 }
 
-// In setup, once the parameters are up: the checks its host implementation
-// makes (host_acks2.cpp), bcut up; this solve builds X beside H.
+// In setup, once the parameters are up: the input's checks (as the host's),
+// bcut up; this solve builds X beside H.
 void CudaQEqSolver::use_acks2(const QEqInput &in, const Acks2Input &ak) {
-  if (!ak.bcut || !ak.u) throw InputError("ACKS2: bcut_acks2 values and a u array are required");
+  ak.check();
   upload(bcut_dev_, ak.bcut, in.type ? std::max(in.num_types, 0) : in.n_total);
   acks2_ = true;
   acks2_softness_ = ak.softness;

@@ -66,14 +66,10 @@ class CudaQtpie final : public CudaChargeModel {
   explicit CudaQtpie(MemoryTracker &mem) : mem_(mem) {}
   bool reads_reverse_index() const override { return true; }
 
-  // The checks of its host implementation (host_qtpie.cpp), the exponents
-  // and the potential up.
+  // The input's checks (as the host's), the exponents and the potential up.
   void setup(const QEqInput &in, CudaQEqSolver &s) override {
     const QtpieInput &qt = *model_input<QtpieInput>(in.model);
-    if (!qt.exponent || !(qt.cutoff_bohr > 0.0))
-      throw InputError("QTPIE: orbital exponents and a positive overlap cut-off are required");
-    if (in.chi_shift)
-      throw InputError("QTPIE: an external potential goes through QtpieInput::phi, not chi_shift");
+    qt.check(in.chi_shift);
     const double cut_A = qt.reach();
     if (!(cut_A <= s.atoms().cut_local))
       throw RuntimeError(

@@ -25,10 +25,7 @@ constexpr int kVectors = 9;  // r, r_hat, p, d, z, s, s_hat, y, w
 
 class HostAcks2 final : public HostChargeModel {
  public:
-  void setup(const QEqInput &in) override {
-    const Acks2Input &ak = *model_input<Acks2Input>(in.model);
-    if (!ak.bcut || !ak.u) throw InputError("ACKS2: bcut_acks2 values and a u array are required");
-  }
+  void setup(const QEqInput &in) override { model_input<Acks2Input>(in.model)->check(); }
   bool solve(const QEqInput &in, HostQEqSolver &s, QEqComm &comm, double *q,
              QEqResult &res) override;
   std::size_t memory_bytes() const override {

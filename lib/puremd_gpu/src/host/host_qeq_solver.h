@@ -94,7 +94,6 @@ class HostQEqSolver {
 
   // --- What a model's implementation reads during a solve (host_charge_model.h)
   const QEqSettings &settings() const { return settings_; }
-  const Taper &taper() const { return taper_; }
   // the owned atoms of the group, in index order; every atom's position
   const std::vector<int> &rows() const { return rows_; }
   const std::vector<vec3> &positions() const { return xv_; }

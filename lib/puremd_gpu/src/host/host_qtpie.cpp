@@ -16,11 +16,7 @@ namespace {
 class HostQtpie final : public HostChargeModel {
  public:
   void setup(const QEqInput &in) override {
-    const QtpieInput &qt = *model_input<QtpieInput>(in.model);
-    if (!qt.exponent || !(qt.cutoff_bohr > 0.0))
-      throw InputError("QTPIE: orbital exponents and a positive overlap cut-off are required");
-    if (in.chi_shift)
-      throw InputError("QTPIE: an external potential goes through QtpieInput::phi, not chi_shift");
+    model_input<QtpieInput>(in.model)->check(in.chi_shift);
   }
 
   const double *electronegativities(const QEqInput &in, HostQEqSolver &s) override {

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "puremd_gpu/charge_model.h"
+#include "puremd_gpu/errors.h"
 #include "puremd_gpu/hd.h"
 #include "puremd_gpu/physics/pair_term.h"
 
@@ -75,6 +76,10 @@ struct Acks2Input final : ChargeModelInput {
   double *u = nullptr;
 
   const char *name() const override { return "ACKS2"; }
+  // What both drivers refuse (InputError).
+  void check() const {
+    if (!bcut || !u) throw InputError("ACKS2: bcut_acks2 values and a u array are required");
+  }
 };
 
 }  // namespace puremd

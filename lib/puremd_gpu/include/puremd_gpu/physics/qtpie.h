@@ -18,6 +18,7 @@
 #include <cmath>
 
 #include "puremd_gpu/charge_model.h"
+#include "puremd_gpu/errors.h"
 #include "puremd_gpu/hd.h"
 
 namespace puremd {
@@ -94,6 +95,13 @@ struct QtpieInput final : ChargeModelInput {
 
   const char *name() const override { return "QTPIE/QEqR"; }
   double reach() const override { return cutoff_bohr / kBohrPerAngstrom; }
+  // What both drivers refuse (InputError), given the problem's chi_shift.
+  void check(const double *chi_shift) const {
+    if (!exponent || !(cutoff_bohr > 0.0))
+      throw InputError("QTPIE: orbital exponents and a positive overlap cut-off are required");
+    if (chi_shift)
+      throw InputError("QTPIE: an external potential goes through QtpieInput::phi, not chi_shift");
+  }
 };
 
 }  // namespace puremd
