@@ -12,6 +12,7 @@
 #include "fix_ave_atom.h"
 #include "force.h"
 #include "memory.h"
+#include "modify.h"
 #include "pair_reaxff_gpu.h"
 #include "reaxff_defs.h"
 #include "style_registry.h"
@@ -59,9 +60,24 @@ void FixReaxFFSpeciesGPU::init() {
                "Fix reaxff/species/gpu needs pair_style reaxff/gpu; with pair_style {} use fix "
                "reaxff/species",
                force->pair_style);
-  // LAMMPS's fix made its averaging fix (SPECBOND_ID, fix ave/atom); this
-  // one averages itself, so that one is never called to sample: Modify calls
-  // an end_of_step fix on the multiples of its nevery.
+  // LAMMPS's fix made its averaging fix (SPECBOND_ID, fix ave/atom of the
+  // pair's tmpid / tmpbo through compute SPECATOM_ID); this one averages
+  // itself, and the pair leaves tmpid / tmpbo unfilled for it. That fix still
+  // samples at its own set-up whenever the run starts on one of its sample
+  // steps (every run with Nrepeat 1 starting on a multiple of Nfreq, a later
+  // run starting where its schedule stopped), and would read the pair's
+  // arrays there. So it is replaced, once, by one of the same ID and schedule
+  // that averages only x: LAMMPS's fix still finds (and deletes) its fix and
+  // compute by ID, and nothing reads the pair's arrays.
+  if (!specbond_replaced) {
+    const std::string cmd =
+        fmt::format("SPECBOND_{} all ave/atom {} {} {} x", id, nevery, nrepeat, nfreq);
+    f_SPECBOND = dynamic_cast<FixAveAtom *>(modify->add_fix(cmd));
+    if (!f_SPECBOND) error->all(FLERR, "Fix reaxff/species/gpu could not replace fix {}", cmd);
+    specbond_replaced = true;
+  }
+  // and it is never called to sample: Modify calls an end_of_step fix on the
+  // multiples of its nevery.
   f_SPECBOND->nevery = MAXSMALLINT;
 }
 
@@ -76,8 +92,11 @@ bigint FixReaxFFSpeciesGPU::first_sample() const {
   return s;
 }
 
+// A run continues the window of the run before, as fix ave/atom does: its
+// schedule starts afresh only where the next sample is already behind
+// (the first run; after a minimize or a reset_timestep).
 void FixReaxFFSpeciesGPU::setup(int vflag) {
-  if (fast) {
+  if (fast && next_sample < update->ntimestep) {
     irepeat = 0;
     next_sample = first_sample();
   }

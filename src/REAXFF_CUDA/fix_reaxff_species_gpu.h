@@ -47,6 +47,7 @@ class FixReaxFFSpeciesGPU : public FixReaxFFSpecies {
 
  private:
   bool fast = false;
+  bool specbond_replaced = false;  // LAMMPS's averaging fix replaced (init)
   class PairReaxFFGPU *ours = nullptr;
   // Per owned atom: up to MAXSPECBOND (partner ID, bond-order sum or, after
   // the window's last sample, average) pairs; partner ID 0 = free.

@@ -92,7 +92,6 @@ class PairReaxFFGPU : public PairReaxFF {
   std::vector<double> export_total_bo, export_nlp;
   puremd::BondRows rows[2];  // per BondRowRule
   SpeciesSlots species_slots;
-  bigint species_ncalls = -1, species_lastcall = -1;  // LAMMPS's neighbor list they refer to
   class NeighList *own_list = nullptr;
 
   void make_engine();

@@ -32,7 +32,6 @@
 #include "memory.h"
 #include "modify.h"
 #include "neigh_list.h"
-#include "neighbor.h"
 #include "pair_reaxff_gpu.h"
 #include "reaxff_api.h"
 #include "reaxff_defs.h"
@@ -54,18 +53,20 @@ struct SpeciesSchedule : FixReaxFFSpecies {
 };
 
 // What fix reaxff/species f does at post_integrate of step t: read the
-// bonds (sample or write), and whether t is the first sample of a window.
+// bonds (sample or write), whether t is the first sample of a window, and
+// whether t lies inside a window after its first sample (its slots must hold).
 struct SpeciesRead {
-  bool reads = false, starts_window = false;
+  bool reads = false, starts_window = false, inside_window = false;
 };
 SpeciesRead species_read_at(const Fix *fix, bigint t) {
   const auto *f = dynamic_cast<const FixReaxFFSpecies *>(fix);
-  if (!f || fix->nevery <= 0 || fix->global_freq <= 0) return {true, true};  // unknown
+  if (!f || fix->nevery <= 0 || fix->global_freq <= 0) return {true, true, false};  // unknown
   const bigint nevery = fix->nevery, nfreq = fix->global_freq;
   const bigint window = static_cast<bigint>(SpeciesSchedule::nrepeat_of(f) - 1) * nevery;
   const bigint before_output = ((t + nfreq - 1) / nfreq) * nfreq - t;
   const bool sample = t % nevery == 0 && before_output <= window;
-  return {sample || t == SpeciesSchedule::next_output_of(f), sample && before_output == window};
+  return {sample || t == SpeciesSchedule::next_output_of(f), sample && before_output == window,
+          before_output < window};
 }
 
 }  // namespace
@@ -73,13 +74,15 @@ SpeciesRead species_read_at(const Fix *fix, bigint t) {
 void PairReaxFFGPU::export_for_analysis() {
   const bigint step = update->ntimestep;
   const bool always = update->setupflag || update->whichflag == 2;
-  bool table = false, spec = always, new_window = always;
+  // (a set-up reads the bonds, but starts a window only where the schedule
+  // does: a run continues the averaging of the run before)
+  bool table = false, spec = always, new_window = false;
   for (const Fix *f : modify->get_fix_by_style("^reaxff/bonds"))  // /gpu asks itself
     if (!dynamic_cast<const FixReaxFFBondsGPU *>(f))
       table = table || always || (f->nevery > 0 && step % f->nevery == 0);
   for (const Compute *c : modify->get_compute_by_style("^reaxff/atom"))
     table = table || !dynamic_cast<const ComputeReaxFFAtomGPU *>(c);
-  bool lammps_species = false;  // fix reaxff/species/gpu asks for its bonds itself
+  bool lammps_species = false, inside_window = false;  // (reaxff/species/gpu asks itself)
   for (const Fix *f : modify->get_fix_by_style("^reaxff/species")) {
     const auto *own = dynamic_cast<const FixReaxFFSpeciesGPU *>(f);
     if (own && own->averages_itself()) continue;
@@ -87,7 +90,11 @@ void PairReaxFFGPU::export_for_analysis() {
     const SpeciesRead r = species_read_at(f, step + 1);
     spec = spec || r.reads;
     new_window = new_window || r.starts_window;
+    inside_window = inside_window || r.inside_window;
   }
+  // Several fixes share the slots: they start afresh only where a window
+  // starts and no other fix is inside one.
+  new_window = new_window && !inside_window;
   if (table) export_bond_table();
   if (spec && lammps_species) export_species_bonds(new_window);
 }
@@ -176,16 +183,11 @@ void PairReaxFFGPU::export_species_bonds(bool new_window) {
     memory->create(tmpbo, nmax, MAXSPECBOND, "pair:tmpbo");
     std::fill_n(&tmpid[0][0], static_cast<size_t>(nmax) * MAXSPECBOND, 0);
     std::fill_n(&tmpbo[0][0], static_cast<size_t>(nmax) * MAXSPECBOND, 0.0);
-    species_slots = SpeciesSlots{};
   }
-  // LAMMPS's atom indices change at re-neighbouring (the fix puts that at
-  // its windows' ends when it averages): the slots are made anew then.
-  const bool reindexed =
-      neighbor->ncalls != species_ncalls || neighbor->lastcall != species_lastcall;
-  if (new_window || reindexed) species_slots.reset(nlocal, tmpid, tmpbo);
-  species_slots.fill(species, nlocal, MAXSPECBOND, tmpid, tmpbo);
-  species_ncalls = neighbor->ncalls;
-  species_lastcall = neighbor->lastcall;
+  // (the slots are held by atom IDs: LAMMPS's sorting and re-neighbouring in
+  // mid-window, as a new run's set-up does, leave them valid)
+  if (new_window) species_slots.reset();
+  species_slots.fill(species, nlocal, MAXSPECBOND, atom->tag, tmpid, tmpbo);
   species_filled_of = computes;
 }
 

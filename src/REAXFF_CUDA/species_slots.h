@@ -7,30 +7,35 @@
    moves the partners after it to other slots, and their averages mix (LAMMPS's
    reaxff does this in its list's order). Here a partner keeps its slot from
    its first sample in the window to the window's end; a slot whose partner is
-   gone holds 0 (tmpid 0: not read) until then, so every average is one
-   partner's. No LAMMPS headers: the arrays are LAMMPS's [n][cap]. */
+   gone holds 0 until then, so every average is one partner's. Slots are held
+   by atom IDs, atom and partner: fix ave/atom's sums move with their atoms
+   when LAMMPS sorts or re-neighbours them (a new run's set-up does both, in
+   mid-window), and the slots follow. An atom that arrives from another rank
+   in mid-window starts with free slots here. The arrays are LAMMPS's
+   [n][cap]. */
 #ifndef LMP_REAXFF_GPU_SPECIES_SLOTS_H
 #define LMP_REAXFF_GPU_SPECIES_SLOTS_H
 
+#include <unordered_map>
 #include <vector>
 
+#include "lmptype.h"
 #include "puremd_gpu/engine.h"
 
 namespace LAMMPS_NS {
 
 class SpeciesSlots {
  public:
-  // A new window (or new atom indices): every slot is free again, and the
-  // rows [0, n) of id / bo are zeroed where they were written.
-  void reset(int n, int **id, double **bo);
-  // This sample's bonds of the owned atoms [0, n) into id / bo (rows of cap
-  // slots; sb.widest <= cap).
-  void fill(const puremd::BondRows &sb, int n, int cap, int **id, double **bo);
+  // A new window: every slot is free again.
+  void reset() { slots_.clear(); }
+  // This sample's bonds of the owned atoms [0, n) (partners as local
+  // indices, IDs in tag) into id / bo, rows of cap slots (sb.widest <= cap);
+  // the rest of each row is zeroed.
+  void fill(const puremd::BondRows &sb, int n, int cap, const tagint *tag, int **id, double **bo);
 
  private:
-  int cap_ = 0;
-  std::vector<int> partner_;  // [n][cap]: the partner a slot is kept for, -1 free
-  std::vector<int> used_;     // slots [0, used_[i]) of row i hold or held a partner
+  // atom ID -> the partner ID each slot is kept for this window (0: given up)
+  std::unordered_map<tagint, std::vector<tagint>> slots_;
 };
 
 }  // namespace LAMMPS_NS
