@@ -21,51 +21,20 @@
 #include <set>
 #include <sstream>
 
+#include "analysis_files.h"
 #include "atom.h"
 #include "force.h"
 #include "lammps.h"
 #include "lammps_session.h"
 #include "pair_reaxff.h"
 #include "reaxff_defs.h"
+#include "species_systems.h"
 
 namespace {
 
-const std::string kDir = std::string(LAMMPS_EXAMPLES_DIR) + "/";
-
-// TATB 2x2x2 heated to 2500 K, as LAMMPS's examples/reaxff/in.reaxff.tatb
-// writes its analysis (control file, neighbor settings), smaller time step.
-std::string tatb_input(const std::string &pair, const std::string &control,
-                       const std::string &analysis, int steps) {
-  return "units real\natom_style charge\nread_data " + kDir +
-         "data.tatb\nreplicate 2 2 2\npair_style " + pair + " " + control + "\npair_coeff * * " +
-         kDir + "ffield.reax C H O N\nneighbor 2.5 bin\nneigh_modify delay 0 every 5 check no\n" +
-         "velocity all create 2500.0 4242 loop geom\nfix 1 all nve\nfix 2 all qeq/" + pair +
-         " 1 0.0 10.0 1.0e-10 reaxff\n" + analysis + "timestep 0.2\nthermo 5\nrun " +
-         std::to_string(steps) + " post no\n";
-}
-
-// LAMMPS's examples/reaxff/CHO (hydrocarbons and water in the gas phase)
-// replicated 3x3x3 and heated to 3000 K.
-const std::string kCho = kDir + "CHO/";
-std::string cho_input(const std::string &pair, const std::string &control,
-                      const std::string &analysis, int steps) {
-  return "units real\natom_style charge\nread_data " + kCho +
-         "data.CHO\nreplicate 3 3 3\npair_style " + pair + " " + control + "\npair_coeff * * " +
-         kCho + "ffield.reax.cho H C O\nneighbor 2 bin\nneigh_modify delay 0 every 5 check no\n" +
-         "velocity all create 3000.0 4242 loop geom\nfix 1 all nve\nfix 2 all qeq/" + pair +
-         " 1 0.0 10.0 1.0e-10 " + kCho + "param.qeq\n" + analysis +
-         "timestep 0.25\nthermo 5\nrun " + std::to_string(steps) + " post no\n";
-}
-
-// A system of the tests below: its input, its control file and its
-// elements in type order (the species file's formulas list them so).
-struct SpeciesSystem {
-  std::string (*input)(const std::string &, const std::string &, const std::string &, int);
-  std::string control;
-  std::vector<std::string> elements;
-};
-const SpeciesSystem kTatb{tatb_input, kDir + "control.reax_c.tatb", {"C", "H", "O", "N"}};
-const SpeciesSystem kChoHot{cho_input, kCho + "lmp_control", {"H", "C", "O"}};
+const std::string &kDir = examples_reaxff_dir();
+const SpeciesSystem kTatb = tatb_system();
+const SpeciesSystem kChoHot = cho_system();
 
 // Species file: step -> formula -> count.
 using Species = std::map<long, std::map<std::string, int>>;
@@ -86,31 +55,6 @@ Species read_species(const std::string &path) {
       int count = 0;
       v >> count;
       out[step][names[k]] = count;
-    }
-  }
-  return out;
-}
-
-// dump local of compute reaxff/atom (i j bo), every step: step -> pair -> bo.
-using Bonds = std::map<long, std::map<std::pair<long, long>, double>>;
-Bonds read_local_bonds(const std::string &path, double min_bo) {
-  Bonds out;
-  std::ifstream in(path);
-  std::string line;
-  long step = -1;
-  bool entries = false;
-  while (std::getline(in, line)) {
-    if (line.rfind("ITEM: TIMESTEP", 0) == 0) {
-      std::getline(in, line);
-      step = std::stol(line);
-      entries = false;
-    } else if (line.rfind("ITEM:", 0) == 0) {
-      entries = line.rfind("ITEM: ENTRIES", 0) == 0;
-    } else if (entries) {
-      std::istringstream w(line);
-      double i = 0, j = 0, bo = 0;
-      w >> i >> j >> bo;
-      if (bo >= min_bo) out[step][{std::min<long>(i, j), std::max<long>(i, j)}] = bo;
     }
   }
   return out;
@@ -258,54 +202,6 @@ TEST(Species, BondsAreLammpsFindBond) {
 // reaxff's own run. And fix reaxff/species/gpu (-sf gpu) writes what LAMMPS's
 // fix reaxff/species writes from our bonds. Per atom and step, partners as sets (the list orders
 // differ); values as printed (3 decimals in the bonds file).
-using Table = std::map<std::string, std::map<std::string, double>>;  // record -> field -> value
-Table read_bonds_file(const std::string &path) {
-  Table out;
-  std::ifstream in(path);
-  std::string line;
-  long step = -1;
-  while (std::getline(in, line)) {
-    if (line.rfind("# Timestep", 0) == 0) step = std::stol(line.substr(10));
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream w(line);
-    long id = 0, type = 0, nb = 0;
-    w >> id >> type >> nb;
-    std::vector<long> partner(nb);
-    for (auto &p : partner) w >> p;
-    long mol = 0;
-    w >> mol;
-    auto &rec = out[std::to_string(step) + ":" + std::to_string(id)];
-    for (long p : partner) w >> rec["bo " + std::to_string(p)];
-    w >> rec["abo"] >> rec["nlp"] >> rec["q"];
-  }
-  return out;
-}
-Table read_local_table(const std::string &path) {
-  Table out;
-  for (const auto &[step, pairs] : read_local_bonds(path, 0.0))
-    for (const auto &[pair, bo] : pairs)
-      out[std::to_string(step)][std::to_string(pair.first) + "-" + std::to_string(pair.second)] =
-          bo;
-  return out;
-}
-void expect_same(const Table &ours, const Table &ref, double tol, const std::string &what) {
-  ASSERT_FALSE(ref.empty()) << what;
-  EXPECT_EQ(ours.size(), ref.size()) << what << ": records";
-  int worse = 0;
-  for (const auto &[key, fields] : ref) {
-    if (!ours.count(key)) {
-      ADD_FAILURE() << what << ": no record " << key;
-      continue;
-    }
-    const auto &mine = ours.at(key);
-    EXPECT_EQ(mine.size(), fields.size()) << what << " " << key;
-    for (const auto &[f, v] : fields)
-      if (!mine.count(f) || std::fabs(mine.at(f) - v) > tol)
-        if (++worse < 5) ADD_FAILURE() << what << " " << key << " " << f << ": " << v;
-  }
-  EXPECT_EQ(worse, 0) << what;
-}
-
 void expect_files_at_their_steps(const SpeciesSystem &sys, size_t atoms,
                                  const std::string &formula) {
   const std::string &control = sys.control;
