@@ -8,7 +8,7 @@
 #      bench/plot_side_by_side.py.
 # On a machine with the full toolchain it builds first (scripts/configure.sh);
 # with BUNDLE=dir (made by bench/make_device_bundle.sh) it runs prebuilt binaries.
-# Usage: bench/device_check.sh [unit|quick|tests|bench|scaling|failures|profile|floors|sanitize|drift|lanes|qeqtol|qeqmatrix|predictor|qtpie|acks2|gpupkg|yaml|arch|all]
+# Usage: bench/device_check.sh [unit|quick|tests|bench|scaling|failures|inject|profile|floors|sanitize|drift|lanes|qeqtol|qeqmatrix|predictor|qtpie|acks2|gpupkg|yaml|arch|all]
 #        (default all; lanes: the threads-per-row sweep behind thread_mapping.h's defaults;
 #        qeqtol: GPU vs host after 100 steps at two CG tolerances; qeqmatrix: the QEq
 #        matrix in full, each pair once, or matrix-free (MODES); gpupkg: the examples/reaxff suite and the -sf gpu
@@ -549,6 +549,23 @@ if [ "$what" = yaml ]; then
     [ "$rc" != 0 ] && grep -B2 -A8 'Failure\|rror' "$work/$n.log" | head -40
   done
   cd "$root"
+fi
+
+# inject, not in all: a CUDA failure on this GPU machine must fail the GPU tests, not
+# skip them. Every GPU is hidden (CUDA_VISIBLE_DEVICES=""), so CUDA cannot start
+# although the machine has a GPU (unittest/support/gpu_machine.h): the library's GPU
+# tests and the LAMMPS-level CUDA-vs-host tests must report failures.
+if [ "$what" = inject ]; then
+  CUDA_VISIBLE_DEVICES="" "$UNIT" --gtest_brief=1 --gtest_filter='CudaQEq.*:CudaEngine*' \
+    >"$out/inject_unit.log" 2>&1
+  n_unit=$(grep -cE '^\[  FAILED  \] ' "$out/inject_unit.log")
+  CUDA_VISIBLE_DEVICES="" mpirun --bind-to none -np 1 "$LTESTS" --gtest_brief=1 \
+    --gtest_filter='Systems/CudaVsHost.*/HNS:CudaVsHostRuns.*:SettingsKeywords.SettingsChange*' \
+    >"$out/inject_lammps.log" 2>&1
+  n_lammps=$(grep -cE '^\[  FAILED  \] ' "$out/inject_lammps.log")
+  skipped=$(cat "$out"/inject_*.log | grep -cE '^\[  SKIPPED \] ')
+  row "injected CUDA failure (no visible GPU): unit failed lines $n_unit, lammps failed lines $n_lammps, skipped $skipped (want failures, 0 skipped)"
+  grep -hE -m3 'CUDA cannot use it|no usable GPU' "$out"/inject_*.log
 fi
 
 # The tuning and analysis modes (profile, floors, qeqtol, qeqmatrix, predictor,
