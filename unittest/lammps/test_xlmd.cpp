@@ -82,7 +82,8 @@ int nprocs() {
 }
 
 TEST(Xlmd, NveDriftNoWorseThanTwiceTheConvergedSolve) {
-  if (nprocs() > 2) GTEST_SKIP() << "run on at most 2 ranks (CI time)";
+  // (the drift is the method's, not the decomposition's)
+  if (nprocs() > 1) GTEST_SKIP() << "runs on one rank (CI time)";
   const Drift conv = drift(""), xl = drift("xlmd yes"), one = drift("xlmd yes xlcg 1");
   if (mpi_rank() != 0) return;
   EXPECT_LE(xl.max_dev, 2.0 * conv.max_dev + 1e-4)
@@ -92,7 +93,8 @@ TEST(Xlmd, NveDriftNoWorseThanTwiceTheConvergedSolve) {
   rms = std::sqrt(rms / xl.q.size());
   // the trajectories part (chaos), so the end charges differ by what 100 fs
   // of different paths give, not only by the solve: a bound, not a precision
-  EXPECT_LT(rms, 1e-2) << "charges at the end, xlcg 2 vs converged";
+  // (measured on the host driver: 1.3e-4)
+  EXPECT_LT(rms, 1e-3) << "charges at the end, xlcg 2 vs converged";
   std::printf(
       "[ table ] xlmd HNS 304 atoms NVE %d x 0.1 fs: max |E(t)-E(0)| converged (1e-10) %.2e, "
       "xlcg 2 %.2e, xlcg 1 %.2e kcal/mol; slopes %.2e, %.2e, %.2e kcal/mol/ps; RMS q(xlcg 2) "
@@ -198,10 +200,10 @@ TEST(Xlmd, AtomsMovedBetweenRunsStartAfresh) {
     double worst = 0;
     for (size_t i = 0; i < q_xl.size(); ++i)
       worst = std::max(worst, std::fabs(q_xl[i] - q_conv[i]));
-    // (measured, from the fresh start and its converged warm-up: host 6.4e-9 and 4.1e-9;
+    // (measured, from the fresh start and its converged warm-up: host 3.0e-9 and 4.1e-9;
     // before the warm-up, host 2.0e-3 and 1.2e-3; from the last run's vectors 7.3e-2
     // and 1.5e-2)
-    EXPECT_LT(worst, 1e-2) << "charges two steps after the atoms moved";
+    EXPECT_LT(worst, 1e-7) << "charges two steps after the atoms moved";
     if (mpi_rank() == 0)
       std::printf("[ table ] xlmd after %s: max |q - q_converged| two steps on %.1e\n",
                   between.substr(0, between.find(' ')).c_str(), worst);
