@@ -83,8 +83,8 @@ void expect_same_bytes(const std::string &tag, Way w, Way oracle, const std::str
 }
 
 // The same words, numbers within tol: a position file prints each molecule's
-// charge with 8 decimals, where the charges' round-off (CG to 1e-10) can
-// move the last digit.
+// charge with 8 decimals, where the charges' round-off (CG to 1e-10; on the
+// CUDA driver, sums in no fixed order) can move the last digit.
 void expect_same_words(const std::string &tag, Way w, Way oracle, const std::string &name,
                        double tol) {
   std::istringstream ref(read_text(file(tag, oracle, name))), mine(read_text(file(tag, w, name)));
@@ -204,7 +204,8 @@ TEST(AnalysisArguments, EveryShapeAsReaxffWritesIt) {
     EXPECT_EQ(records(read_text(file(tag, Way::Named, name))), 5) << name;
     expect_same_bytes(tag, Way::Sf, Way::Named, name);
   }
-  expect_same_words(tag, Way::Sf, Way::Named, "q5", 0.0);
+  // (on the CUDA driver two runs' charges differ in the last bits: atomics)
+  expect_same_words(tag, Way::Sf, Way::Named, "q5", 2.1e-8);
   // bonds file and the compute's dump: reaxff's values (partners as sets;
   // bond orders as the bonds file prints them, 3 decimals)
   const Table b1 = read_bonds_file(file(tag, Way::Ref, "b1")),
