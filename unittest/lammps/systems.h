@@ -31,8 +31,9 @@ inline const std::vector<SystemSpec> &all_systems() {
        "", 0.25, 100, 4},
       {"AuO", "AuO", "data.AuO", "lmp_control", "ffield.reax.AuO", "O Au", "param.qeq", "", 0.25,
        100, 4},
+      // (50 steps: a minute and a half a hundred on the host, CI time)
       {"water", "water", "data.water", "NULL", "qeq_ff.water", "O H", "reaxff",
-       "safezone 3.0 mincap 150", 0.5, 100, 2},
+       "safezone 3.0 mincap 150", 0.5, 50, 2},
       // the two largest, minutes a hundred steps on the host: one rank and 20
       // steps in CI (the others cover the decomposition on 2 and 4 and 100
       // steps of dynamics; a wrong force shows at step 0 and grows from there)

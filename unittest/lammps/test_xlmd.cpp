@@ -84,7 +84,9 @@ int nprocs() {
 TEST(Xlmd, NveDriftNoWorseThanTwiceTheConvergedSolve) {
   // (the drift is the method's, not the decomposition's)
   if (nprocs() > 1) GTEST_SKIP() << "runs on one rank (CI time)";
-  const Drift conv = drift(""), xl = drift("xlmd yes"), one = drift("xlmd yes xlcg 1");
+  // (xlcg 1's drift, printed here before, is bench/device_check.sh xlmd's: it
+  // asserted nothing and took a third of this test's CI time)
+  const Drift conv = drift(""), xl = drift("xlmd yes");
   if (mpi_rank() != 0) return;
   EXPECT_LE(xl.max_dev, 2.0 * conv.max_dev + 1e-4)
       << "max |E(t) - E(0)| over " << kDriftSteps << " steps: converged " << conv.max_dev;
@@ -97,9 +99,9 @@ TEST(Xlmd, NveDriftNoWorseThanTwiceTheConvergedSolve) {
   EXPECT_LT(rms, 1e-3) << "charges at the end, xlcg 2 vs converged";
   std::printf(
       "[ table ] xlmd HNS 304 atoms NVE %d x 0.1 fs: max |E(t)-E(0)| converged (1e-10) %.2e, "
-      "xlcg 2 %.2e, xlcg 1 %.2e kcal/mol; slopes %.2e, %.2e, %.2e kcal/mol/ps; RMS q(xlcg 2) "
-      "- q(converged) at the end %.1e\n",
-      kDriftSteps, conv.max_dev, xl.max_dev, one.max_dev, conv.slope, xl.slope, one.slope, rms);
+      "xlcg 2 %.2e kcal/mol; slopes %.2e, %.2e kcal/mol/ps; RMS q(xlcg 2) - q(converged) at "
+      "the end %.1e\n",
+      kDriftSteps, conv.max_dev, xl.max_dev, conv.slope, xl.slope, rms);
 }
 
 // A run cut by write_restart / read_restart continues as one run does: the
