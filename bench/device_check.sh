@@ -558,13 +558,11 @@ fi
 if [ "$what" = inject ]; then
   CUDA_VISIBLE_DEVICES="" "$UNIT" --gtest_brief=1 --gtest_filter='CudaQEq.*:CudaEngine*' \
     >"$out/inject_unit.log" 2>&1
-  # (without colour codes, which gtest may add under mpirun)
-  sed -i 's/\x1b\[[0-9;]*m//g' "$out"/inject_*.log 2>/dev/null
   n_unit=$(grep -cE '^\[  FAILED  \] ' "$out/inject_unit.log")
   CUDA_VISIBLE_DEVICES="" mpirun --bind-to none -np 1 "$LTESTS" --gtest_brief=1 \
     --gtest_filter='Systems/CudaVsHost.*/HNS:CudaVsHostRuns.*:SettingsKeywords.SettingsChange*' \
     >"$out/inject_lammps.log" 2>&1
-  sed -i 's/\x1b\[[0-9;]*m//g' "$out"/inject_*.log
+  sed -i 's/\x1b\[[0-9;]*m//g' "$out/inject_lammps.log"  # (gtest's colours under mpirun)
   n_lammps=$(grep -cE '^\[  FAILED  \] ' "$out/inject_lammps.log")
   skipped=$(cat "$out"/inject_*.log | grep -cE '^\[  SKIPPED \] ')
   row "injected CUDA failure (no visible GPU): unit failed lines $n_unit, lammps failed lines $n_lammps, skipped $skipped (want failures, 0 skipped)"

@@ -210,13 +210,15 @@ failed() { # WHAT: records the attempt and `why`
   log "  failed: $why"
 }
 
-# 1. Debian's pool
-fetch_pool() {
-  local url="$mirror/pool/main/l/lammps/$orig"
-  log "[pool] Debian's pool: $url"
-  if download "$url" "$tmp/$orig"; then use_orig "$tmp/$orig" || true; fi
-  failed "Debian's pool $url"
+# The pinned orig tarball from URL, checked by its sha256 (WHAT names the source)
+fetch_orig() { # TAG WHAT URL
+  log "[$1] $2: $3"
+  if download "$3" "$tmp/$orig"; then use_orig "$tmp/$orig" || true; fi
+  failed "$2 $3"
 }
+
+# 1. Debian's pool
+fetch_pool() { fetch_orig pool "Debian's pool" "$mirror/pool/main/l/lammps/$orig"; }
 
 # 2. apt-get source, with apt's state under $CACHE/apt
 fetch_apt() {
@@ -252,12 +254,7 @@ fetch_apt() {
 }
 
 # 3. snapshot.debian.org, by the file's sha1
-fetch_snapshot() {
-  local url="$snapshot/file/$sha1"
-  log "[snapshot] snapshot.debian.org: $url ($orig)"
-  if download "$url" "$tmp/$orig"; then use_orig "$tmp/$orig" || true; fi
-  failed "snapshot.debian.org $url"
-}
+fetch_snapshot() { fetch_orig snapshot snapshot.debian.org "$snapshot/file/$sha1"; }
 
 # 4. LAMMPS's own release tarball, checked by its source manifest
 fetch_release() {

@@ -34,7 +34,7 @@ class SpeciesSlots {
   void fill(const puremd::BondRows &sb, int n, int cap, const tagint *tag, int **id, double **bo);
 
  private:
-  // atom ID -> the partner ID each slot is kept for this window (0: given up)
+  // atom ID -> the partner ID each slot is kept for this window
   std::unordered_map<tagint, std::vector<tagint>> slots_;
 };
 

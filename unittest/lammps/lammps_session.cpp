@@ -19,6 +19,12 @@ int mpi_rank() {
   return me;
 }
 
+int mpi_size() {
+  int n = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  return n;
+}
+
 std::string source_dir() { return REAXFF_CUDA_SOURCE_DIR; }
 
 std::string read_text(const std::string &path) {

@@ -53,6 +53,7 @@ class LammpsSession {
 };
 
 int mpi_rank();
+int mpi_size();  // ranks in MPI_COMM_WORLD
 // This LAMMPS was built with its own GPU package (then `package gpu` and the
 // `/gpu` styles it has are LAMMPS's; bench/device_check.sh gpupkg runs that).
 bool lammps_has_gpu_package();

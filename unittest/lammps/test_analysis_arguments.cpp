@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <memory>
 #include <sstream>
 
 #include "analysis_files.h"
@@ -44,16 +45,28 @@ std::string files_of(const std::string &analysis, const std::string &tag, Way w)
   return out + analysis.substr(at);
 }
 
+// A LAMMPS for the way `w` (-sf gpu on its command line, or our plugin
+// loaded) and the pair style its input names.
+std::unique_ptr<LammpsSession> session_for(Way w) {
+  auto lmp = std::make_unique<LammpsSession>(
+      "none", w == Way::Sf ? std::vector<std::string>{"-sf", "gpu"} : std::vector<std::string>{},
+      w == Way::Sf);
+  if (w == Way::Named) lmp->load_plugin();
+  return lmp;
+}
+std::string pair_of(Way w) { return w == Way::Named ? "reaxff/gpu" : "reaxff"; }
+
+// The input of `sys` for the way `w` with its analysis lines.
+std::string input_of(Way w, const SpeciesSystem &sys, const std::string &tag,
+                     const std::string &analysis, int steps) {
+  return sys.input(pair_of(w), sys.control, files_of(analysis, tag, w), steps);
+}
+
 // One run of `sys` the way `w`, its analysis lines (and lines after its
 // first run); returns LAMMPS's error ("" if none).
 std::string run_way(Way w, const SpeciesSystem &sys, const std::string &tag,
                     const std::string &analysis, int steps, const std::string &after = "") {
-  LammpsSession lmp(
-      "none", w == Way::Sf ? std::vector<std::string>{"-sf", "gpu"} : std::vector<std::string>{},
-      w == Way::Sf);
-  if (w == Way::Named) lmp.load_plugin();
-  const std::string pair = w == Way::Named ? "reaxff/gpu" : "reaxff";
-  return lmp.run(sys.input(pair, sys.control, files_of(analysis, tag, w), steps) + after);
+  return session_for(w)->run(input_of(w, sys, tag, analysis, steps) + after);
 }
 
 // Lines of a species file that start a step's record: how many outputs.
@@ -110,12 +123,6 @@ void expect_same_words(const std::string &tag, Way w, Way oracle, const std::str
   EXPECT_EQ(worse, 0) << name << " " << name_of(w);
 }
 
-int nprocs() {
-  int n = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
-
 // The first hour: LAMMPS's own examples/reaxff/in.reaxff.tatb with its
 // species line written the usual way, without averaging (`1 1 5`), switched
 // with -sf gpu (fix reaxff/species/gpu stopped at set-up with a segmentation
@@ -136,10 +143,7 @@ TEST(AnalysisArguments, TatbExampleWithoutAveraging) {
       replace(input, " " + f, " " + file("tatb", w, f));
     for (const std::string f : {"data.tatb", "control.reax_c.tatb", "ffield.reax "})
       replace(input, " " + f, " " + dir + f);
-    LammpsSession lmp(
-        "none", w == Way::Sf ? std::vector<std::string>{"-sf", "gpu"} : std::vector<std::string>{},
-        w == Way::Sf);
-    EXPECT_EQ(lmp.run(input), "") << name_of(w);
+    EXPECT_EQ(session_for(w)->run(input), "") << name_of(w);
   }
   if (mpi_rank() != 0) return;
   EXPECT_EQ(records(read_text(file("tatb", Way::Ref, "species"))), 6);  // 0, 5, .., 25
@@ -207,7 +211,7 @@ const char *kEveryShape =
     "dump_modify d sort id format float %.10g\n";
 
 TEST(AnalysisArguments, EveryShapeAsReaxffWritesIt) {
-  if (nprocs() > 2) GTEST_SKIP() << "runs on 1 and 2 ranks (CI time)";
+  if (mpi_size() > 2) GTEST_SKIP() << "runs on 1 and 2 ranks (CI time)";
   const SpeciesSystem sys = tatb_system();
   const std::string tag = "shapes", analysis = species_fixes_taken(kEveryShape, "s2");
   for (Way w : {Way::Ref, Way::Sf, Way::Named})
@@ -264,7 +268,7 @@ TEST(AnalysisArguments, EveryShapeAsReaxffWritesIt) {
 // atom that changes rank at that set-up starts its slots afresh with
 // LAMMPS's fix (species_slots.h), so that file is compared on one rank.
 TEST(AnalysisArguments, SpeciesOverSeveralRuns) {
-  if (nprocs() > 2) GTEST_SKIP() << "runs on 1 and 2 ranks (CI time)";
+  if (mpi_size() > 2) GTEST_SKIP() << "runs on 1 and 2 ranks (CI time)";
   const SpeciesSystem sys = tatb_system();
   const std::string analysis = species_fixes_taken(
       "fix n1 all reaxff/species 1 1 5 {F}n1\nfix n2 all reaxff/species 1 2 10 {F}n2\n"
@@ -279,7 +283,7 @@ TEST(AnalysisArguments, SpeciesOverSeveralRuns) {
   for (const auto &[name, n] : outputs) {
     if (!taken(analysis, name)) continue;
     EXPECT_EQ(records(read_text(file(tag, Way::Named, name))), n) << name;
-    if (name != "n4" || nprocs() == 1) expect_same_bytes(tag, Way::Sf, Way::Named, name);
+    if (name != "n4" || mpi_size() == 1) expect_same_bytes(tag, Way::Sf, Way::Named, name);
   }
 }
 
@@ -298,15 +302,10 @@ TEST(AnalysisArguments, SpeciesDeleteIsReaxff) {
     std::map<Way, long long> left;
     for (Way w : {Way::Ref, Way::Sf, Way::Named}) {
       const std::string analysis = "fix d all reaxff/species 1 1 10 {F}s " + c.keyword + "\n";
-      LammpsSession lmp(
-          "none",
-          w == Way::Sf ? std::vector<std::string>{"-sf", "gpu"} : std::vector<std::string>{},
-          w == Way::Sf);
-      if (w == Way::Named) lmp.load_plugin();
-      const std::string pair = w == Way::Named ? "reaxff/gpu" : "reaxff";
-      EXPECT_EQ(lmp.run(sys.input(pair, sys.control, files_of(analysis, c.tag, w), steps)), "")
+      const auto lmp = session_for(w);
+      EXPECT_EQ(lmp->run(input_of(w, sys, c.tag, analysis, steps)), "")
           << c.tag << " " << name_of(w);
-      left[w] = lmp.natoms();
+      left[w] = lmp->natoms();
     }
     EXPECT_LT(left[Way::Ref], 2835) << c.tag << ": nothing deleted, the keyword is not tested";
     EXPECT_EQ(left[Way::Sf], left[Way::Ref]) << c.tag;

@@ -26,10 +26,7 @@ TEST_P(CudaVsHost, StepZeroAndAfterDynamics) {
 
   Snapshot gpu0, gpu1, host0, host1;
   std::string err;
-  if (!run_system(sys, our_styles("cuda"), gpu0, gpu1, &err)) {
-    if (!gpu_machine() && err.find("no usable GPU") != std::string::npos) GTEST_SKIP() << err;
-    FAIL() << err;
-  }
+  if (!run_system(sys, our_styles("cuda"), gpu0, gpu1, &err)) SKIP_WITHOUT_GPU_ELSE_FAIL(err);
   ASSERT_TRUE(run_system(sys, our_styles("host"), host0, host1, &err)) << err;
   Worst w;
   compare("step 0", host0, gpu0, kCudaVsHost, w);
@@ -84,11 +81,7 @@ RunsResult runs_with_sorting(const std::string &driver) {
 
 TEST(CudaVsHostRuns, SortAtRunSetupKeepsTheSamePhysics) {
   const RunsResult gpu = runs_with_sorting("cuda");
-  if (!gpu.error.empty()) {
-    if (!gpu_machine() && gpu.error.find("no usable GPU") != std::string::npos)
-      GTEST_SKIP() << gpu.error;
-    FAIL() << gpu.error;
-  }
+  if (!gpu.error.empty()) SKIP_WITHOUT_GPU_ELSE_FAIL(gpu.error);
   const RunsResult host = runs_with_sorting("host");
   ASSERT_EQ(host.error, "");
   ASSERT_TRUE(host.reordered) << "no set-up reordered the atoms: the test would be vacuous";

@@ -75,15 +75,9 @@ Drift drift(const std::string &fix_keywords) {
   return d;
 }
 
-int nprocs() {
-  int n = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
-
 TEST(Xlmd, NveDriftNoWorseThanTwiceTheConvergedSolve) {
   // (the drift is the method's, not the decomposition's)
-  if (nprocs() > 1) GTEST_SKIP() << "runs on one rank (CI time)";
+  if (mpi_size() > 1) GTEST_SKIP() << "runs on one rank (CI time)";
   // (xlcg 1's drift, printed here before, is bench/device_check.sh xlmd's: it
   // asserted nothing and took a third of this test's CI time)
   const Drift conv = drift(""), xl = drift("xlmd yes");

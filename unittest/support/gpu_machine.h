@@ -6,6 +6,7 @@
 #pragma once
 
 #include <glob.h>
+#include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <string>
@@ -17,3 +18,12 @@ inline bool gpu_machine() {
   globfree(&g);
   return found;
 }
+
+// A LAMMPS-level test whose run with `driver cuda` stopped with LAMMPS's error
+// `err`: skipped where the machine has no GPU and LAMMPS says so, failed
+// everywhere else.
+#define SKIP_WITHOUT_GPU_ELSE_FAIL(err)                                                            \
+  do {                                                                                             \
+    if (!gpu_machine() && (err).find("no usable GPU") != std::string::npos) GTEST_SKIP() << (err); \
+    FAIL() << (err);                                                                               \
+  } while (0)
