@@ -42,4 +42,9 @@ struct HaloPattern {
   std::vector<Recv> recvs;
 };
 
+// One sub-domain's periodic images as a pattern (rank 0 sending to itself,
+// one round): ghost n_local + g gets owned atom owner[g] (0 <= owner[g] <
+// n_local, n_total - n_local entries). A new version at every call.
+HaloPattern image_halo(const int *owner, int n_local, int n_total);
+
 }  // namespace puremd

@@ -5,8 +5,8 @@
 //
 // The solver runs on one sub-domain: atoms 0..n_local-1 are owned, the rest
 // are ghosts with explicit coordinates. Everything that crosses sub-domains
-// goes through QEqComm, which the caller implements (MPI through LAMMPS in the
-// plugin, a copy from owner to image in a single-rank test).
+// goes through QEqComm, which the caller implements (MPI and LAMMPS's
+// recorded forward communication in the plugin, image_halo in a test).
 #pragma once
 
 #include "puremd_gpu/atom_input.h"
@@ -17,32 +17,30 @@
 
 namespace puremd {
 
-// Communication between sub-domains. Vectors have one entry per atom,
-// owned then ghosts (n_total entries).
+// Communication between sub-domains: sums, and the halo through which every
+// ghost gets its value. Vectors have one entry per atom, owned then ghosts
+// (n_total entries). Nothing travels back from a ghost to its owner: a pair
+// with another rank's atom is kept in full in the owned rows of both ranks
+// (an image of this rank's own atom may be folded into it locally).
 struct QEqComm {
   virtual ~QEqComm() = default;
-  // Set every ghost entry to the value of the atom it is an image of.
-  virtual void forward(double *v) = 0;
-  // Add every ghost entry to the entry of the atom it is an image of
-  // (ghost entries are left undefined).
-  virtual void reverse(double *v) = 0;
   // Sum of one number over all sub-domains.
   virtual double sum(double local) = 0;
-  // True when this is the only sub-domain, so that sum(x) == x: the CUDA
-  // solver then keeps CG's scalars on the GPU (no host round trip per
-  // iteration) when it also refreshes the ghosts there.
-  virtual bool one_domain() const { return false; }
   // The sums of n numbers over all sub-domains, in place: one collective
   // call for all the dot products a solver needs at one point.
   virtual void sum(double *v, int n) {
     for (int k = 0; k < n; ++k) v[k] = sum(v[k]);
   }
 
-  // --- The halo, replayed by the solvers instead of forward() (optional) ---
-  // The pattern of this step's ghosts (halo.h), or null: forward() then
-  // moves every ghost value.
-  virtual const HaloPattern *halo() const { return nullptr; }
+  // --- The halo: the one way ghosts get their values ---
+  // The pattern of this step's ghosts (halo.h). Required where the
+  // sub-domain has ghosts: one rank's periodic images are a pattern whose
+  // messages go to the rank itself (image_halo makes one from owners).
+  // Null only without ghosts.
+  virtual const HaloPattern *halo() const = 0;
   // This sub-domain's rank, as HaloPattern's peers name it, and the ranks.
+  // size() == 1: every sum is the local value (the CUDA solver keeps CG's
+  // scalars on the GPU).
   virtual int rank() const { return 0; }
   virtual int size() const { return 1; }
   // One exchange of point-to-point messages: every receive posted, every
@@ -131,7 +129,7 @@ void check_qeq_settings(const QEqSettings &settings);
 
 // One charge problem on one sub-domain, without the atoms: which model
 // (QEq's own, or another's input), the settings, the group, the
-// parameters and what the caller knows of its ghosts. Engine::solve_charges
+// parameters. Where ghosts come from is QEqComm::halo's. Engine::solve_charges
 // takes the atoms from the step (StepInput).
 //
 // Parameters come either per type (num_types > 0: atom i uses chi[type[i]],
@@ -154,16 +152,6 @@ struct QEqProblem {
   // enters through QtpieInput::phi) or Acks2Input (physics/acks2.h; chi_shift
   // may be given). The model's own file names what it needs.
   const ChargeModelInput *model = nullptr;
-  // Optional, n_total - n_local entries: the owned index (0..n_local-1) of the
-  // atom each ghost is an image of, or -1 if another rank owns it. When every
-  // entry is >= 0 (one rank, periodic images), the CUDA solver refreshes
-  // ghosts on the device and calls QEqComm only for sums.
-  const int *ghost_owner = nullptr;
-  // Instead of ghost_owner: this sub-domain holds every atom (one rank), so
-  // each ghost is a periodic image of the owned atom with its id. The CUDA
-  // solver finds the owners on the GPU (again when the atoms were reordered)
-  // and refreshes ghosts there; the host solver ignores it.
-  bool ghosts_are_images = false;
 };
 
 // A problem with its atoms, as the solvers read it (the engines make it from
