@@ -9,6 +9,8 @@
 // recorded forward communication in the plugin, image_halo in a test).
 #pragma once
 
+#include <string>
+
 #include "puremd_gpu/atom_input.h"
 #include "puremd_gpu/charge_history.h"
 #include "puremd_gpu/charge_model.h"
@@ -86,6 +88,8 @@ constexpr double kQEqStoredShareFirst = 0.6;
 constexpr int kQEqHalfFromAtoms = 40000;
 constexpr double kQEqStoredShare = 0.9;
 
+inline constexpr const char *kQEqJacobi = "jacobi";
+
 struct QEqSettings {
   double cut_lo = 0.0;      // taper inner radius (A)
   double cut_hi = 10.0;     // taper outer radius = matrix cut-off (A)
@@ -97,6 +101,10 @@ struct QEqSettings {
   // CUDA solver, QEqMatrix::Auto: Half before Full from this many owned atoms on
   int half_from_atoms = kQEqHalfFromAtoms;
   QEqMatrix matrix = QEqMatrix::Auto;  // CUDA solver only
+  // CG's preconditioner M, by the name it registered under in each driver
+  // (kQEqJacobi: M = diag(H), fix qeq/reaxff's); an unknown name is an
+  // InputError that lists the driver's names.
+  std::string preconditioner = kQEqJacobi;
   // How the initial guesses are extrapolated from the history (both solvers;
   // QEqPredictor, physics/qeq_history.h): Lammps is fix qeq/reaxff's (and fix
   // acks2/reaxff's); ACKS2 takes the chosen one for q, u and its multipliers.
