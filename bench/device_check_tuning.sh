@@ -65,14 +65,15 @@ k = collections.OrderedDict()
 for r in csv.DictReader(rows):
     e = k.setdefault(int(r["ID"]), {"name": r["Kernel Name"]})
     e[r["Metric Name"]] = float(r["Metric Value"].replace(",", "")) * unit[r["Metric Unit"]]
-rules = [("transfer", r"map_atoms|to_caller|virial_partials|finalize_kernel"),
+rules = [("transfer", r"map_atoms|to_caller|virial_partials|k_finalize"),
          ("neighbours", r"cell_|skin_|near_rows|max_displacement|box_|copy_build_atoms"),
-         ("charges", r"(^|::| )k_[a-z]"),
          ("lists", r"pair_lists|three_body"),
          ("bond orders", r"BondOrderPrime|CorrectedBo"),
          ("bonded", r"AtomBonded|angle_items|BondEnergy|LonePair|OverUnder|ValenceAngles|Torsions"),
          ("hbonds", r"HydrogenBond"), ("nonbonded", r"Nonbonded"),
-         ("chain rule", r"bond_entry_kernel|DeltapChainRule")]
+         ("chain rule", r"k_bond_entry|DeltapChainRule"),
+         # every kernel is k_name: the charge stage's are the ones no rule above names
+         ("charges", r"(^|::| )k_[a-z]")]
 evals, phase = [], "transfer"
 for e in k.values():
     name = e["name"]

@@ -9,19 +9,19 @@
 #include <cstdio>
 #include <vector>
 
-#define CHECK(x)                                                                       \
-  do {                                                                                 \
-    cudaError_t e = (x);                                                               \
-    if (e != cudaSuccess) {                                                            \
+#define CHECK(x)                                                                     \
+  do {                                                                               \
+    cudaError_t e = (x);                                                             \
+    if (e != cudaSuccess) {                                                          \
       std::fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-      return 1;                                                                        \
-    }                                                                                  \
+      return 1;                                                                      \
+    }                                                                                \
   } while (0)
 
 constexpr int kChains = 8;  // independent FMA chains per thread
 constexpr int kIters = 4096;
 
-__global__ void fma_kernel(double *out, double a, double b) {
+__global__ void k_fma(double *out, double a, double b) {
   double v[kChains];
   for (int c = 0; c < kChains; ++c) v[c] = threadIdx.x * 1e-9 + c;
   for (int it = 0; it < kIters; ++it)
@@ -65,7 +65,7 @@ int main() {
   const int blocks = p.multiProcessorCount * 16, threads = 256;
   double *out = nullptr;
   CHECK(cudaMalloc(&out, sizeof(double)));
-  const float fma_ms = median_ms([&] { fma_kernel<<<blocks, threads>>>(out, 0.999999, 1e-7); });
+  const float fma_ms = median_ms([&] { k_fma<<<blocks, threads>>>(out, 0.999999, 1e-7); });
   CHECK(cudaGetLastError());
   const double flops = 2.0 * kChains * kIters * double(blocks) * threads;
   std::printf("floor probe on %s: copy %.2f TB/s (read + write), FP64 FMA %.1f TFLOP/s\n", p.name,

@@ -112,7 +112,7 @@ struct LowerOwners {
 // Pass 1: count[i] for rows [0, n) and their total.
 template <int L, class Search>
 __global__ void __launch_bounds__(kAtomBlock)
-    cell_rows_count_kernel(int n, Search S, int *count, unsigned long long *total) {
+    k_cell_rows_count(int n, Search S, int *count, unsigned long long *total) {
   const LaneGroup<L> g;
   const long long i = g.row();
   int c = 0;
@@ -126,7 +126,7 @@ __global__ void __launch_bounds__(kAtomBlock)
 // Pass 2: row i written from start[i]; end[i] set.
 template <int L, class Search>
 __global__ void __launch_bounds__(kAtomBlock)
-    cell_rows_fill_kernel(int n, Search S, const int *start, int *end, int *nbr) {
+    k_cell_rows_fill(int n, Search S, const int *start, int *end, int *nbr) {
   const LaneGroup<L> g;
   const long long row = g.row();
   if (row >= n) return;  // whole groups leave together

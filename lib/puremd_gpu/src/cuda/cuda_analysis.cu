@@ -16,7 +16,7 @@ namespace puremd::cuda {
 namespace {
 
 __global__ void __launch_bounds__(kReduceBlock)
-    extract_bond_orders_kernel(const BondOrder *bo, int n, double *out) {
+    k_extract_bond_orders(const BondOrder *bo, int n, double *out) {
   const int e = blockIdx.x * blockDim.x + threadIdx.x;
   if (e < n) out[e] = bo[e].BO;
 }
@@ -25,8 +25,8 @@ __global__ void __launch_bounds__(kReduceBlock)
 // from start[i].
 template <bool Fill>
 __global__ void __launch_bounds__(kAtomBlock)
-    bond_rows_kernel(BondRowRule rule, const BondList b, int n, double cut, int *count,
-                     const int *start, int *nbr, double *bo) {
+    k_bond_rows(BondRowRule rule, const BondList b, int n, double cut, int *count, const int *start,
+                int *nbr, double *bo) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i > n) return;
   if (!Fill) {
@@ -57,10 +57,9 @@ void CudaEngine::bond_table(std::vector<int> &row_start, std::vector<BondRecord>
   std::vector<double> bo(nb);
   c.extract_d.reserve_discarding(nb, kGrowHeadroom);
   if (nb) {
-    extract_bond_orders_kernel<<<blocks_for(static_cast<long long>(nb), kReduceBlock), kReduceBlock,
-                                 0, c.stream>>>(c.bond_bo.data(), static_cast<int>(nb),
-                                                c.extract_d.data());
-    PMD_CUDA_CHECK_LAUNCH("extract_bond_orders_kernel", c.stream);
+    k_extract_bond_orders<<<blocks_for(static_cast<long long>(nb), kReduceBlock), kReduceBlock, 0,
+                            c.stream>>>(c.bond_bo.data(), static_cast<int>(nb), c.extract_d.data());
+    PMD_CUDA_CHECK_LAUNCH("k_extract_bond_orders", c.stream);
   }
   PMD_CUDA_CHECK(cudaMemcpyAsync(row_start.data(), c.bond_start.data(), (n + 1) * sizeof(int),
                                  cudaMemcpyDeviceToHost, c.stream));
@@ -106,9 +105,9 @@ void CudaEngine::bond_rows(BondRowRule rule, double cut, BondRows &out) {
   c.rows_count.reserve_discarding(n + 1, kGrowHeadroom);
   c.rows_start.reserve_discarding(n + 1, kGrowHeadroom);
   const unsigned grid = blocks_for(static_cast<long long>(n) + 1, kAtomBlock);
-  bond_rows_kernel<false><<<grid, kAtomBlock, 0, c.stream>>>(
-      rule, v.bonds, n, cut, c.rows_count.data(), nullptr, nullptr, nullptr);
-  PMD_CUDA_CHECK_LAUNCH("bond_rows_kernel<count>", c.stream);
+  k_bond_rows<false><<<grid, kAtomBlock, 0, c.stream>>>(rule, v.bonds, n, cut, c.rows_count.data(),
+                                                        nullptr, nullptr, nullptr);
+  PMD_CUDA_CHECK_LAUNCH("k_bond_rows<count>", c.stream);
   c.exclusive_scan(c.rows_count.data(), c.rows_start.data(), static_cast<size_t>(n) + 1);
   PMD_CUDA_CHECK(cudaMemcpyAsync(out.start.data(), c.rows_start.data(),
                                  (static_cast<size_t>(n) + 1) * sizeof(int), cudaMemcpyDeviceToHost,
@@ -121,9 +120,9 @@ void CudaEngine::bond_rows(BondRowRule rule, double cut, BondRows &out) {
   if (total == 0) return;
   c.rows_nbr.reserve_discarding(total, kGrowHeadroom);
   c.rows_bo.reserve_discarding(total, kGrowHeadroom);
-  bond_rows_kernel<true><<<grid, kAtomBlock, 0, c.stream>>>(
+  k_bond_rows<true><<<grid, kAtomBlock, 0, c.stream>>>(
       rule, v.bonds, n, cut, nullptr, c.rows_start.data(), c.rows_nbr.data(), c.rows_bo.data());
-  PMD_CUDA_CHECK_LAUNCH("bond_rows_kernel<fill>", c.stream);
+  PMD_CUDA_CHECK_LAUNCH("k_bond_rows<fill>", c.stream);
   PMD_CUDA_CHECK(cudaMemcpyAsync(out.partner.data(), c.rows_nbr.data(), total * sizeof(int),
                                  cudaMemcpyDeviceToHost, c.stream));
   PMD_CUDA_CHECK(cudaMemcpyAsync(out.bo.data(), c.rows_bo.data(), total * sizeof(double),

@@ -11,7 +11,7 @@
 
 namespace puremd {
 namespace {
-__global__ void architecture_probe_kernel() {}
+__global__ void k_architecture_probe() {}
 }  // namespace
 
 // The architectures this library was compiled for (CMAKE_CUDA_ARCHITECTURES).
@@ -27,7 +27,7 @@ void check_cuda_code() {
     return;
   }
   cudaFuncAttributes attr{};
-  const cudaError_t e = cudaFuncGetAttributes(&attr, architecture_probe_kernel);
+  const cudaError_t e = cudaFuncGetAttributes(&attr, k_architecture_probe);
   if (e == cudaSuccess) return;
   cudaGetLastError();
   cudaDeviceProp prop{};

@@ -26,8 +26,8 @@ namespace {
 
 // The caller's atom types and ids into the driver's: force-field elements
 // (mapped_element) and 64-bit ids.
-__global__ void map_atoms_kernel(int n, const int *type_in, const int *map, int num_mapped,
-                                 const void *tag_in, bool wide, int *type, long long *tag) {
+__global__ void k_map_atoms(int n, const int *type_in, const int *map, int num_mapped,
+                            const void *tag_in, bool wide, int *type, long long *tag) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   type[i] = mapped_element(map, num_mapped, type_in[i]);
@@ -36,7 +36,7 @@ __global__ void map_atoms_kernel(int n, const int *type_in, const int *map, int 
 
 // v = sign * v, plus the caller's old values when they are kept (old != null):
 // the gradient becomes forces, energies and virials stay as they are.
-__global__ void to_caller_kernel(double *v, const double *old, double sign, long long count) {
+__global__ void k_to_caller(double *v, const double *old, double sign, long long count) {
   const long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   if (k >= count) return;
   v[k] = old ? old[k] + sign * v[k] : sign * v[k];
@@ -396,10 +396,10 @@ void CudaEngine::upload_atoms(const StepInput &in) {
       cudaMemcpyAsync(c.type_in.data(), in.type, n * sizeof(int), cudaMemcpyHostToDevice, st));
   PMD_CUDA_CHECK(cudaMemcpyAsync(c.tag_in.data(), in.tag.data(), n * in.tag.bytes_per_id(),
                                  cudaMemcpyHostToDevice, st));
-  map_atoms_kernel<<<blocks_for(N, kAtomBlock), kAtomBlock, 0, st>>>(
+  k_map_atoms<<<blocks_for(N, kAtomBlock), kAtomBlock, 0, st>>>(
       N, c.type_in.data(), c.num_mapped ? c.type_map.data() : nullptr, c.num_mapped,
       c.tag_in.data(), in.tag.wide(), c.type.data(), c.tag.data());
-  PMD_CUDA_CHECK_LAUNCH("map_atoms_kernel", st);
+  PMD_CUDA_CHECK_LAUNCH("k_map_atoms", st);
 }
 
 void CudaEngine::upload_charges(const StepInput &in) {
@@ -477,7 +477,7 @@ void CudaEngine::enqueue_download(const StepRequest &req, const StepOutput &out)
                                      cudaMemcpyHostToDevice, st));
       old = c.out_in.data();
     }
-    to_caller_kernel<<<blocks_for(static_cast<long long>(count), kAtomBlock), kAtomBlock, 0, st>>>(
+    k_to_caller<<<blocks_for(static_cast<long long>(count), kAtomBlock), kAtomBlock, 0, st>>>(
         dev, old, sign, static_cast<long long>(count));
     PMD_CUDA_CHECK_LAUNCH(what, st);
     PMD_CUDA_CHECK(
@@ -486,11 +486,9 @@ void CudaEngine::enqueue_download(const StepRequest &req, const StepOutput &out)
   if (out.f && out.capacity >= c.n_total)
     pins_.keep(HostPins::kForces, out.f, static_cast<size_t>(out.capacity) * sizeof(vec3));
   if (out.f)
-    deliver(reinterpret_cast<double *>(c.grad.data()), out.f, 3 * n, -1.0,
-            "to_caller_kernel(forces)");
-  if (req.eatom && out.eatom) deliver(c.eatom.data(), out.eatom, n, 1.0, "to_caller_kernel(eatom)");
-  if (req.vatom && out.vatom)
-    deliver(c.vatom.data(), out.vatom, 6 * n, 1.0, "to_caller_kernel(vatom)");
+    deliver(reinterpret_cast<double *>(c.grad.data()), out.f, 3 * n, -1.0, "k_to_caller(forces)");
+  if (req.eatom && out.eatom) deliver(c.eatom.data(), out.eatom, n, 1.0, "k_to_caller(eatom)");
+  if (req.vatom && out.vatom) deliver(c.vatom.data(), out.vatom, 6 * n, 1.0, "k_to_caller(vatom)");
 }
 
 void CudaEngine::finish_download(StepOutput &out) {

@@ -48,9 +48,8 @@ namespace {
 // evaluated L at a time, every lane busy; HNS 16^3: 2.16 ms.)
 template <int L>
 __global__ void __launch_bounds__(kAtomBlock)
-    pair_lists_count_kernel(const StepView v, const CudaContext::PairRows rows,
-                            unsigned char *flags, int *bond_count, int *hb_count,
-                            unsigned long long *totals) {
+    k_pair_lists_count(const StepView v, const CudaContext::PairRows rows, unsigned char *flags,
+                       int *bond_count, int *hb_count, unsigned long long *totals) {
   const LaneGroup<L> g;
   const int i = static_cast<int>(g.row());
   unsigned long long n_bond = 0, n_hb = 0;
@@ -86,8 +85,8 @@ __global__ void __launch_bounds__(kAtomBlock)
 
 template <int L>
 __global__ void __launch_bounds__(kAtomBlock)
-    pair_lists_fill_kernel(const StepView v, const CudaContext::PairRows rows,
-                           const unsigned char *flags, int *bond_row) {
+    k_pair_lists_fill(const StepView v, const CudaContext::PairRows rows,
+                      const unsigned char *flags, int *bond_row) {
   const LaneGroup<L> g;
   const int i = static_cast<int>(g.row());
   if (i >= v.atoms.n_total) return;
@@ -146,7 +145,7 @@ __device__ __forceinline__ void sort_row_warp(const LaneGroup<32> &g, int *stage
   g.sync();  // the stage is reused for the next row
 }
 
-__global__ void __launch_bounds__(kAtomBlock) pair_lists_sort_kernel(const StepView v) {
+__global__ void __launch_bounds__(kAtomBlock) k_pair_lists_sort(const StepView v) {
   __shared__ int stage[kAtomBlock / 32][kSortStage];
   const LaneGroup<32> g;
   const long long i = g.row();
@@ -179,7 +178,7 @@ constexpr int kBondRowLanes = 8;
 // (negation is exact), as the host driver writes them.
 template <int L>
 __global__ void __launch_bounds__(kAtomBlock)
-    pair_lists_finish_kernel(const StepView v, unsigned long long *totals) {
+    k_pair_lists_finish(const StepView v, unsigned long long *totals) {
   const LaneGroup<L> g;
   const long long row = g.row();
   if (row >= v.atoms.n_total) return;
@@ -225,7 +224,7 @@ __global__ void __launch_bounds__(kAtomBlock)
 }
 
 __global__ void __launch_bounds__(kAtomBlock)
-    three_body_count_kernel(const StepView v, int *count, unsigned long long *totals) {
+    k_three_body_count(const StepView v, int *count, unsigned long long *totals) {
   const int j = blockIdx.x * blockDim.x + threadIdx.x;
   int n = 0;
   if (j < v.atoms.n_total) n = three_body_count_atom(j, v, count);
@@ -234,7 +233,7 @@ __global__ void __launch_bounds__(kAtomBlock)
 
 // three_body_fill_atom with a group of L lanes per centre j.
 template <int L>
-__global__ void __launch_bounds__(kAtomBlock) three_body_fill_kernel(const StepView v) {
+__global__ void __launch_bounds__(kAtomBlock) k_three_body_fill(const StepView v) {
   const LaneGroup<L> g;
   const long long row = g.row();
   if (row < v.atoms.n_total) three_body_fill_atom(static_cast<int>(row), v, g);
@@ -253,11 +252,11 @@ void build_bond_and_hbond_lists(CudaContext &c) {
     c.totals.clear(c.stream, kListErrors);
     c.pair_flags.reserve_discarding(std::max<size_t>(rows.total, 1), kGrowHeadroom);
     dispatch_lanes(c.lanes.lists, [&](auto l) {
-      pair_lists_count_kernel<decltype(l)::value>
+      k_pair_lists_count<decltype(l)::value>
           <<<row_grid, kAtomBlock, 0, st>>>(c.view(), rows, c.pair_flags.data(),
                                             c.bond_count.data(), c.hb_count.data(), c.totals.all());
     });
-    PMD_CUDA_CHECK_LAUNCH("pair_lists_count_kernel", st);
+    PMD_CUDA_CHECK_LAUNCH("k_pair_lists_count", st);
   };
   const auto grow = [&](const auto &total) {
     grow_entries(total[0], c.bond_nbr, c.bond_row, c.bond_sym, c.bond_d, c.bond_dvec, c.bond_bo);
@@ -271,16 +270,16 @@ void build_bond_and_hbond_lists(CudaContext &c) {
                                    cudaMemcpyDeviceToDevice, st));
     const StepView v = c.view();
     dispatch_lanes(c.lanes.lists, [&](auto l) {
-      pair_lists_fill_kernel<decltype(l)::value>
+      k_pair_lists_fill<decltype(l)::value>
           <<<row_grid, kAtomBlock, 0, st>>>(v, rows, c.pair_flags.data(), c.bond_row.data());
     });
-    PMD_CUDA_CHECK_LAUNCH("pair_lists_fill_kernel", st);
-    pair_lists_sort_kernel<<<blocks_for(static_cast<long long>(n) * 32, kAtomBlock), kAtomBlock, 0,
-                             st>>>(v);
-    PMD_CUDA_CHECK_LAUNCH("pair_lists_sort_kernel", st);
+    PMD_CUDA_CHECK_LAUNCH("k_pair_lists_fill", st);
+    k_pair_lists_sort<<<blocks_for(static_cast<long long>(n) * 32, kAtomBlock), kAtomBlock, 0,
+                        st>>>(v);
+    PMD_CUDA_CHECK_LAUNCH("k_pair_lists_sort", st);
     const unsigned bond_grid = blocks_for(static_cast<long long>(n) * kBondRowLanes, kAtomBlock);
-    pair_lists_finish_kernel<kBondRowLanes><<<bond_grid, kAtomBlock, 0, st>>>(v, c.totals.all());
-    PMD_CUDA_CHECK_LAUNCH("pair_lists_finish_kernel", st);
+    k_pair_lists_finish<kBondRowLanes><<<bond_grid, kAtomBlock, 0, st>>>(v, c.totals.all());
+    PMD_CUDA_CHECK_LAUNCH("k_pair_lists_finish", st);
   };
   static_assert(kTotalHbond == kTotalBond + 1, "the two lists' totals are read back together");
   const auto totals =
@@ -300,9 +299,9 @@ void build_three_body_list(CudaContext &c) {
   cudaStream_t st = c.stream;
   const auto count = [&] {
     PMD_CUDA_CHECK(cudaMemsetAsync(c.thb_count.data(), 0, (nb + 1) * sizeof(int), st));
-    three_body_count_kernel<<<blocks_for(n, kAtomBlock), kAtomBlock, 0, st>>>(
+    k_three_body_count<<<blocks_for(n, kAtomBlock), kAtomBlock, 0, st>>>(
         c.view(), c.thb_count.data(), c.totals.all());
-    PMD_CUDA_CHECK_LAUNCH("three_body_count_kernel", st);
+    PMD_CUDA_CHECK_LAUNCH("k_three_body_count", st);
   };
   const auto grow = [&](const auto &total) {
     if (c.totals[kListErrors])
@@ -312,10 +311,10 @@ void build_three_body_list(CudaContext &c) {
     grow_entries(total[0], c.thb_k, c.thb_pthb, c.thb_theta, c.thb_cos);
   };
   const auto fill = [&](const auto &) {
-    three_body_fill_kernel<kBondRowLanes>
+    k_three_body_fill<kBondRowLanes>
         <<<blocks_for(static_cast<long long>(n) * kBondRowLanes, kAtomBlock), kAtomBlock, 0, st>>>(
             c.view());
-    PMD_CUDA_CHECK_LAUNCH("three_body_fill_kernel", st);
+    PMD_CUDA_CHECK_LAUNCH("k_three_body_fill", st);
   };
   static_assert(kListErrors == kTotalThb + 1, "the error flag is read back with the total");
   c.thb_total =

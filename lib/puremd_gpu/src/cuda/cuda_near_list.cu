@@ -21,9 +21,9 @@ namespace {
 // from start[i] and sets end[i]. A group of L lanes per row.
 template <int L, bool Fill>
 __global__ void __launch_bounds__(kAtomBlock)
-    near_rows_kernel(const StepView v, const int *s_start, const int *s_end, const int *s_nbr,
-                     double margin, int *count, unsigned long long *total, const int *start,
-                     int *end, int *nbr) {
+    k_near_rows(const StepView v, const int *s_start, const int *s_end, const int *s_nbr,
+                double margin, int *count, unsigned long long *total, const int *start, int *end,
+                int *nbr) {
   const LaneGroup<L> g;
   const long long row = g.row();
   int w = 0;
@@ -70,22 +70,22 @@ void build_near_list(CudaContext &c) {
     const StepView v = c.view();
     dispatch_lanes(lanes, [&](auto l) {
       constexpr int L = decltype(l)::value;
-      near_rows_kernel<L, false><<<blocks, kAtomBlock, 0, st>>>(
+      k_near_rows<L, false><<<blocks, kAtomBlock, 0, st>>>(
           v, c.skin_start.data(), c.skin_end.data(), c.skin_nbr.data(), c.skin, c.near_count.data(),
           c.totals.at(kTotalNear), nullptr, nullptr, nullptr);
     });
-    PMD_CUDA_CHECK_LAUNCH("near_rows_kernel(count)", st);
+    PMD_CUDA_CHECK_LAUNCH("k_near_rows(count)", st);
   };
   const auto grow = [&](const auto &total) { grow_entries(total[0], c.near_nbr); };
   const auto fill = [&](const auto &) {
     const StepView v = c.view();
     dispatch_lanes(lanes, [&](auto l) {
       constexpr int L = decltype(l)::value;
-      near_rows_kernel<L, true><<<blocks, kAtomBlock, 0, st>>>(
+      k_near_rows<L, true><<<blocks, kAtomBlock, 0, st>>>(
           v, c.skin_start.data(), c.skin_end.data(), c.skin_nbr.data(), c.skin, nullptr, nullptr,
           c.near_start.data(), c.near_end.data(), c.near_nbr.data());
     });
-    PMD_CUDA_CHECK_LAUNCH("near_rows_kernel(fill)", st);
+    PMD_CUDA_CHECK_LAUNCH("k_near_rows(fill)", st);
   };
   c.near_total = build_lists<1>(c, n, kTotalNear,
                                 {ListRows{&c.near_count, &c.near_start, &c.near_end, "near-list"}},

@@ -59,8 +59,8 @@ __device__ __forceinline__ Box empty_box() {
 // Bounding box partials per block; flags the lowest atom with a type
 // outside [-1, num_types) or a non-finite coordinate.
 __global__ void __launch_bounds__(kReduceBlock)
-    box_partials_kernel(const vec3 *x, const int *type, int n, int num_types, Box *partials,
-                        AtomProbe *probe) {
+    k_box_partials(const vec3 *x, const int *type, int n, int num_types, Box *partials,
+                   AtomProbe *probe) {
   Box b = empty_box();
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
     const vec3 p = x[i];
@@ -79,7 +79,7 @@ __global__ void __launch_bounds__(kReduceBlock)
 }
 
 __global__ void __launch_bounds__(kReduceBlock)
-    box_final_kernel(const Box *partials, int n_partials, AtomProbe *probe) {
+    k_box_final(const Box *partials, int n_partials, AtomProbe *probe) {
   Box b = empty_box();
   for (int k = threadIdx.x; k < n_partials; k += blockDim.x) b = BoxUnion{}(b, partials[k]);
   using Reduce = cub::BlockReduce<Box, kReduceBlock>;
@@ -89,7 +89,7 @@ __global__ void __launch_bounds__(kReduceBlock)
 }
 
 __global__ void __launch_bounds__(kReduceBlock)
-    cell_key_kernel(const vec3 *x, int n, CellGrid g, int *key, int *index) {
+    k_cell_key(const vec3 *x, int n, CellGrid g, int *key, int *index) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   int cx, cy, cz;
@@ -100,8 +100,8 @@ __global__ void __launch_bounds__(kReduceBlock)
 
 // Cell bounds from the sorted keys, and positions / types in cell order.
 __global__ void __launch_bounds__(kReduceBlock)
-    cell_bounds_kernel(const int *key_sorted, const int *cell_atoms, const vec3 *x, const int *type,
-                       int n, int *cell_start, int *cell_end, vec3 *cell_x, int *cell_type) {
+    k_cell_bounds(const int *key_sorted, const int *cell_atoms, const vec3 *x, const int *type,
+                  int n, int *cell_start, int *cell_end, vec3 *cell_x, int *cell_type) {
   const int s = blockIdx.x * blockDim.x + threadIdx.x;
   if (s >= n) return;
   const int c = key_sorted[s];
@@ -123,8 +123,8 @@ struct CompactParams {
 // no count, prefix sum or read-back is needed. A group of L lanes per row.
 template <int L>
 __global__ void __launch_bounds__(kAtomBlock)
-    skin_compact_kernel(CompactParams P, const vec3 *x, const int *type, const int *s_start,
-                        const int *s_end, const int *s_nbr, int *start, int *end, int *nbr) {
+    k_skin_compact(CompactParams P, const vec3 *x, const int *type, const int *s_start,
+                   const int *s_end, const int *s_nbr, int *start, int *end, int *nbr) {
   const LaneGroup<L> g;
   const int i = static_cast<int>(g.row());
   if (i >= P.n_total) return;  // whole groups leave together
@@ -163,8 +163,8 @@ struct MaxOp {
 // double (ordered like the value) in *out; a changed type or a non-finite
 // position counts as an infinite displacement.
 __global__ void __launch_bounds__(kReduceBlock)
-    max_displacement_kernel(const vec3 *x, const vec3 *x_build, const int *type,
-                            const int *type_build, int n, unsigned long long *out) {
+    k_max_displacement(const vec3 *x, const vec3 *x_build, const int *type, const int *type_build,
+                       int n, unsigned long long *out) {
   double m = 0.0;
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
     const vec3 dr = x[i] - x_build[i];
@@ -179,7 +179,7 @@ __global__ void __launch_bounds__(kReduceBlock)
 }
 
 __global__ void __launch_bounds__(kReduceBlock)
-    copy_build_atoms_kernel(const vec3 *x, const int *type, int n, vec3 *x_build, int *type_build) {
+    k_copy_build_atoms(const vec3 *x, const int *type, int n, vec3 *x_build, int *type_build) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   x_build[i] = x[i];
@@ -239,11 +239,11 @@ size_t build_cell_pairs(CudaContext &c, double skin, DeviceArray<int> &start, De
     init.bad_atom = INT_MAX;
     PMD_CUDA_CHECK(cudaMemcpyAsync(c.probe.data(), &init, sizeof init, cudaMemcpyHostToDevice, st));
   }
-  box_partials_kernel<<<n_box, kReduceBlock, 0, st>>>(c.x.data(), c.type.data(), n, c.num_types,
-                                                      c.box_partials.data(), c.probe.data());
-  PMD_CUDA_CHECK_LAUNCH("box_partials_kernel", st);
-  box_final_kernel<<<1, kReduceBlock, 0, st>>>(c.box_partials.data(), n_box, c.probe.data());
-  PMD_CUDA_CHECK_LAUNCH("box_final_kernel", st);
+  k_box_partials<<<n_box, kReduceBlock, 0, st>>>(c.x.data(), c.type.data(), n, c.num_types,
+                                                 c.box_partials.data(), c.probe.data());
+  PMD_CUDA_CHECK_LAUNCH("k_box_partials", st);
+  k_box_final<<<1, kReduceBlock, 0, st>>>(c.box_partials.data(), n_box, c.probe.data());
+  PMD_CUDA_CHECK_LAUNCH("k_box_final", st);
   PMD_CUDA_CHECK(cudaMemcpyAsync(c.h_probe.data(), c.probe.data(), sizeof(AtomProbe),
                                  cudaMemcpyDeviceToHost, st));
   PMD_CUDA_CHECK(cudaStreamSynchronize(st));
@@ -271,15 +271,15 @@ size_t build_cell_pairs(CudaContext &c, double skin, DeviceArray<int> &start, De
   PMD_CUDA_CHECK(cudaMemsetAsync(c.cell_start.data(), 0, n_cells * sizeof(int), st));
   PMD_CUDA_CHECK(cudaMemsetAsync(c.cell_end.data(), 0, n_cells * sizeof(int), st));
 
-  cell_key_kernel<<<blocks_for(n, kReduceBlock), kReduceBlock, 0, st>>>(
+  k_cell_key<<<blocks_for(n, kReduceBlock), kReduceBlock, 0, st>>>(
       c.x.data(), n, g, c.cell_key.data(), c.atom_index.data());
-  PMD_CUDA_CHECK_LAUNCH("cell_key_kernel", st);
+  PMD_CUDA_CHECK_LAUNCH("k_cell_key", st);
   sort_pairs(c.cub_temp, c.cell_key.data(), c.cell_key_sorted.data(), c.atom_index.data(),
              c.cell_atoms.data(), n, bits_for(n_cells), st);
-  cell_bounds_kernel<<<blocks_for(n, kReduceBlock), kReduceBlock, 0, st>>>(
+  k_cell_bounds<<<blocks_for(n, kReduceBlock), kReduceBlock, 0, st>>>(
       c.cell_key_sorted.data(), c.cell_atoms.data(), c.x.data(), c.type.data(), n,
       c.cell_start.data(), c.cell_end.data(), c.cell_x.data(), c.cell_type.data());
-  PMD_CUDA_CHECK_LAUNCH("cell_bounds_kernel", st);
+  PMD_CUDA_CHECK_LAUNCH("k_cell_bounds", st);
 
   // 3. the pairs (list_build.h)
   c.cells = CellSearch{g, c.n_local, n, cut_local, cut_ghost, skin};
@@ -291,21 +291,21 @@ size_t build_cell_pairs(CudaContext &c, double skin, DeviceArray<int> &start, De
   const auto count = [&] {
     dispatch_lanes(lanes, [&](auto l) {
       constexpr int L = decltype(l)::value;
-      cell_rows_count_kernel<L>
+      k_cell_rows_count<L>
           <<<blocks_for(static_cast<long long>(n) * L, kAtomBlock), kAtomBlock, 0, st>>>(
               n, search, c.far_count.data(), c.totals.at(kTotalFar));
     });
-    PMD_CUDA_CHECK_LAUNCH("cell_rows_count_kernel(far)", st);
+    PMD_CUDA_CHECK_LAUNCH("k_cell_rows_count(far)", st);
   };
   const auto grow = [&](const auto &total) { grow_entries(total[0], nbr); };
   const auto fill = [&](const auto &) {
     dispatch_lanes(lanes, [&](auto l) {
       constexpr int L = decltype(l)::value;
-      cell_rows_fill_kernel<L>
+      k_cell_rows_fill<L>
           <<<blocks_for(static_cast<long long>(n) * L, kAtomBlock), kAtomBlock, 0, st>>>(
               n, search, start.data(), end.data(), nbr.data());
     });
-    PMD_CUDA_CHECK_LAUNCH("cell_rows_fill_kernel(far)", st);
+    PMD_CUDA_CHECK_LAUNCH("k_cell_rows_fill(far)", st);
   };
   const size_t total = build_lists<1>(c, n, kTotalFar, {ListRows{&c.far_count, &start, &end, what}},
                                       count, grow, fill)[0];
@@ -323,12 +323,12 @@ void compact_skin_list(CudaContext &c) {
   const CompactParams P{c.n_local, n, c.far_cut, c.control.bond_cut};
   dispatch_lanes(c.lanes.compaction, [&](auto l) {
     constexpr int L = decltype(l)::value;
-    skin_compact_kernel<L>
+    k_skin_compact<L>
         <<<blocks_for(static_cast<long long>(n) * L, kAtomBlock), kAtomBlock, 0, c.stream>>>(
             P, c.x.data(), c.type.data(), c.skin_start.data(), c.skin_end.data(), c.skin_nbr.data(),
             c.far_start.data(), c.far_end.data(), c.far_nbr.data());
   });
-  PMD_CUDA_CHECK_LAUNCH("skin_compact_kernel", c.stream);
+  PMD_CUDA_CHECK_LAUNCH("k_skin_compact", c.stream);
 }
 
 // True if some atom moved more than skin / 2 since the skin-list build (or
@@ -338,9 +338,9 @@ bool skin_list_stale(CudaContext &c) {
   cudaStream_t st = c.stream;
   c.totals.clear(c.stream, kMaxDisp2);
   const int blocks = static_cast<int>(std::min<long long>(kBoxBlocks, blocks_for(n, kReduceBlock)));
-  max_displacement_kernel<<<blocks, kReduceBlock, 0, st>>>(
+  k_max_displacement<<<blocks, kReduceBlock, 0, st>>>(
       c.x.data(), c.skin_x.data(), c.type.data(), c.skin_type.data(), n, c.totals.at(kMaxDisp2));
-  PMD_CUDA_CHECK_LAUNCH("max_displacement_kernel", st);
+  PMD_CUDA_CHECK_LAUNCH("k_max_displacement", st);
   c.totals.read(c.stream, kMaxDisp2);
   double max_d2;
   const unsigned long long bits = c.totals[kMaxDisp2];
@@ -372,9 +372,9 @@ void update_far_neighbors(CudaContext &c, bool atoms_reordered) {
     c.skin_total = build_cell_pairs(c, c.skin, c.skin_start, c.skin_end, c.skin_nbr, "skin list");
     c.skin_x.reserve_discarding(static_cast<size_t>(n), kGrowHeadroom);
     c.skin_type.reserve_discarding(static_cast<size_t>(n), kGrowHeadroom);
-    copy_build_atoms_kernel<<<blocks_for(n, kReduceBlock), kReduceBlock, 0, c.stream>>>(
+    k_copy_build_atoms<<<blocks_for(n, kReduceBlock), kReduceBlock, 0, c.stream>>>(
         c.x.data(), c.type.data(), n, c.skin_x.data(), c.skin_type.data());
-    PMD_CUDA_CHECK_LAUNCH("copy_build_atoms_kernel", c.stream);
+    PMD_CUDA_CHECK_LAUNCH("k_copy_build_atoms", c.stream);
     // the far list lives in the skin list's rows (entries up to skin_total)
     c.far_nbr.reserve_discarding(c.skin_total, kGrowHeadroom);
     build_near_list(c);  // (at the positions of the build, which x still holds)

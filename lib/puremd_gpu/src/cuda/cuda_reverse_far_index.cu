@@ -34,20 +34,20 @@ void update_reverse_far_index(CudaContext &c) {
   const auto count = [&] {
     dispatch_lanes(lanes, [&](auto l) {
       constexpr int L = decltype(l)::value;
-      cell_rows_count_kernel<L><<<blocks, kAtomBlock, 0, st>>>(n, search, c.rev_count.data(),
-                                                               c.totals.at(kTotalReverse));
+      k_cell_rows_count<L><<<blocks, kAtomBlock, 0, st>>>(n, search, c.rev_count.data(),
+                                                          c.totals.at(kTotalReverse));
     });
-    PMD_CUDA_CHECK_LAUNCH("cell_rows_count_kernel(reverse)", st);
+    PMD_CUDA_CHECK_LAUNCH("k_cell_rows_count(reverse)", st);
   };
   const auto grow = [&](const auto &total) { grow_entries(total[0], c.rev_row); };
   const auto fill = [&](const auto &total) {
     if (total[0] == 0) return;
     dispatch_lanes(lanes, [&](auto l) {
       constexpr int L = decltype(l)::value;
-      cell_rows_fill_kernel<L>
+      k_cell_rows_fill<L>
           <<<blocks, kAtomBlock, 0, st>>>(n, search, c.rev_start.data(), nullptr, c.rev_row.data());
     });
-    PMD_CUDA_CHECK_LAUNCH("cell_rows_fill_kernel(reverse)", st);
+    PMD_CUDA_CHECK_LAUNCH("k_cell_rows_fill(reverse)", st);
   };
   c.rev_total = build_lists<1>(c, n, kTotalReverse,
                                {ListRows{&c.rev_count, &c.rev_start, nullptr, "reverse far-index"}},

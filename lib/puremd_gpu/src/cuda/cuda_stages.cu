@@ -2,14 +2,14 @@
 // physics/*.h over the same atom ranges as the host stages
 // (src/host/host_*.cpp), then the reductions of the outputs.
 //
-// Most stages are one thread per atom (atom_stage_kernel<Body>; Body is a
+// Most stages are one thread per atom (k_atom_stage<Body>; Body is a
 // tiny functor naming the physics function(s), so a profiler shows e.g.
-// atom_stage_kernel<DeltapChainRuleBody>); the bonded stages of that kind run
+// k_atom_stage<DeltapChainRuleBody>); the bonded stages of that kind run
 // in one kernel (AtomBondedBody). Valence angles and torsions are work
-// items, a thread per angle (angle_items_kernel<Items>, physics/angle_items.h).
+// items, a thread per angle (k_angle_items<Items>, physics/angle_items.h).
 // Hydrogen bonds, nonbonded pairs and the corrected bond orders have a row /
 // entry / finish split in their physics header; they run a group of lanes per
-// atom (row_group_kernel<Family, L>), the lanes' row sums added by shuffles.
+// atom (k_row_group<Family, L>), the lanes' row sums added by shuffles.
 // Stages that add energies use a per-block
 // energy slot (with_energy_slot); the slots and the virial are reduced in a
 // fixed order at the end of the step. Within a slot, and for the gradients
@@ -47,7 +47,7 @@ namespace {
   };
 PUREMD_BONDED_STAGES(PUREMD_CUDA_BODY)
 #undef PUREMD_CUDA_BODY
-// A thread per bond entry p of row i (bond_entry_kernel): each bond once,
+// A thread per bond entry p of row i (k_bond_entry): each bond once,
 // from the entry in the row of its lower index.
 struct ChainRuleEntry {
   __device__ void operator()(int i, int p, const StepView &v) const {
@@ -60,8 +60,7 @@ struct DeltapChainRuleBody {
 };
 
 template <class Body>
-__global__ void __launch_bounds__(kAtomBlock)
-    atom_stage_kernel(const StepView v, int begin, int end) {
+__global__ void __launch_bounds__(kAtomBlock) k_atom_stage(const StepView v, int begin, int end) {
   const int i = begin + static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (i >= end) return;
   if constexpr (Body::kTallies) {
@@ -77,7 +76,7 @@ __global__ void __launch_bounds__(kAtomBlock)
 // slower this way than with a group of lanes per row, bench/README issue 26).
 template <class Body>
 __global__ void __launch_bounds__(kAtomBlock)
-    bond_entry_kernel(const StepView v, const int *bond_row, int nb) {
+    k_bond_entry(const StepView v, const int *bond_row, int nb) {
   const int p = blockIdx.x * blockDim.x + threadIdx.x;
   if (p < nb) Body{}(bond_row[p], p, v);
 }
@@ -91,8 +90,7 @@ __global__ void __launch_bounds__(kAtomBlock)
 // atomics' order already does.
 template <class Items>
 __global__ void __launch_bounds__(kAtomBlock)
-    angle_items_list_kernel(const StepView v, const int *bond_row, int nb, int2 *items,
-                            int *count) {
+    k_angle_items_list(const StepView v, const int *bond_row, int nb, int2 *items, int *count) {
   const LaneGroup<32> g;
   const int p = blockIdx.x * blockDim.x + threadIdx.x;
   int first = 0, last = 0;
@@ -154,14 +152,14 @@ struct MinBlocksPerSM {
 // three-body entry), the count is read on the GPU.
 template <class Items>
 __global__ void __launch_bounds__(kAtomBlock, MinBlocksPerSM<Items>::value)
-    angle_items_kernel(const StepView v, const int *bond_row, const int2 *items, const int *count) {
+    k_angle_items(const StepView v, const int *bond_row, const int2 *items, const int *count) {
   const int w = blockIdx.x * blockDim.x + threadIdx.x;
   if (w >= *count) return;
   const int2 it = items[w];
   Items::item(bond_row[it.x], it.x, it.y, with_energy_slot(v));
 }
 
-// Row families for row_group_kernel: Row (with active, first, last), Sums
+// Row families for k_row_group: Row (with active, first, last), Sums
 // (plain doubles), entry() for one list entry, finish() in lane 0.
 struct HydrogenBondFamily {
   using Row = HbondRow;
@@ -227,7 +225,7 @@ struct MinBlocksPerSM<NonbondedFamily> {
 
 template <class Family, int L>
 __global__ void __launch_bounds__(kAtomBlock, MinBlocksPerSM<Family>::value)
-    row_group_kernel(const StepView v, int begin, int end) {
+    k_row_group(const StepView v, int begin, int end) {
   const LaneGroup<L> g;
   const int i = begin + static_cast<int>(g.row());
   const StepView w = with_energy_slot(v);
@@ -245,8 +243,8 @@ void launch_rows(CudaContext &c, const char *name, int begin, int end, int lanes
   if (end <= begin) return;
   dispatch_lanes(lanes, [&](auto l) {
     constexpr int L = decltype(l)::value;
-    row_group_kernel<Family, L><<<blocks_for(static_cast<long long>(end - begin) * L, kAtomBlock),
-                                  kAtomBlock, 0, c.stream>>>(c.view(), begin, end);
+    k_row_group<Family, L><<<blocks_for(static_cast<long long>(end - begin) * L, kAtomBlock),
+                             kAtomBlock, 0, c.stream>>>(c.view(), begin, end);
   });
   PMD_CUDA_CHECK_LAUNCH(name, c.stream);
 }
@@ -255,7 +253,7 @@ template <class Body>
 void launch_bond_entries(CudaContext &c, const char *name) {
   const size_t nb = c.bond_total;
   if (nb == 0) return;
-  bond_entry_kernel<Body>
+  k_bond_entry<Body>
       <<<blocks_for(static_cast<long long>(nb), kAtomBlock), kAtomBlock, 0, c.stream>>>(
           c.view(), c.bond_row.data(), static_cast<int>(nb));
   PMD_CUDA_CHECK_LAUNCH(name, c.stream);
@@ -264,7 +262,7 @@ void launch_bond_entries(CudaContext &c, const char *name) {
 template <class Body>
 void launch_atoms(CudaContext &c, const char *name, int begin, int end) {
   if (end <= begin) return;
-  atom_stage_kernel<Body>
+  k_atom_stage<Body>
       <<<blocks_for(end - begin, kAtomBlock), kAtomBlock, 0, c.stream>>>(c.view(), begin, end);
   PMD_CUDA_CHECK_LAUNCH(name, c.stream);
 }
@@ -282,12 +280,11 @@ void launch_angle_items(CudaContext &c, const char *name) {
   c.items.reserve_discarding(most, kGrowHeadroom);
   PMD_CUDA_CHECK(cudaMemsetAsync(c.item_total.data(), 0, sizeof(int), st));
   const unsigned bond_grid = blocks_for(static_cast<long long>(nb), kAtomBlock);
-  angle_items_list_kernel<Items><<<bond_grid, kAtomBlock, 0, st>>>(
+  k_angle_items_list<Items><<<bond_grid, kAtomBlock, 0, st>>>(
       c.view(), c.bond_row.data(), static_cast<int>(nb), c.items.data(), c.item_total.data());
-  PMD_CUDA_CHECK_LAUNCH("angle_items_list_kernel", st);
-  angle_items_kernel<Items>
-      <<<blocks_for(static_cast<long long>(most), kAtomBlock), kAtomBlock, 0, st>>>(
-          c.view(), c.bond_row.data(), c.items.data(), c.item_total.data());
+  PMD_CUDA_CHECK_LAUNCH("k_angle_items_list", st);
+  k_angle_items<Items><<<blocks_for(static_cast<long long>(most), kAtomBlock), kAtomBlock, 0, st>>>(
+      c.view(), c.bond_row.data(), c.items.data(), c.item_total.data());
   PMD_CUDA_CHECK_LAUNCH(name, st);
 }
 
@@ -316,7 +313,7 @@ struct VirialSum {
 
 // Partial sums of -x_i (x) grad_i (= x (x) f) over a grid-stride range of atoms.
 __global__ void __launch_bounds__(kReduceBlock)
-    virial_partials_kernel(const vec3 *x, const vec3 *grad, int n, Virial *partials) {
+    k_virial_partials(const vec3 *x, const vec3 *grad, int n, Virial *partials) {
   Virial s{};
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
     double w[6];
@@ -332,8 +329,8 @@ __global__ void __launch_bounds__(kReduceBlock)
 // One block: the virial partials and the energy slots, each summed in a
 // fixed order, into StepScalars.
 __global__ void __launch_bounds__(kReduceBlock)
-    finalize_kernel(const Virial *partials, int n_partials, const double *energy_slots,
-                    StepScalars *out) {
+    k_finalize(const Virial *partials, int n_partials, const double *energy_slots,
+               StepScalars *out) {
   Virial s{};
   for (int k = threadIdx.x; k < n_partials; k += blockDim.x) s = VirialSum{}(s, partials[k]);
   using Reduce = cub::BlockReduce<Virial, kReduceBlock>;
@@ -361,13 +358,13 @@ void compute_bond_orders(CudaContext &c) {
   // a few bonds a row, each with its exponentials: lanes over them (a thread
   // per atom waited on latency: 1.0 of the 1.14 ms of the phase at HNS 8^3;
   // a thread per bond entry was slower still, 4.14 -> 4.45 ms at HNS 16^3)
-  launch_rows<CorrectedBoLowerFamily>(c, "corrected bond orders (row_group_kernel)", 0, c.n_total,
+  launch_rows<CorrectedBoLowerFamily>(c, "corrected bond orders (k_row_group)", 0, c.n_total,
                                       kBondOrderLanes);
   launch_atoms<CorrectedBoFinishBody>(c, "corrected_bo_finish", 0, c.n_total);
 }
 
 void compute_bonded(CudaContext &c) {
-  launch_atoms<AtomBondedBody>(c, "bonded stages of an atom (atom_stage_kernel)", 0, c.n_local);
+  launch_atoms<AtomBondedBody>(c, "bonded stages of an atom (k_atom_stage)", 0, c.n_local);
 #define PUREMD_CUDA_STAGE(Name, body, lanes) launch_item_stage<Name##Body>(c, #body);
   PUREMD_BONDED_STAGES(PUREMD_CUDA_STAGE)
 #undef PUREMD_CUDA_STAGE
@@ -375,17 +372,16 @@ void compute_bonded(CudaContext &c) {
 
 void compute_hydrogen_bonds(CudaContext &c) {
   if (c.control.hbond_cut <= 0.0 || !(c.terms & kTermHbond)) return;
-  launch_rows<HydrogenBondFamily>(c, "hydrogen bonds (row_group_kernel)", 0, c.n_local,
-                                  c.lanes.hbonds);
+  launch_rows<HydrogenBondFamily>(c, "hydrogen bonds (k_row_group)", 0, c.n_local, c.lanes.hbonds);
 }
 
 void compute_nonbonded(CudaContext &c) {
-  launch_rows<NonbondedFamily>(c, "nonbonded + polarization (row_group_kernel)", 0, c.n_local,
+  launch_rows<NonbondedFamily>(c, "nonbonded + polarization (k_row_group)", 0, c.n_local,
                                nonbonded_lanes(c.lanes, c.n_local));
 }
 
 void apply_bond_order_chain_rule(CudaContext &c) {
-  launch_bond_entries<ChainRuleEntry>(c, "bond chain rule (bond_entry_kernel)");
+  launch_bond_entries<ChainRuleEntry>(c, "bond chain rule (k_bond_entry)");
   launch_atoms<DeltapChainRuleBody>(c, "deltap_chain_rule_atom", 0, c.n_total);
 }
 
@@ -396,12 +392,11 @@ void reduce_outputs(CudaContext &c) {
   c.virial_partials.reserve_discarding(kMaxReduceBlocks * sizeof(Virial) / sizeof(double));
   c.scalars.reserve_discarding(1);
   Virial *partials = reinterpret_cast<Virial *>(c.virial_partials.data());
-  virial_partials_kernel<<<blocks, kReduceBlock, 0, c.stream>>>(c.x.data(), c.grad.data(), n,
-                                                                partials);
-  PMD_CUDA_CHECK_LAUNCH("virial_partials_kernel", c.stream);
-  finalize_kernel<<<1, kReduceBlock, 0, c.stream>>>(partials, blocks, c.energy_slots.data(),
-                                                    c.scalars.data());
-  PMD_CUDA_CHECK_LAUNCH("finalize_kernel", c.stream);
+  k_virial_partials<<<blocks, kReduceBlock, 0, c.stream>>>(c.x.data(), c.grad.data(), n, partials);
+  PMD_CUDA_CHECK_LAUNCH("k_virial_partials", c.stream);
+  k_finalize<<<1, kReduceBlock, 0, c.stream>>>(partials, blocks, c.energy_slots.data(),
+                                               c.scalars.data());
+  PMD_CUDA_CHECK_LAUNCH("k_finalize", c.stream);
 }
 
 }  // namespace puremd::cuda
