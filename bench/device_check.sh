@@ -315,7 +315,8 @@ fi
 # Several GPUs of one host, one MPI rank per GPU, side by side with the MPI peer
 # (../shared/peer/lmp-kokkos-mpi-sm90.xz, carried as .device/peer/ or named by
 # PEER_MPI): CASES (default "8:1 8:2 16:1 16:2 32x16x16:2") are HNS replications
-# N (N^3) or AxBxC, or waterN (LAMMPS's in.water.qeq replicated N^3), and rank counts; REPS runs each (median), then one run of ours
+# N (N^3) or AxBxC, or waterN (LAMMPS's in.water.qeq replicated N^3), and rank counts; REPS runs each (median;
+# with BASE, an older build's too, in the same runs), then one run of ours
 # with `timing yes` for the phases and CG iterations. CSV: $out/scaling.csv.
 if [ "$what" = scaling ]; then
   peer_mpi_xz=${PEER_MPI:-$root/.device/peer/lmp-kokkos-mpi-sm90.xz}
@@ -336,8 +337,13 @@ if [ "$what" = scaling ]; then
       t=100; [ "$((rx * ry * rz))" -ge 1728 ] && t=20
       args=(-in in.reaxff.hns -v x $rx -v y $ry -v z $rz -v t $t -screen none)
     fi
-    ours=() kk=()
+    ours=() kk=() bs=()
     for ((r = 1; r <= reps; r++)); do
+      if [ -n "$base" ]; then  # BASE (as side_by_side): the older build in the same runs
+        LAMMPS_PLUGIN_PATH="$base" mpirun --bind-to none -np $np "$LMP" -sf gpu "${args[@]}" \
+          -log "$out/scale_base.log"
+        bs+=("$(ms_per_step "$out/scale_base.log")")
+      fi
       mpirun --bind-to none -np $np "$LMP" -sf gpu "${args[@]}" -log "$out/scale_ours.log"
       ours+=("$(ms_per_step "$out/scale_ours.log")")
       if [ -x "$KKM" ]; then
@@ -358,6 +364,11 @@ if [ "$what" = scaling ]; then
       "$rep" "$np" "$atoms" "$a" "${ours[*]}" "$b" "${kk[*]}" \
       "$(awk -v a="$a" -v b="$b" 'BEGIN{if (a > 0 && b > 0) printf "%.2f", b / a; else print "-"}')" "$ch" "$cg")"
     echo "$rep,$atoms,$np,$a,$b,$ch,$cg" >>"$out/scaling.csv"
+    if [ -n "$base" ]; then
+      c=$(printf '%s\n' "${bs[@]}" | median)
+      row "$(printf '%-13s %2s GPUs   base %8s ms/step (%s)  ours/base %s' "$rep" "$np" "$c" "${bs[*]}" \
+        "$(awk -v a="$a" -v c="$c" 'BEGIN{if (a > 0 && c > 0) printf "%.3f", a / c; else print "-"}')")"
+    fi
     grep -h "rank:GPU\|QEq/GPU" "$out/scale_phases_${rep}_$np.log" | head -3
   done
   cd "$root"
