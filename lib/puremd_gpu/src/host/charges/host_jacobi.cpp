@@ -18,6 +18,7 @@ class HostJacobi final : public HostPreconditioner {
   void apply(const HostQEqSolver &s, const double *r, double *p) override {
     for (int i : s.rows()) p[i] = r[i] * inv_[i];
   }
+  std::size_t memory_bytes() const override { return inv_.capacity() * sizeof(double); }
 
  private:
   std::vector<double> inv_;  // 1 / H_ii at the rows

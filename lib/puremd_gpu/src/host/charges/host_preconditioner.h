@@ -7,6 +7,8 @@
 // takes from the solver.
 #pragma once
 
+#include <cstddef>
+
 #include "common/preconditioner_registry.h"
 
 namespace puremd::host {
@@ -21,6 +23,7 @@ class HostPreconditioner {
   virtual void setup(const HostQEqSolver &s) = 0;
   // p = M^-1 r at the solver's rows (n_total entries, the rest untouched).
   virtual void apply(const HostQEqSolver &s, const double *r, double *p) = 0;
+  virtual std::size_t memory_bytes() const { return 0; }
 };
 
 using HostPreconditioners = PreconditionerRegistry<HostPreconditioner>;

@@ -42,13 +42,14 @@ class HostQEqSolver {
     scheme_ = qeq_xl_scheme(settings_.xl_order);
     taper_ = make_taper(settings_.cut_lo, settings_.cut_hi);
     HostChargeModel *model = model_.of(in.model, "host");
+    HostPreconditioner &precond = preconditioner(in.settings.preconditioner);
     setup(in);
     hist_ = history.host_blocks(in.n_local);
     global_hist_ = history.global_block();
     depth_ = history.depth();
     if (model) model->setup(in);
     build_matrix(in);
-    preconditioner(in.settings.preconditioner).setup(*this);
+    precond.setup(*this);
     QEqResult res;
     if (model && model->solve(in, *this, comm, q, res)) return res;
     const double *chi = model ? model->electronegativities(in, *this) : nullptr;
@@ -100,6 +101,7 @@ class HostQEqSolver {
          sizeof(double);
     b += (nl_.nbr.capacity() + nl_.start.capacity() + nl_.end.capacity()) * sizeof(int);
     if (model_.get()) b += model_.get()->memory_bytes();
+    if (precond_) b += precond_->memory_bytes();
     return b;
   }
 
