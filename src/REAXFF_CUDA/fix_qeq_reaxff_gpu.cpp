@@ -40,7 +40,7 @@ constexpr double kNetChargeWarn = 1.0e-5;  // net group charge that triggers a w
 }  // namespace
 
 // Ghost entries of v (one double per atom) from their owners.
-void FixQEqReaxFFGPU::forward_per_atom(double *v) { qcomm->forward(v); }
+void FixQEqReaxFFGPU::forward_per_atom(double *v) { qcomm->forward_outside_solve(v); }
 
 /* ---------------------------------------------------------------------- */
 
@@ -82,7 +82,6 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, int first_ke
   size_vector = 2;
   extvector = 0;
   comm_forward = QEqLammpsComm::kForwardSize;  // (the halo's recording)
-  comm_reverse = 1;
 
   nevery = utils::inumeric(FLERR, arg[3], false, lmp);
   if (nevery <= 0)
@@ -436,13 +435,8 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   in.chi = chi.data();
   in.eta = eta.data();
   in.gamma = gamma.data();
-  // One rank: every ghost is a periodic image of an owned atom, so the CUDA
-  // solver finds the owners itself (once per neighbour build) and keeps the
-  // ghosts up to date on the GPU.
-  in.ghosts_are_images = comm->nprocs == 1;
-
-  // Several ranks: the halo the solver replays, recorded again after LAMMPS
-  // re-neighboured.
+  // The halo the solver replays (one rank too: its periodic images),
+  // recorded again after LAMMPS re-neighboured.
   const bool timing = reaxff->timing();
   const double th = timing ? platform::walltime() : 0.0;
   if (qcomm->update_halo() && timing) {
@@ -556,14 +550,6 @@ int FixQEqReaxFFGPU::pack_forward_comm(int n, int *list, double *buf, int /*pbc_
 
 void FixQEqReaxFFGPU::unpack_forward_comm(int n, int first, double *buf) {
   qcomm->unpack_forward(n, first, buf);
-}
-
-int FixQEqReaxFFGPU::pack_reverse_comm(int n, int first, double *buf) {
-  return qcomm->pack_reverse(n, first, buf);
-}
-
-void FixQEqReaxFFGPU::unpack_reverse_comm(int n, int *list, double *buf) {
-  qcomm->unpack_reverse(n, list, buf);
 }
 
 std::string FixQEqReaxFFGPU::context() const { return fmt::format("Fix {}", style); }

@@ -12,8 +12,8 @@
    The solve is the charge stage of pair_style reaxff/gpu's engine
    (Engine::solve_charges: the CUDA solver with the CUDA driver, else the
    host solver). This class keeps LAMMPS's side: it runs at pre_force, owns
-   the settings and the problem, implements the solver's communication with
-   LAMMPS's forward/reverse comm and MPI_Allreduce, and owns the per-atom
+   the settings and the problem, implements the solver's communication (the
+   halo recorded from LAMMPS's forward comm, MPI_Allreduce) and owns the per-atom
    history of past solutions (puremd::ChargeHistory), which it moves with the
    atoms (grow/copy/pack/unpack_exchange).
 
@@ -85,8 +85,6 @@ class FixQEqReaxFFGPU : public Fix {
 
   int pack_forward_comm(int, int *, double *, int, int *) override;
   void unpack_forward_comm(int, int, double *) override;
-  int pack_reverse_comm(int, int, double *) override;
-  void unpack_reverse_comm(int, int *, double *) override;
 
   void grow_arrays(int) override;
   void copy_arrays(int, int, int) override;

@@ -39,15 +39,9 @@ QEqLammpsComm::QEqLammpsComm(LAMMPS *l, Fix *f, CudaAware cuda_aware, bool peer_
       cuda_aware == CudaAware::Yes || (cuda_aware == CudaAware::Auto && mpi_takes_gpu_memory());
 }
 
-void QEqLammpsComm::forward(double *v) {
+void QEqLammpsComm::forward_outside_solve(double *v) {
   values = v;
   lmp->comm->forward_comm(fix, 1);
-  values = nullptr;
-}
-
-void QEqLammpsComm::reverse(double *v) {
-  values = v;
-  lmp->comm->reverse_comm(fix, 1);
   values = nullptr;
 }
 
@@ -61,10 +55,8 @@ void QEqLammpsComm::sum(double *v, int n) {
   if (n > 0) MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_SUM, lmp->world);
 }
 
-bool QEqLammpsComm::one_domain() const { return lmp->comm->nprocs == 1; }
-
 const puremd::HaloPattern *QEqLammpsComm::halo() const {
-  return lmp->comm->nprocs > 1 && pattern.version >= 0 ? &pattern : nullptr;
+  return pattern.version >= 0 ? &pattern : nullptr;
 }
 
 int QEqLammpsComm::rank() const { return lmp->comm->me; }
@@ -84,7 +76,6 @@ void QEqLammpsComm::exchange(const Message *send, int n_send, const Message *rec
 }
 
 bool QEqLammpsComm::update_halo() {
-  if (lmp->comm->nprocs == 1) return false;
   int stale = lmp->neighbor->ncalls != recorded_at || lmp->atom->nlocal != recorded_nlocal ||
               lmp->atom->nghost != recorded_nghost;
   // (every rank re-neighbours together; the counts are per rank)
@@ -231,13 +222,4 @@ void QEqLammpsComm::unpack_forward(int n, int first, double *buf) {
   received.push_back({{sender, round, first, n}, seq});
   for (int m = 0; m < n; ++m)
     if (first + m >= nlocal) ghost_round[first + m - nlocal] = round;
-}
-
-int QEqLammpsComm::pack_reverse(int n, int first, double *buf) {
-  for (int m = 0; m < n; ++m) buf[m] = values[first + m];
-  return n;
-}
-
-void QEqLammpsComm::unpack_reverse(int n, int *list, double *buf) {
-  for (int m = 0; m < n; ++m) values[list[m]] += buf[m];
 }

@@ -1,7 +1,8 @@
 /* The charge solvers' communication (puremd::QEqComm) over LAMMPS, for the
-   ReaxFF charge fixes: forward and reverse communication of one double per
-   atom through the fix's pack/unpack callbacks, sums through MPI_Allreduce,
-   and the halo that the solvers replay on every exchange of a vector.
+   ReaxFF charge fixes: sums through MPI_Allreduce, and the halo that the
+   solvers replay on every exchange of a vector, the one way their ghosts
+   get values (one rank too: its periodic images are messages to itself).
+   Nothing travels back from a ghost to its owner.
 
    The halo (puremd::HaloPattern) is LAMMPS's own forward communication,
    recorded at each re-neighbouring (record_halo): one forward comm in which
@@ -36,11 +37,8 @@ class QEqLammpsComm : public puremd::QEqComm {
   // the GPU of a peer rank on this node where it can (keyword `halo`).
   QEqLammpsComm(LAMMPS *lmp, class Fix *fix, CudaAware cuda_aware, bool peer_copies);
 
-  void forward(double *v) override;
-  void reverse(double *v) override;
   double sum(double local) override;
   void sum(double *v, int n) override;
-  bool one_domain() const override;
   const puremd::HaloPattern *halo() const override;
   int rank() const override;
   int size() const override;
@@ -48,7 +46,7 @@ class QEqLammpsComm : public puremd::QEqComm {
   bool device_memory() const override { return gpu_buffers; }
   bool peer_copies() const override { return copies; }
 
-  // Several ranks: the halo of the current ghosts, recorded again when
+  // The halo of the current ghosts, recorded again when
   // LAMMPS has re-neighboured (or the atom counts changed) since the last
   // recording. Collective. Errors (a recording that does not check out) are
   // LAMMPS errors on every rank.
@@ -61,11 +59,15 @@ class QEqLammpsComm : public puremd::QEqComm {
   void halo_is_stale() { recorded_at = -1; }
   bool gpu_buffers_used() const { return gpu_buffers; }
 
-  // The fix's callbacks.
+  // Ghost entries of v from their atoms by one LAMMPS forward comm, outside
+  // a solve (fix acks2's potentials on the steps it does not solve: the
+  // pair style reads them at the ghosts). The solvers never call it.
+  void forward_outside_solve(double *v);
+
+  // The fix's forward comm callbacks (the halo's recording, and
+  // forward_outside_solve).
   int pack_forward(int n, int *list, double *buf);
   void unpack_forward(int n, int first, double *buf);
-  int pack_reverse(int n, int first, double *buf);
-  void unpack_reverse(int n, int *list, double *buf);
 
  private:
   void record_halo();
@@ -73,7 +75,7 @@ class QEqLammpsComm : public puremd::QEqComm {
   LAMMPS *lmp;
   class Fix *fix;
   bool gpu_buffers = false, copies = true;
-  double *values = nullptr;  // what the current forward/reverse comm moves
+  double *values = nullptr;  // what forward_outside_solve moves
   bool recording = false;
   bool record_ok = true;
   // the recording: the ghosts' rounds, what was sent (peers filled by

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "host/host_charge_model.h"
-#include "host/host_qeq_solver.h"
+#include "host/charges/host_charge_model.h"
+#include "host/charges/host_qeq_solver.h"
 #include "host_qeq.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/qeq.h"

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "dense_qeq.h"
@@ -31,20 +32,9 @@ DenseResult dense_reference(const System &sys, double lo, double hi) {
   for (int i = 0; i < sys.n_local; ++i)
     if (sys.active[i]) idx.push_back(i);
   const int m = static_cast<int>(idx.size());
-  std::vector<std::vector<double>> H(m, std::vector<double>(m, 0.0));
+  const std::vector<std::vector<double>> H = dense_qeq_matrix(sys, idx, kEta, kGamma, lo, hi);
   std::vector<double> bs(m), bt(m, -1.0);
-  for (int a = 0; a < m; ++a) {
-    const int i = idx[a];
-    H[a][a] = kEta[sys.type[i]];
-    bs[a] = -kChi[sys.type[i]];
-    for (int b = 0; b < m; ++b) {
-      const int j = idx[b];
-      for_each_image_distance(sys, i, j, [&](double r) {
-        if (r <= hi)
-          H[a][b] += closed_form_element(r, kGamma[sys.type[i]], kGamma[sys.type[j]], lo, hi);
-      });
-    }
-  }
+  for (int a = 0; a < m; ++a) bs[a] = -kChi[sys.type[idx[a]]];
   const std::vector<double> s = gauss_solve(H, bs), t = gauss_solve(H, bt);
   double ss = 0, ts = 0;
   for (int a = 0; a < m; ++a) {
@@ -204,13 +194,36 @@ TEST(QEqSolver, CommPatternPerIteration) {
   SingleRankComm comm = make_comm(sys);
   std::vector<double> q(sys.n_total());
   const QEqResult res = solver.solve(make_input(sys), comm, q.data());
-  // Per CG: 1 reverse + 2 sums to start, then per iteration 1 forward,
-  // 1 reverse and 2 sums; around the solves: 2 forwards (guesses), 2 sums
-  // and 1 forward (q).
+  // Per CG: 2 sums to start, then per iteration 1 halo replay (d) and 2
+  // sums; around the solves: 2 replays (guesses), 2 sums and 1 replay (q).
+  // Nothing is folded back from the ghosts (QEqHalo's tests: no message
+  // but the halo's).
   const int iters = res.iter_s - 1 + res.iter_t - 1;
-  EXPECT_EQ(comm.n_forward, iters + 3);
-  EXPECT_EQ(comm.n_reverse, iters + 2);
+  EXPECT_EQ(comm.n_halo, iters + 3);
   EXPECT_EQ(comm.n_sum, 2 * iters + 4 + 2);
+}
+
+// Ghosts get values only through QEqComm::halo: a comm without one is
+// refused where there are ghosts, and is enough where there are none.
+TEST(QEqSolver, GhostsNeedTheHalo) {
+  struct NoHalo : QEqComm {
+    const HaloPattern *halo() const override { return nullptr; }
+    double sum(double local) override { return local; }
+  } comm;
+  const System sys = make_periodic_system(8, 8.0, 5.0, 3u);
+  QEqSettings set;
+  set.cut_hi = 5.0;
+  HostQEq solver(set);
+  std::vector<double> q(sys.n_total());
+  try {
+    solver.solve(make_input(sys), comm, q.data());
+    ADD_FAILURE() << "ghosts without a halo were accepted";
+  } catch (const RuntimeError &e) {
+    EXPECT_NE(std::string(e.what()).find("QEqComm::halo"), std::string::npos) << e.what();
+  }
+  QEqInput owned_only = make_input(sys);
+  owned_only.n_total = sys.n_local;
+  EXPECT_NO_THROW(solver.solve(owned_only, comm, q.data()));
 }
 
 TEST(QEqSolver, ReportsNonConvergence) {

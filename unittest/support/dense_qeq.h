@@ -1,6 +1,7 @@
 // Dense references for the charge solvers' tests: a direct solve, the QEq
-// matrix element written out in closed form (taper and shielding), and the
-// walk over a pair's periodic images.
+// matrix element written out in closed form (taper and shielding), the
+// walk over a pair's periodic images, and the dense QEq matrix of a
+// periodic system from them.
 #pragma once
 
 #include <algorithm>
@@ -57,6 +58,30 @@ void for_each_image_distance(const System &sys, int i, int j, F &&f) {
         const double dz = sys.x[3 * j + 2] + sz * sys.L - sys.x[3 * i + 2];
         f(std::sqrt(dx * dx + dy * dy + dz * dz));
       }
+}
+
+// H over the owned atoms `idx` of a periodic system (per-type eta and gamma),
+// each pair summed over its images within hi (an atom's own images add to
+// its diagonal).
+template <class System>
+std::vector<std::vector<double>> dense_qeq_matrix(const System &sys, const std::vector<int> &idx,
+                                                  const std::vector<double> &eta,
+                                                  const std::vector<double> &gamma, double lo,
+                                                  double hi) {
+  const int m = static_cast<int>(idx.size());
+  std::vector<std::vector<double>> H(m, std::vector<double>(m, 0.0));
+  for (int a = 0; a < m; ++a) {
+    const int i = idx[a];
+    H[a][a] = eta[sys.type[i]];
+    for (int b = 0; b < m; ++b) {
+      const int j = idx[b];
+      for_each_image_distance(sys, i, j, [&](double r) {
+        if (r <= hi)
+          H[a][b] += closed_form_element(r, gamma[sys.type[i]], gamma[sys.type[j]], lo, hi);
+      });
+    }
+  }
+  return H;
 }
 
 }  // namespace qeq_test

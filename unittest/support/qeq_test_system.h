@@ -1,12 +1,14 @@
 // Small periodic QEq systems shared by the host and CUDA QEq tests: owned
 // atoms on a jittered grid plus their periodic images as ghosts, a one-rank
-// QEqComm, and C/O/H parameters.
+// QEqComm (its halo: image_halo), and C/O/H parameters.
 #pragma once
 
 #include <cmath>
+#include <memory>
 #include <random>
 #include <vector>
 
+#include "puremd_gpu/halo.h"
 #include "puremd_gpu/qeq.h"
 
 namespace qeq_test {
@@ -14,26 +16,24 @@ namespace qeq_test {
 using namespace puremd;
 
 // One rank: ghost g (index >= n_local) is an image of owner[g - n_local].
-// `one` is what one_domain() says: false makes the CUDA solver take the
-// path of several ranks (scalars through sum()) on this one.
+// Its halo is image_halo of those owners (messages from the rank to
+// itself), made at the first halo() call and kept for the comm's life (a
+// solver then groups it once): set n_local and owner before that.
 struct SingleRankComm : QEqComm {
   int n_local = 0;
   std::vector<int> owner;
-  bool one = false;
-  // n_sum: calls of sum(x); n_collective: collective calls (sum(x) or sum(v, n))
-  int n_forward = 0, n_reverse = 0, n_sum = 0, n_collective = 0;
-  bool one_domain() const override { return one; }
+  // n_sum: calls of sum(x); n_collective: collective calls (sum(x) or
+  // sum(v, n)); n_halo: calls of halo() (one per replay by the host solver)
+  int n_sum = 0, n_collective = 0;
+  mutable int n_halo = 0;
 
-  void forward(double *v) override {
-    ++n_forward;
-    for (size_t g = 0; g < owner.size(); ++g) v[n_local + g] = v[owner[g]];
-  }
-  void reverse(double *v) override {
-    ++n_reverse;
-    for (size_t g = 0; g < owner.size(); ++g) {
-      v[owner[g]] += v[n_local + g];
-      v[n_local + g] = 0.0;
+  const HaloPattern *halo() const override {
+    ++n_halo;
+    if (!pattern_) {
+      pattern_ = std::make_shared<HaloPattern>(
+          image_halo(owner.data(), n_local, n_local + static_cast<int>(owner.size())));
     }
+    return pattern_.get();
   }
   double sum(double local) override {
     ++n_sum;
@@ -41,6 +41,10 @@ struct SingleRankComm : QEqComm {
     return local;
   }
   void sum(double *, int) override { ++n_collective; }
+
+ private:
+  // (shared: a copy of the comm keeps the same pattern, and so its version)
+  mutable std::shared_ptr<HaloPattern> pattern_;
 };
 
 // Atoms in a periodic cube of side L, plus every image within `cut` of the
@@ -120,7 +124,7 @@ inline const std::vector<double> kChi = {5.8678, 8.5000, 5.3200};
 inline const std::vector<double> kEta = {14.0000, 17.9978, 14.8732};
 inline const std::vector<double> kGamma = {0.9000, 1.0503, 1.0206};
 
-inline QEqInput make_input(const System &sys, bool with_owner = false) {
+inline QEqInput make_input(const System &sys) {
   QEqInput in;
   in.n_local = sys.n_local;
   in.n_total = sys.n_total();
@@ -132,15 +136,13 @@ inline QEqInput make_input(const System &sys, bool with_owner = false) {
   in.chi = kChi.data();
   in.eta = kEta.data();
   in.gamma = kGamma.data();
-  in.ghost_owner = with_owner ? sys.owner.data() : nullptr;
   return in;
 }
 
-inline SingleRankComm make_comm(const System &sys, bool one_domain = false) {
+inline SingleRankComm make_comm(const System &sys) {
   SingleRankComm c;
   c.n_local = sys.n_local;
   c.owner = sys.owner;
-  c.one = one_domain;
   return c;
 }
 

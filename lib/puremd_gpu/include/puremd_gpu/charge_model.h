@@ -3,7 +3,7 @@
 // (physics/qtpie.h), ACKS2's extended system (physics/acks2.h). A model's
 // input derives from ChargeModelInput in the model's own header; each solver
 // finds the model's implementation by the input's type, where the model's own
-// source registers it (src/host/host_charge_model.h,
+// source registers it (src/host/charges/host_charge_model.h,
 // src/cuda/cuda_charge_model.h). No list of models exists to extend.
 #pragma once
 

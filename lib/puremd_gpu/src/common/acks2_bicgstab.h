@@ -1,7 +1,7 @@
 // ACKS2's BiCGStab, written once: its scalars as one state stepped by the
 // functions below, and the loop that steps them (acks2_bicgstab_iterate) over
 // a backend's vector operations. Three places run it:
-//   - the host solver (src/host/host_acks2.cpp), serial rows;
+//   - the host solver (src/host/charges/host_acks2.cpp), serial rows;
 //   - the CUDA solver with several sub-domains (qeq_cuda_acks2.cu): its
 //     kernels' partial sums come home, are summed over the ranks
 //     (QEqComm::sum) and the loop runs there;

@@ -1,6 +1,7 @@
 #include "common/halo_plan.h"
 
 #include <algorithm>
+#include <atomic>
 #include <string>
 
 #include "puremd_gpu/errors.h"
@@ -31,6 +32,28 @@ std::vector<int> peers_in_round(const Messages &msgs, int r, int me, HasValues h
 }
 
 }  // namespace
+
+HaloPattern image_halo(const int *owner, int n_local, int n_total) {
+  // one version counter for the process: a solver's plan is rebuilt for every new pattern
+  static std::atomic<long long> next_version{0};
+  if (n_local < 0 || n_total < n_local)
+    throw RuntimeError("image_halo: invalid atom counts " + std::to_string(n_local) + ", " +
+                       std::to_string(n_total));
+  const int n_ghost = n_total - n_local;
+  HaloPattern h;
+  h.version = next_version++;
+  h.rounds = 1;
+  HaloPattern::Send send;
+  send.index.assign(owner, owner + n_ghost);
+  for (int g = 0; g < n_ghost; ++g)
+    if (owner[g] < 0 || owner[g] >= n_local)
+      throw RuntimeError("image_halo: ghost " + std::to_string(n_local + g) + "'s owner " +
+                         std::to_string(owner[g]) + " is not an owned atom (0.." +
+                         std::to_string(n_local - 1) + ")");
+  h.sends.push_back(std::move(send));
+  h.recvs.push_back(HaloPattern::Recv{0, 0, n_local, n_ghost});
+  return h;
+}
 
 HaloPlan make_halo_plan(const HaloPattern &pattern, int me, int n_local, int n_total) {
   HaloPlan plan;

@@ -2,8 +2,8 @@
 
 #include <vector>
 
+#include "host/charges/host_qeq_solver.h"
 #include "host/host_context.h"
-#include "host/host_qeq_solver.h"
 #include "puremd_gpu/engine.h"
 
 namespace puremd::host {

@@ -6,9 +6,10 @@
 // with k_C = 14.4 eV A / e^2 (Coulomb's constant in the units of the QEq
 // parameters chi and eta, eV) and Tap the 7th-order taper (physics/taper.h)
 // between the QEq inner and outer radii. The same functions run
-// on the host (reference solver) and on the device (CUDA solver); which
-// sub-domain keeps a pair with a ghost is ghost_pair_is_mine
-// (physics/pair_ownership.h).
+// on the host (reference solver) and on the device (CUDA solver). A solver
+// that keeps a pair with a ghost in one sub-domain only keeps it where
+// ghost_pair_is_mine says (physics/pair_ownership.h); the host solver keeps
+// it in the owned row of both.
 #pragma once
 
 #include "puremd_gpu/atom_input.h"

@@ -3,7 +3,10 @@
 // H's rows, then BiCGStab on the extended system as fix acks2/reaxff runs it
 // (same stopping rules, same early exit, same preconditioner), so that
 // charges, potentials and iteration counts follow LAMMPS's: the loop of
-// common/acks2_bicgstab.h over these rows.
+// common/acks2_bicgstab.h over these rows. As H's, X's owned rows hold every
+// ghost partner in full, so the product needs the ghosts' values (the halo)
+// and sends nothing back; the q part is preconditioned by the solve's
+// preconditioner (host_preconditioner.h), the u part by diag(X).
 //
 // Vectors hold 2 n + 2 entries (n = n_total): the q part [0, n), the u part
 // [n, 2n), then the two multipliers (of sum u = 0 and of sum q = 0). Every
@@ -13,8 +16,8 @@
 #include <vector>
 
 #include "common/acks2_bicgstab.h"
-#include "host/host_charge_model.h"
-#include "host/host_qeq_solver.h"
+#include "host/charges/host_charge_model.h"
+#include "host/charges/host_qeq_solver.h"
 #include "puremd_gpu/physics/acks2.h"
 #include "puremd_gpu/physics/qeq_history.h"
 
@@ -35,9 +38,10 @@ class HostAcks2 final : public HostChargeModel {
   }
 
  private:
-  void build_x(const QEqInput &in, QEqComm &comm);
+  void build_x(const QEqInput &in);
   void forward(double *v, QEqComm &comm);
   void multiply(const double *v, double *y, QEqComm &comm);
+  int n_local_ = 0;  // its n_local
   int bicgstab(const double *b, double *x, QEqComm &comm, bool &breakdown);
 
   HostQEqSolver *s_ = nullptr;  // the solver of the solve in progress
@@ -60,8 +64,9 @@ bool HostAcks2::solve(const QEqInput &in, HostQEqSolver &solver, QEqComm &comm, 
   const int depth = s.depth();
   const int n = in.n_total;
   n_ = n;
+  n_local_ = in.n_local;
   const std::size_t len = 2 * static_cast<std::size_t>(n) + 2;
-  build_x(in, comm);
+  build_x(in);
 
   std::vector<double> b(len, 0.0), x(len, 0.0);
   for (int i : s.rows()) {
@@ -95,10 +100,11 @@ bool HostAcks2::solve(const QEqInput &in, HostQEqSolver &solver, QEqComm &comm, 
   return true;
 }
 
-// X over the pairs of H's rows (same pairs, same ownership), those within
-// their bcut; X_ii = -sum_j X_ij, the ghosts' shares folded back to their
-// owners; the preconditioner.
-void HostAcks2::build_x(const QEqInput &in, QEqComm &comm) {
+// X over the pairs of H's rows (same pairs: owned pairs once, ghost partners
+// in full), those within their bcut; X_ii = -sum_j X_ij over every partner
+// (an owned pair's share added to both rows, a ghost pair's to the owned
+// row); the u part's preconditioner.
+void HostAcks2::build_x(const QEqInput &in) {
   const Acks2Input &ak = *model_input<Acks2Input>(in.model);
   const HostQEqSolver::Rows h = s_->h();
   const std::vector<vec3> &xv = s_->positions();
@@ -118,11 +124,10 @@ void HostAcks2::build_x(const QEqInput &in, QEqComm &comm) {
       x_col_.push_back(j);
       x_val_.push_back(v);
       x_diag_[i] -= v;
-      x_diag_[j] -= v;
+      if (j < in.n_local) x_diag_[j] -= v;
     }
   }
   x_row_start_[in.n_local] = static_cast<int>(x_col_.size());
-  comm.reverse(x_diag_.data());
   x_diag_inv_.assign(x_diag_.size(), 0.0);
   for (int i : s_->rows()) x_diag_inv_[i] = x_diag_[i] == 0.0 ? 1.0 : 1.0 / x_diag_[i];
 }
@@ -133,9 +138,9 @@ void HostAcks2::forward(double *v, QEqComm &comm) {
   s_->forward(v + n_, comm);
 }
 
-// y = A v: the owned rows' H, X and identity blocks, ghost shares folded
-// back, and the multipliers' rows as sums over every rank. v must be
-// current on the ghosts.
+// y = A v: the owned rows' H, X and identity blocks (an owned pair adds to
+// both rows, a ghost pair to the owned row only), and the multipliers' rows
+// as sums over every rank. v must be current on the ghosts.
 void HostAcks2::multiply(const double *v, double *y, QEqComm &comm) {
   const int n = n_;
   const HostQEqSolver::Rows h = s_->h();
@@ -150,12 +155,12 @@ void HostAcks2::multiply(const double *v, double *y, QEqComm &comm) {
     for (int p = h.start[i]; p < h.start[i + 1]; ++p) {
       const int j = h.col[p];
       y[i] += h.val[p] * v[j];
-      y[j] += h.val[p] * v[i];
+      if (j < n_local_) y[j] += h.val[p] * v[i];
     }
     for (int p = x_row_start_[i]; p < x_row_start_[i + 1]; ++p) {
       const int j = x_col_[p];
       y[n + i] += x_val_[p] * v[n + j];
-      y[n + j] += x_val_[p] * v[n + i];
+      if (j < n_local_) y[n + j] += x_val_[p] * v[n + i];
     }
     y[n + i] += v[i];
     y[i] += v[n + i];
@@ -164,8 +169,6 @@ void HostAcks2::multiply(const double *v, double *y, QEqComm &comm) {
     sum_q += v[i];
     y[i] += v[2 * n + 1];
   }
-  comm.reverse(y);
-  comm.reverse(y + n);
   y[2 * n] = comm.sum(sum_u);
   y[2 * n + 1] = comm.sum(sum_q);
 }
@@ -177,7 +180,6 @@ void HostAcks2::multiply(const double *v, double *y, QEqComm &comm) {
 int HostAcks2::bicgstab(const double *b, double *x, QEqComm &comm, bool &breakdown) {
   const int n = n_;
   const std::vector<int> &rows = s_->rows();
-  const double *diag_inv = s_->diag_inv();
   const std::size_t len = 2 * static_cast<std::size_t>(n) + 2;
   v_.assign(kVectors * len, 0.0);
   double *r = v_.data(), *r_hat = r + len, *p = r_hat + len, *d = p + len, *z = d + len,
@@ -195,10 +197,8 @@ int HostAcks2::bicgstab(const double *b, double *x, QEqComm &comm, bool &breakdo
     return comm.sum(local);
   };
   auto precondition = [&](const double *v, double *out) {
-    for (int i : rows) {
-      out[i] = v[i] * diag_inv[i];
-      out[n + i] = v[n + i] * x_diag_inv_[i];
-    }
+    s_->precondition(v, out);
+    for (int i : rows) out[n + i] = v[n + i] * x_diag_inv_[i];
   };
 
   auto product = [&](Acks2Vector which, const Acks2State &h) {

@@ -5,8 +5,8 @@
 // added to both atoms when both are owned. QEq's CG then solves with them.
 #include <vector>
 
-#include "host/host_charge_model.h"
-#include "host/host_qeq_solver.h"
+#include "host/charges/host_charge_model.h"
+#include "host/charges/host_qeq_solver.h"
 #include "puremd_gpu/neighbor_list.h"
 #include "puremd_gpu/physics/qtpie.h"
 

@@ -1,6 +1,6 @@
 // The host reference solve for tests and callers without an engine (the
 // solver: host_qeq_solver.h).
-#include "host/host_qeq_solver.h"
+#include "host/charges/host_qeq_solver.h"
 
 namespace puremd {
 

@@ -1,23 +1,33 @@
 // The host reference charge solver (serial within a sub-domain): QEq by
-// Jacobi-preconditioned CG on H s = -chi and H t = -1 over a sparse H of the
-// owned rows (this file); another charge model (QEqProblem::model) through
-// its registered host implementation (host_charge_model.h: QTPIE's
-// electronegativities in host_qtpie.cpp, ACKS2's system in host_acks2.cpp),
-// which reads H and the solver's state through the accessors below.
+// preconditioned CG on H s = -chi and H t = -1 over a sparse H of the owned
+// rows (this file; the preconditioner is the registered one that
+// QEqSettings::preconditioner names, host_preconditioner.h); another charge
+// model (QEqProblem::model) through its registered host implementation
+// (host_charge_model.h: QTPIE's electronegativities in host_qtpie.cpp,
+// ACKS2's system in host_acks2.cpp), which reads H and the solver's state
+// through the accessors below.
+//
+// Ghosts get their values only through the caller's halo (QEqComm::halo,
+// replayed by forward()); nothing is ever sent back to an owner. For that,
+// each owned row holds every partner in full: a pair of two owned atoms is
+// kept once and its transpose added into the other owned row, a pair with a
+// ghost is kept in the owned row and never scattered to the ghost (the rank
+// that owns the ghost's atom keeps the same pair in its own row).
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "common/halo_plan.h"
 #include "common/qeq_cg_loop.h"
 #include "common/qeq_rows.h"
-#include "host/host_charge_model.h"
+#include "host/charges/host_charge_model.h"
+#include "host/charges/host_preconditioner.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/neighbor_list.h"
-#include "puremd_gpu/physics/pair_ownership.h"
 #include "puremd_gpu/qeq.h"
 
 namespace puremd::host {
@@ -32,12 +42,14 @@ class HostQEqSolver {
     scheme_ = qeq_xl_scheme(settings_.xl_order);
     taper_ = make_taper(settings_.cut_lo, settings_.cut_hi);
     HostChargeModel *model = model_.of(in.model, "host");
+    HostPreconditioner &precond = preconditioner(in.settings.preconditioner);
     setup(in);
     hist_ = history.host_blocks(in.n_local);
     global_hist_ = history.global_block();
     depth_ = history.depth();
     if (model) model->setup(in);
     build_matrix(in);
+    precond.setup(*this);
     QEqResult res;
     if (model && model->solve(in, *this, comm, q, res)) return res;
     const double *chi = model ? model->electronegativities(in, *this) : nullptr;
@@ -85,27 +97,32 @@ class HostQEqSolver {
          sizeof(int);
     b += val_.capacity() * sizeof(double);
     b += (s_.capacity() + t_.capacity() + b_s_.capacity() + b_t_.capacity() + diag_.capacity() +
-          diag_inv_.capacity() + r_.capacity() + d_.capacity() + p_.capacity() + w_.capacity()) *
+          r_.capacity() + d_.capacity() + p_.capacity() + w_.capacity()) *
          sizeof(double);
     b += (nl_.nbr.capacity() + nl_.start.capacity() + nl_.end.capacity()) * sizeof(int);
     if (model_.get()) b += model_.get()->memory_bytes();
+    if (precond_) b += precond_->memory_bytes();
     return b;
   }
 
   // --- What a model's implementation reads during a solve (host_charge_model.h)
   const QEqSettings &settings() const { return settings_; }
-  // the owned atoms of the group, in index order; every atom's position
+  // the owned atoms of the group, in index order; the atom count (n_total);
+  // every atom's position
   const std::vector<int> &rows() const { return rows_; }
+  int n_total() const { return n_; }
   const std::vector<vec3> &positions() const { return xv_; }
-  // H's owned rows, each kept pair once (its ghost partners by
-  // ghost_pair_is_mine), after the build; the diagonal (eta) and its inverse
+  // H's owned rows after the build: a pair of owned atoms once (in the row
+  // of the smaller index: add its transpose), every ghost partner in full;
+  // the diagonal (eta)
   struct Rows {
     const int *start, *col;
     const double *val;
   };
   Rows h() const { return Rows{row_start_.data(), col_.data(), val_.data()}; }
   const double *diag() const { return diag_.data(); }
-  const double *diag_inv() const { return diag_inv_.data(); }
+  // p = M^-1 r at the rows: the solve's preconditioner, set up for this H
+  void precondition(const double *r, double *p) { precond_->apply(*this, r, p); }
   // the history's block of owned atom i; the global block (ChargeHistory);
   // the number of past values a block holds
   double *history_block(int i) { return qeq_history_block(hist_, i, depth_); }
@@ -114,13 +131,15 @@ class HostQEqSolver {
   static double chi_of(const QEqInput &in, int i) { return in.chi[qeq_param_index(in, i)]; }
 
   // Ghost entries of v (n_total) from the atoms they are images of: the
-  // caller's halo pattern replayed where it gives one (several ranks; the
-  // CUDA solver replays the same plan on the GPU), else QEqComm::forward.
+  // caller's halo pattern replayed (the CUDA solver replays the same plan on
+  // the GPU). Without ghosts there may be none.
   void forward(double *v, QEqComm &comm) {
     const HaloPattern *h = comm.halo();
     if (!h) {
-      comm.forward(v);
-      return;
+      if (n_ == n_local_) return;
+      throw RuntimeError("QEq: " + std::to_string(n_ - n_local_) +
+                         " ghost atoms but no halo: the caller must give their pattern "
+                         "(QEqComm::halo; image_halo for one sub-domain's periodic images)");
     }
     if (h->version != halo_plan_.version || halo_n_local_ != n_local_ || halo_n_total_ != n_) {
       halo_plan_ = make_halo_plan(*h, comm.rank(), n_local_, n_);
@@ -143,11 +162,7 @@ class HostQEqSolver {
 
     const int n = in.n_total;
     diag_.assign(n, 0.0);
-    diag_inv_.assign(n, 0.0);
-    for (int i : rows_) {
-      diag_[i] = in.eta[qeq_param_index(in, i)];
-      diag_inv_[i] = 1.0 / diag_[i];
-    }
+    for (int i : rows_) diag_[i] = in.eta[qeq_param_index(in, i)];
     r_.assign(n, 0.0);
     d_.assign(n, 0.0);
     p_.assign(n, 0.0);
@@ -171,7 +186,8 @@ class HostQEqSolver {
     return shield_[static_cast<std::size_t>(ti) * in.num_types + tj];
   }
 
-  // Rows of owned active atoms: partners within cut_hi, ghosts kept per ghost_pair_is_mine.
+  // Rows of owned active atoms: partners within cut_hi, every ghost partner
+  // (the half list holds each owned-ghost pair in the owned row).
   void build_matrix(const QEqInput &in) {
     const int n = in.n_total;
     xv_.resize(n);
@@ -196,7 +212,6 @@ class HostQEqSolver {
       for (int p = nl_.start[i]; p < nl_.end[i]; ++p) {
         const int j = nl_.nbr[p];
         const PairGeometry geo = pair_geometry(xv_[i], xv_[j]);
-        if (j >= in.n_local && !ghost_pair_is_mine(in.tag[i], in.tag[j], geo.dvec)) continue;
         col_.push_back(j);
         val_.push_back(qeq_offdiag(geo.d, shield_of(in, i, j), taper_));
       }
@@ -204,20 +219,20 @@ class HostQEqSolver {
     start_rows_to(in.n_local);
   }
 
-  // y = H v over owned and ghost rows, then ghost contributions folded back
-  // to their owners. v must be current on the ghosts.
-  void multiply(const double *v, double *y, int n, QEqComm &comm) {
+  // y = H v at the owned rows (ghost entries 0): a pair of owned atoms adds
+  // to both rows, a pair with a ghost to the owned row only. v must be
+  // current on the ghosts.
+  void multiply(const double *v, double *y, int n) {
     std::fill(y, y + n, 0.0);
     for (int i : rows_) {
       double yi = diag_[i] * v[i];
       for (int p = row_start_[i]; p < row_start_[i + 1]; ++p) {
         const int j = col_[p];
         yi += val_[p] * v[j];
-        y[j] += val_[p] * v[i];
+        if (j < n_local_) y[j] += val_[p] * v[i];
       }
       y[i] += yi;
     }
-    comm.reverse(y);
   }
 
   double dot(const double *a, const double *b, QEqComm &comm) const {
@@ -226,32 +241,30 @@ class HostQEqSolver {
     return comm.sum(local);
   }
 
-  // Jacobi-preconditioned CG on H x = b over the active owned atoms
+  // Preconditioned CG on H x = b over the active owned atoms
   // (common/qeq_cg_loop.h, one system: slot 0); x holds the initial guess
   // (ghosts current) and the solution on exit. Returns the iteration count as
   // fix qeq/reaxff reports it.
   int conjugate_gradient(const double *b, double *x, int n, QEqComm &comm) {
     double *r = r_.data(), *d = d_.data(), *p = p_.data(), *w = w_.data();
-    multiply(x, w, n, comm);
-    for (int i : rows_) {
-      r[i] = b[i] - w[i];
-      d[i] = r[i] * diag_inv_[i];
-    }
+    multiply(x, w, n);
+    for (int i : rows_) r[i] = b[i] - w[i];
+    precondition(r, d);
     CgStart start;
     start.systems = 1;
     start.b_dot_b[0] = dot(b, b, comm);
     start.r_dot_d[0] = dot(r, d, comm);
     auto product_dot = [&](int /*running*/, double dw[2]) {
       forward(d, comm);
-      multiply(d, w, n, comm);
+      multiply(d, w, n);
       dw[0] = dot(d, w, comm);
     };
     auto update = [&](const CgStep &c, double rp[2]) {
       for (int i : rows_) {
         x[i] += c.alpha[0] * d[i];
         r[i] -= c.alpha[0] * w[i];
-        p[i] = r[i] * diag_inv_[i];
       }
+      precondition(r, p);
       rp[0] = dot(r, p, comm);
     };
     auto direction = [&](const CgStep &c) {
@@ -263,11 +276,22 @@ class HostQEqSolver {
     return it[0];
   }
 
+  // The preconditioner `name` names (kept between solves while the name stays).
+  HostPreconditioner &preconditioner(const std::string &name) {
+    if (!precond_ || name != precond_name_) {
+      precond_ = HostPreconditioners::make(name, "host");
+      precond_name_ = name;
+    }
+    return *precond_;
+  }
+
   int n_ = 0, n_local_ = 0;  // n_total and n_local of the solve
   // the halo pattern's plan (forward) and the atom counts it was made for
   HaloPlan halo_plan_;
   int halo_n_local_ = -1, halo_n_total_ = -1;
   std::vector<double> halo_send_, halo_recv_;
+  std::unique_ptr<HostPreconditioner> precond_;
+  std::string precond_name_;
   ModelSlot<HostChargeModel> model_;  // another model's implementation, kept between solves
   QEqSettings settings_;
   Taper taper_;
@@ -283,7 +307,7 @@ class HostQEqSolver {
   HalfNeighborList nl_;
   std::vector<int> row_start_, col_;
   std::vector<double> val_, shield_;
-  std::vector<double> s_, t_, b_s_, b_t_, diag_, diag_inv_, r_, d_, p_, w_;
+  std::vector<double> s_, t_, b_s_, b_t_, diag_, r_, d_, p_, w_;
 };
 
 }  // namespace puremd::host
