@@ -39,8 +39,14 @@ namespace {
 constexpr double kNetChargeWarn = 1.0e-5;  // net group charge that triggers a warning
 }  // namespace
 
-// Ghost entries of v (one double per atom) from their owners.
-void FixQEqReaxFFGPU::forward_per_atom(double *v) { qcomm->forward_outside_solve(v); }
+// Ghost entries of v (one double per atom) from their owners, through the
+// recorded halo as the solvers move them (collective).
+void FixQEqReaxFFGPU::forward_per_atom(double *v) {
+  qcomm->update_halo();
+  call_library(lmp, context().c_str(), "forward_through_halo", [&] {
+    puremd::forward_through_halo(*qcomm, v, atom->nlocal, atom->nlocal + atom->nghost);
+  });
+}
 
 /* ---------------------------------------------------------------------- */
 

@@ -39,12 +39,6 @@ QEqLammpsComm::QEqLammpsComm(LAMMPS *l, Fix *f, CudaAware cuda_aware, bool peer_
       cuda_aware == CudaAware::Yes || (cuda_aware == CudaAware::Auto && mpi_takes_gpu_memory());
 }
 
-void QEqLammpsComm::forward_outside_solve(double *v) {
-  values = v;
-  lmp->comm->forward_comm(fix, 1);
-  values = nullptr;
-}
-
 double QEqLammpsComm::sum(double local) {
   double global = 0.0;
   MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, lmp->world);
@@ -96,9 +90,7 @@ void QEqLammpsComm::record_halo() {
   received.clear();
   ghost_round.assign(lmp->atom->nghost, -1);
   record_ok = true;
-  recording = true;
   lmp->comm->forward_comm(fix, kForwardSize);
-  recording = false;
   int ok = record_ok ? 1 : 0, all_ok = 0;
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, lmp->world);
   if (!all_ok)
@@ -119,8 +111,7 @@ void QEqLammpsComm::record_halo() {
   for (const auto &r : received) pattern.recvs.push_back(r.recv);
   // unique in the process: a solver outlives this fix (unfix, a new fix) and
   // keeps a plan by its version
-  static long long recordings = 0;
-  pattern.version = ++recordings;
+  pattern.version = puremd::new_halo_version();
   ghost_round.clear();
   ghost_round.shrink_to_fit();
 }
@@ -166,10 +157,6 @@ void QEqLammpsComm::match_senders() {
 }
 
 int QEqLammpsComm::pack_forward(int n, int *list, double *buf) {
-  if (!recording) {
-    for (int m = 0; m < n; ++m) buf[m] = values[list[m]];
-    return n;
-  }
   if (n == 0) return 0;  // an empty message: nothing to replay
   const int nlocal = lmp->atom->nlocal;
   int round = 0;
@@ -196,10 +183,6 @@ int QEqLammpsComm::pack_forward(int n, int *list, double *buf) {
 }
 
 void QEqLammpsComm::unpack_forward(int n, int first, double *buf) {
-  if (!recording) {
-    for (int m = 0; m < n; ++m) values[first + m] = buf[m];
-    return;
-  }
   if (n == 0) return;
   const int nlocal = lmp->atom->nlocal;
   const long long np = lmp->comm->nprocs;

@@ -59,13 +59,8 @@ class QEqLammpsComm : public puremd::QEqComm {
   void halo_is_stale() { recorded_at = -1; }
   bool gpu_buffers_used() const { return gpu_buffers; }
 
-  // Ghost entries of v from their atoms by one LAMMPS forward comm, outside
-  // a solve (fix acks2's potentials on the steps it does not solve: the
-  // pair style reads them at the ghosts). The solvers never call it.
-  void forward_outside_solve(double *v);
-
-  // The fix's forward comm callbacks (the halo's recording, and
-  // forward_outside_solve).
+  // The fix's forward comm callbacks: the halo's recording (the fix's only
+  // forward comm).
   int pack_forward(int n, int *list, double *buf);
   void unpack_forward(int n, int first, double *buf);
 
@@ -75,8 +70,6 @@ class QEqLammpsComm : public puremd::QEqComm {
   LAMMPS *lmp;
   class Fix *fix;
   bool gpu_buffers = false, copies = true;
-  double *values = nullptr;  // what forward_outside_solve moves
-  bool recording = false;
   bool record_ok = true;
   // the recording: the ghosts' rounds, what was sent (peers filled by
   // match_senders) and received, with the sender's message number

@@ -42,6 +42,11 @@ struct HaloPattern {
   std::vector<Recv> recvs;
 };
 
+// A version no other pattern of this process has had (HaloPattern::version):
+// every recording or made pattern takes one, so a solver's plan is never
+// taken for another pattern's.
+long long new_halo_version();
+
 // One sub-domain's periodic images as a pattern (rank 0 sending to itself,
 // one round): ghost n_local + g gets owned atom owner[g] (0 <= owner[g] <
 // n_local, n_total - n_local entries). A new version at every call.

@@ -190,6 +190,12 @@ struct QEqResult {
   bool converged() const { return converged_s && converged_t; }
 };
 
+// Ghost entries of v (n_total entries) from the atoms they are images of,
+// through comm's halo on the host, outside a solve (collective over the
+// ranks of the pattern; nothing to do without ghosts): for a per-atom value
+// a caller keeps between solves, such as ACKS2's u on steps it does not solve.
+void forward_through_halo(QEqComm &comm, double *v, int n_local, int n_total);
+
 // The host reference solver (serial within a sub-domain): solve `in`,
 // write q[i] for every owned atom of the group and forward q to the ghosts
 // (q has n_total entries; other entries are left alone), extrapolating the

@@ -33,15 +33,18 @@ std::vector<int> peers_in_round(const Messages &msgs, int r, int me, HasValues h
 
 }  // namespace
 
-HaloPattern image_halo(const int *owner, int n_local, int n_total) {
-  // one version counter for the process: a solver's plan is rebuilt for every new pattern
+long long new_halo_version() {
   static std::atomic<long long> next_version{0};
+  return next_version++;
+}
+
+HaloPattern image_halo(const int *owner, int n_local, int n_total) {
   if (n_local < 0 || n_total < n_local)
     throw RuntimeError("image_halo: invalid atom counts " + std::to_string(n_local) + ", " +
                        std::to_string(n_total));
   const int n_ghost = n_total - n_local;
   HaloPattern h;
-  h.version = next_version++;
+  h.version = new_halo_version();
   h.rounds = 1;
   HaloPattern::Send send;
   send.index.assign(owner, owner + n_ghost);
@@ -135,6 +138,14 @@ HaloPlan make_halo_plan(const HaloPattern &pattern, int me, int n_local, int n_t
     plan.max_recv = std::max(plan.max_recv, hr.recv_end - hr.recv_begin);
   }
   return plan;
+}
+
+void forward_through_halo(QEqComm &comm, double *v, int n_local, int n_total) {
+  if (n_total == n_local) return;
+  const HaloPattern *h = comm.halo();
+  if (!h) throw RuntimeError("forward_through_halo: ghosts without a halo (QEqComm::halo)");
+  std::vector<double> send, recv;
+  halo_forward_host(make_halo_plan(*h, comm.rank(), n_local, n_total), v, comm, send, recv);
 }
 
 }  // namespace puremd
