@@ -287,8 +287,9 @@ if [ "$what" = all ] || [ "$what" = bench ] || [ "$what" = quick ]; then
   # atoms, 20 steps), silica (Silica-6000). Users' inputs: species8 (HNS 8^3, 100
   # steps, with fix reaxff/species 10 10 100), bonds16 (HNS 16^3, 100 steps, without
   # and with fix reaxff/bonds 100, REPS runs each), qeq6 and acks2_6 (LAMMPS's
-  # in.water.qeq and in.water.acks2 as shipped, 20 NVT steps, replicated 6^3; acks2_6
-  # ACKS2_REPS runs each, default 1: reaxff/kk takes seconds per step), tatb11 (LAMMPS's in.reaxff.tatb
+  # in.water.qeq and in.water.acks2 as shipped, 20 NVT steps, replicated 6^3; acks2_N
+  # replicated N^3, ACKS2_REPS runs each, default 1: reaxff/kk takes seconds per
+  # step), tatb11 (LAMMPS's in.reaxff.tatb
   # as shipped, 25 steps with fix reaxff/bonds, compute reaxff/atom and its two dumps
   # every 5 steps and fix reaxff/species 1 5 5, replicated 11^3: 511,104 atoms).
   for sys in ${SYSTEMS:-2 4 8 16 water}; do
@@ -305,7 +306,8 @@ if [ "$what" = all ] || [ "$what" = bench ] || [ "$what" = quick ]; then
       qeq6) side_by_side "water.qeq 6^3" "$exr/water" in.water.qeq -v x 6 -v y 6 -v z 6 ;;
       tatb11) sed 's|^read_data .*|&\nreplicate 11 11 11|' "$exr/in.reaxff.tatb" >"$out/in.tatb11"
         side_by_side "TATB 11^3" "$exr" "$out/in.tatb11" ;;
-      acks2_6) reps=${ACKS2_REPS:-1} side_by_side "water.acks2 6^3" "$exr/water" in.water.acks2 -v x 6 -v y 6 -v z 6 ;;
+      acks2_*) n=${sys#acks2_}  # acks2_N: in.water.acks2 replicated N^3
+        reps=${ACKS2_REPS:-1} side_by_side "water.acks2 $n^3" "$exr/water" in.water.acks2 -v x $n -v y $n -v z $n ;;
       *) t=100; [ "$sys" -ge 12 ] && t=20; [ "$sys" -ge 24 ] && t=10
         side_by_side "HNS $sys^3" "$root/examples/HNS" in.reaxff.hns -v x $sys -v y $sys -v z $sys -v t $t ;;
     esac
