@@ -30,9 +30,9 @@
 
 #include "common/qeq_cg_loop.h"
 #include "cuda/kernel_utils.cuh"
-#include "cuda/peer_reduce.cuh"
-#include "cuda/qeq_cuda_solver.h"
-#include "cuda/qeq_cuda_sums.cuh"
+#include "cuda/charges/peer_reduce.cuh"
+#include "cuda/charges/qeq_cuda_solver.h"
+#include "cuda/charges/qeq_cuda_sums.cuh"
 #include "puremd_gpu/physics/qeq_cg.h"
 
 namespace puremd::cuda {

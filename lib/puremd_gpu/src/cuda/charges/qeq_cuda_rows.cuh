@@ -24,7 +24,7 @@
 
 #include "cuda/engine_atoms.h"
 #include "cuda/lane_group.cuh"
-#include "cuda/qeq_cuda_solver.h"
+#include "cuda/charges/qeq_cuda_solver.h"
 #include "puremd_gpu/physics/acks2.h"
 #include "puremd_gpu/physics/qeq_matrix.h"
 

@@ -26,7 +26,7 @@
 
 #include "common/halo_plan.h"
 #include "cuda/device_buffer.h"
-#include "cuda/peer_reduce.cuh"
+#include "cuda/charges/peer_reduce.cuh"
 
 namespace puremd::cuda {
 

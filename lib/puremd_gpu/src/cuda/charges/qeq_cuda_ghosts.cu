@@ -24,7 +24,7 @@
 
 #include "cuda/cub_calls.cuh"
 #include "cuda/kernel_utils.cuh"
-#include "cuda/qeq_cuda_solver.h"
+#include "cuda/charges/qeq_cuda_solver.h"
 #include "puremd_gpu/errors.h"
 
 namespace puremd::cuda {

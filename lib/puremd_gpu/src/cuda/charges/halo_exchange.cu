@@ -4,7 +4,7 @@
 #include <cstring>
 #include <string>
 
-#include "cuda/halo_exchange.h"
+#include "cuda/charges/halo_exchange.h"
 #include "cuda/kernel_utils.cuh"
 #include "puremd_gpu/errors.h"
 

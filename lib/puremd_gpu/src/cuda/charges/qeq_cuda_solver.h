@@ -60,10 +60,10 @@
 
 #include "common/acks2_bicgstab.h"
 #include "common/qeq_cg_loop.h"
-#include "cuda/cuda_charge_model.h"
+#include "cuda/charges/cuda_charge_model.h"
 #include "cuda/device_buffer.h"
 #include "cuda/engine_atoms.h"
-#include "cuda/halo_exchange.h"
+#include "cuda/charges/halo_exchange.h"
 #include "cuda/readback.h"
 #include "puremd_gpu/physics/acks2.h"
 #include "puremd_gpu/qeq.h"

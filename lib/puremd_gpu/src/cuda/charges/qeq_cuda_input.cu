@@ -16,7 +16,7 @@
 
 #include "common/qeq_rows.h"
 #include "cuda/kernel_utils.cuh"
-#include "cuda/qeq_cuda_solver.h"
+#include "cuda/charges/qeq_cuda_solver.h"
 #include "puremd_gpu/errors.h"
 
 namespace puremd::cuda {

@@ -6,7 +6,7 @@
 
 #include <cub/block/block_reduce.cuh>
 
-#include "cuda/qeq_cuda_solver.h"
+#include "cuda/charges/qeq_cuda_solver.h"
 
 namespace puremd::cuda {
 
