@@ -25,8 +25,8 @@
 #include <vector>
 
 #include "common/halo_plan.h"
-#include "cuda/device_buffer.h"
 #include "cuda/charges/peer_reduce.cuh"
+#include "cuda/device_buffer.h"
 
 namespace puremd::cuda {
 

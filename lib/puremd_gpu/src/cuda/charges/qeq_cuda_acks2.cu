@@ -27,11 +27,11 @@
 #include <type_traits>
 
 #include "common/acks2_bicgstab.h"
-#include "cuda/kernel_utils.cuh"
-#include "cuda/lane_group.cuh"
 #include "cuda/charges/qeq_cuda_rows.cuh"
 #include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/charges/qeq_cuda_sums.cuh"
+#include "cuda/kernel_utils.cuh"
+#include "cuda/lane_group.cuh"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/physics/acks2.h"
 #include "puremd_gpu/physics/qeq_history.h"
@@ -426,38 +426,12 @@ QEqResult CudaQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *
   note_halo(res);
   qeq_push_history(global_hist_, hist_depth_, end.x.u, end.x.q);
 
-  // q and u straight into the caller's arrays: owned atoms outside the rows
-  // keep theirs (uploaded first), ghosts get their owners' on the device
-  // path, else through QEqComm::forward.
-  if (nr > 0 || halo_mode_) {
-    if (nr < nl) {
-      PMD_CUDA_CHECK(
-          cudaMemcpyAsync(q_dev_.data(), q, nl * sizeof(double), cudaMemcpyHostToDevice, stream_));
-      PMD_CUDA_CHECK(
-          cudaMemcpyAsync(u_dev_.data(), u, nl * sizeof(double), cudaMemcpyHostToDevice, stream_));
-    }
-    if (nr > 0) {
-      k_acks2_results<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(
-          nr, rows, x_.data(), q_dev_.data(), u_dev_.data(), hist_dev_, hist_depth_);
-      PMD_CUDA_CHECK_LAUNCH("k_acks2_results", stream_);
-    }
-    const int n_down = device_comm_ ? n : nl;
-    if (device_comm_ && (n > nl || halo_mode_)) {  // (halo mode: every rank exchanges)
-      refresh_ghost_charges(q_dev_.data(), comm);
-      refresh_ghost_charges(u_dev_.data(), comm);
-    }
-    if (n_down > 0) {
-      PMD_CUDA_CHECK(cudaMemcpyAsync(q, q_dev_.data(), n_down * sizeof(double),
-                                     cudaMemcpyDeviceToHost, stream_));
-      PMD_CUDA_CHECK(cudaMemcpyAsync(u, u_dev_.data(), n_down * sizeof(double),
-                                     cudaMemcpyDeviceToHost, stream_));
-    }
-    PMD_CUDA_CHECK(cudaStreamSynchronize(stream_));
-  }
-  if (!device_comm_ || (nr == 0 && !halo_mode_)) {
-    comm.forward(q);
-    comm.forward(u);
-  }
+  const ResultHome out[] = {{q, &q_dev_}, {u, &u_dev_}};
+  results_home(out, 2, comm, [&] {
+    k_acks2_results<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(
+        nr, rows, x_.data(), q_dev_.data(), u_dev_.data(), hist_dev_, hist_depth_);
+    PMD_CUDA_CHECK_LAUNCH("k_acks2_results", stream_);
+  });
   return res;
 }
 

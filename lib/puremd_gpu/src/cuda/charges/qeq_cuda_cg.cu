@@ -5,7 +5,7 @@
 //
 // The scalars of an iteration (r.d, d.w, r.p) are block partial sums finished
 // by one block. Where they go next depends on the sub-domains:
-//   several (or ghosts refreshed through QEqComm): home to the host, summed
+//   several ranks: home to the host, summed
 //     over the ranks by QEqComm::sum (one collective call per reduction,
 //     both systems in it), alpha / beta computed there by the loop the host
 //     solver runs too (common/qeq_cg_loop.h) and passed to the next kernels
@@ -15,7 +15,7 @@
 //     r.p's kernels adding the ranks' sums GPU to GPU (peer_reduce.cuh) before
 //     it sets alpha, resp. beta; only the start (|b|, rho, and whether every
 //     rank has rows) goes through QEqComm::sum;
-//   one, ghosts on the device: alpha, beta, rho, the iteration counts and
+//   one rank (QEqComm::size() == 1): alpha, beta, rho, the iteration counts and
 //     which systems still run stay on the GPU (CgState); the host queues
 //     iterations and reads "still running?" once per few iterations. An
 //     iteration queued after both systems stopped does nothing: every kernel
@@ -29,10 +29,10 @@
 #include <cmath>
 
 #include "common/qeq_cg_loop.h"
-#include "cuda/kernel_utils.cuh"
 #include "cuda/charges/peer_reduce.cuh"
 #include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/charges/qeq_cuda_sums.cuh"
+#include "cuda/kernel_utils.cuh"
 #include "puremd_gpu/physics/qeq_cg.h"
 
 namespace puremd::cuda {
@@ -233,7 +233,7 @@ void CudaQEqSolver::finish_sums(unsigned nblocks, int nc, double *out) {
 
 // See the top of the file.
 bool CudaQEqSolver::scalars_on_device(const QEqComm &comm) const {
-  return device_comm_ && comm.one_domain() && n_rows_ > 0;
+  return comm.size() == 1 && n_rows_ > 0;
 }
 
 // CG on both systems from the initial guesses in x_ (see the top of the file).
@@ -251,10 +251,8 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
   const int nb = static_cast<int>(g);
 
   // r = b - H x, d = M^-1 r (both systems)
-  if (!device_comm_) forward_host(x, 3, comm);
   forward_halo(x, comm);
   multiply(x, w, nullptr);
-  if (!device_comm_) reverse_host(w, 3, comm);
   double s4[5] = {0, 0, 0, 0, 0};  // |b|^2, rho (s, t); ranks without rows
   if (nr > 0) {
     k_residual<<<g, kQEqBlock, 0, stream_>>>(nr, rows, im, w, b, diag_inv_.data(), r, d,
@@ -295,13 +293,10 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
   auto reduce = [&]() { return peer ? halo_.peer_reduce(comm, true) : PeerReduce{}; };
 
   // The kernels of one iteration: `par` selects the device state's scalars
-  // (on_device), `c` gives them otherwise (alpha and beta as they are known);
-  // `running` names the systems whose ghosts go through QEqComm.
-  auto product = [&](int par, int running) {
-    if (!device_comm_) forward_host(d, running, comm);
+  // (on_device), `c` gives them otherwise (alpha and beta as they are known).
+  auto product = [&](int par) {
     forward_halo(d, comm);  // (both systems: one message per peer)
     multiply(d, w, on_device ? &st->step[par].running : nullptr);
-    if (!device_comm_) reverse_host(w, running, comm);
     if (nr > 0) {
       k_dot_dw<<<g, kQEqBlock, 0, stream_>>>(nr, rows, im, w, d, partial_.data(), st, par,
                                              reduce());
@@ -328,7 +323,7 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
     for (;;) {
       for (int k = 0; k < batch; ++k, ++queued) {
         const int par = queued & 1;
-        product(par, 3);    // and alpha
+        product(par);       // and alpha
         update(none, par);  // and rho, beta
         direction(none, par);
       }
@@ -344,8 +339,8 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
   } else {
     // the scalars at home: the loop written once (common/qeq_cg_loop.h)
     // over these kernels, each sum over the ranks by QEqComm::sum
-    auto product_dot = [&](int running, double dw[2]) {
-      product(0, running);
+    auto product_dot = [&](int /*running*/, double dw[2]) {
+      product(0);
       if (nr > 0) finish_sums(g, 2, dw);
       comm.sum(dw, 2);
     };

@@ -9,12 +9,13 @@
 #include <string>
 #include <type_traits>
 
+#include "common/qeq_matrix_choice.h"
 #include "common/qeq_rows.h"
+#include "cuda/charges/qeq_cuda_rows.cuh"
+#include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/cub_calls.cuh"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/lane_group.cuh"
-#include "cuda/charges/qeq_cuda_rows.cuh"
-#include "cuda/charges/qeq_cuda_solver.h"
 #include "puremd_gpu/errors.h"
 
 namespace puremd::cuda {
@@ -179,7 +180,7 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
     once_ = acks2_ ? m == QEqMatrix::Half : m != QEqMatrix::Full;
     matrix_free_ = m == QEqMatrix::Free;
   };
-  take(matrix_format(f));
+  take(qeq_matrix_format(format_query(f)));
   slots_.clear(stream_, kQEqEntries, kNumQEqSlots - kQEqEntries);
   QEqRowArgs &a = row_args_;
   a = QEqRowArgs{};
@@ -189,7 +190,7 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   a.num_types = in.num_types;
   a.shield = in.type ? shield_dev_.data() : nullptr;
   a.gamma = gamma_dev_.data();
-  a.owner = device_comm_ && n > nl ? owner_dev_.data() : nullptr;
+  a.owner = n > nl ? owner_dev_.data() : nullptr;
   a.cut2 = settings_.cut_hi * settings_.cut_hi;
   a.taper = taper_;
   a.bad_type = slots_.at(kQEqBadTypeFlag);
@@ -208,10 +209,9 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
     tiles_overflowed_ = true;
     // (ACKS2's product has no Half in rows: Full where it fits, else Free;
     // an explicit `half` tries the tiles again at the next list build)
-    if (acks2_)
-      take(f.rev_start && store_fits(f.row_room + f.rev_total) ? QEqMatrix::Full : QEqMatrix::Free);
-    else
-      take(matrix_format(f));
+    QEqFormatQuery q = format_query(f);
+    if (acks2_) q.full_fits = f.rev_start && store_fits(f.row_room + f.rev_total);
+    take(qeq_format_after_tile_overflow(q));
   }
   if (format_ != QEqMatrix::Half) release_tiles();  // (their memory to the format taken)
   const bool store = !matrix_free_;
@@ -295,59 +295,44 @@ void CudaQEqSolver::build_x_rows(int n) {
   PMD_CUDA_CHECK_LAUNCH("k_acks2_x_rows", stream_);
 }
 
-// This solve's matrix: as the settings say, or
-// for Auto the fastest that fits: from half_from_atoms owned atoms on, Half
-// before Full (its product reads a third of Full's bytes, its build costs
-// more: bench/README), below it Full before Half; Free last. The matrix is
-// built anew at every solve, so a later solve may store it where the first
-// did not.
-QEqMatrix CudaQEqSolver::matrix_format(const EngineAtoms &f) const {
-  switch (settings_.matrix) {
-    case QEqMatrix::Auto:
-      break;
-    case QEqMatrix::Half:
-      return QEqMatrix::Half;
-    default:
-      return settings_.matrix;
+// What this solve's format is chosen from (common/qeq_matrix_choice.h): the
+// fits are measured for Auto only. The matrix is built anew at every solve,
+// so a later solve may store it where the first did not.
+QEqFormatQuery CudaQEqSolver::format_query(const EngineAtoms &f) const {
+  QEqFormatQuery q;
+  q.asked = settings_.matrix;
+  q.n_local = f.n_local;
+  q.half_from_atoms = settings_.half_from_atoms;
+  q.acks2 = acks2_;
+  q.tiles_overflowed = tiles_overflowed_;
+  if (q.asked == QEqMatrix::Auto) {
+    q.full_fits = f.rev_start && store_fits(f.row_room + f.rev_total);
+    q.half_fits = half_fits(f.row_room);
   }
-  const bool full = f.rev_start && store_fits(f.row_room + f.rev_total);
-  const bool half = half_fits(f.row_room) && !(acks2_ && tiles_overflowed_);
-  if (half && auto_half_first(settings_, f.n_local)) return QEqMatrix::Half;
-  if (full) return QEqMatrix::Full;
-  return half ? QEqMatrix::Half : QEqMatrix::Free;
-}
-
-// Auto's order: Half first from half_from_atoms owned atoms on, but not
-// after a tile overflowed (Half in rows is slower than Full).
-bool CudaQEqSolver::auto_half_first(const QEqSettings &s, int n_local) const {
-  return n_local >= s.half_from_atoms && !tiles_overflowed_;
+  return q;
 }
 
 // Whether a solve of `p` may read the reverse far index (engine_atoms.h),
-// which costs a list-sized array: a matrix with both triangles (Full, Auto
-// unless it takes Half first or Full would not fit), a model's that says so
-// (ACKS2's, QTPIE's sums).
+// which costs a list-sized array: a matrix with both triangles
+// (qeq_reads_reverse_index), a model's that says so (ACKS2's, QTPIE's sums).
 // Where Auto takes Half first and a tile overflows, that solve stores Half
 // in rows (no index lent) and the later ones Full.
 bool CudaQEqSolver::reads_reverse_index(const QEqProblem &p, int n_local, long long row_room) {
   if (p.model && model_.of(p.model, "CUDA", mem_)->reads_reverse_index()) return true;
-  switch (p.settings.matrix) {
-    case QEqMatrix::Full:
-      return true;
-    case QEqMatrix::Auto:
-      // not where Half comes first and fits, nor where Full cannot fit (its
-      // entries: the rows' and about as many from the index)
-      if (auto_half_first(p.settings, n_local) && half_fits(row_room)) return false;
-      return store_fits(2 * row_room);
-    default:
-      return false;
-  }
+  QEqFormatQuery q;
+  q.asked = p.settings.matrix;
+  q.n_local = n_local;
+  q.half_from_atoms = p.settings.half_from_atoms;
+  q.tiles_overflowed = tiles_overflowed_;
+  if (q.asked != QEqMatrix::Auto) return qeq_reads_reverse_index(q, false);
+  q.half_fits = half_fits(row_room);
+  // (Full's entries: the rows' and about as many from the index)
+  return qeq_reads_reverse_index(q, store_fits(2 * row_room));
 }
 
 // Whether storing `room` entries (values and columns, beyond those held)
-// keeps the memory in use within kQEqStoredShareFirst (first solve) or
-// kQEqStoredShare of the GPU. (ACKS2's X, a few per cent of H within its
-// short cut-off, is left to the share's margin.)
+// keeps the memory in use within the share (qeq_stored_fits). (ACKS2's X, a
+// few per cent of H within its short cut-off, is left to the share's margin.)
 bool CudaQEqSolver::store_fits(long long room) const {
   return adding_fits(room, std::min(val_.capacity(), col_.capacity()),
                      sizeof(double) + sizeof(int));
@@ -364,16 +349,15 @@ bool CudaQEqSolver::half_fits(long long row_room) const {
 }
 
 // Whether adding room x kMatrixHeadroom entries of `bytes` each, beyond the
-// `held` ones, keeps the memory in use within the share (above).
+// `held` ones, keeps the memory in use within the share (the GPU's memory
+// is asked only when something is to be added).
 bool CudaQEqSolver::adding_fits(long long room, std::size_t held, std::size_t bytes) const {
-  const double want = kMatrixHeadroom * static_cast<double>(room);
-  const double add = std::max(0.0, want - static_cast<double>(held)) * static_cast<double>(bytes);
+  const double add = qeq_matrix_bytes_to_add(room, held, bytes);
   if (add == 0.0) return true;
   std::size_t free_b = 0, total_b = 0;
   PMD_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-  const double in_use = static_cast<double>(total_b - free_b);
-  const double share = solves_ > 0 ? kQEqStoredShare : kQEqStoredShareFirst;
-  return in_use + add <= share * static_cast<double>(total_b);
+  return qeq_stored_fits(add, static_cast<double>(total_b - free_b), static_cast<double>(total_b),
+                         solves_ == 0);
 }
 
 // The matrix's sizes (H's and X's entries, or the tiles' values and entries),
@@ -396,7 +380,7 @@ void CudaQEqSolver::read_matrix_size(const QEqInput &in) {
 // by ascending ghost index (a deterministic sum). A matrix with each pair
 // once has no ghost rows: its product scatters to the owners' columns.
 void CudaQEqSolver::build_image_map(int n, int nl, bool x_rows) {
-  if (device_comm_ && (!once_ || x_rows)) {
+  if (!once_ || x_rows) {
     const int n_ghost = n - nl;
     img_start_.reserve_discarding(nl, kGrowHeadroom);
     img_end_.reserve_discarding(nl, kGrowHeadroom);
@@ -426,7 +410,7 @@ void CudaQEqSolver::build_image_map(int n, int nl, bool x_rows) {
 }
 
 ImageMap CudaQEqSolver::image_map() const {
-  if (!device_comm_ || (once_ && !acks2_)) return ImageMap{};  // (ACKS2: X's ghost rows)
+  if (once_ && !acks2_) return ImageMap{};  // (ACKS2: X's ghost rows)
   return ImageMap{img_start_.data(), img_end_.data(), img_idx_.data()};
 }
 

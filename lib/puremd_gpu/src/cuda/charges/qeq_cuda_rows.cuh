@@ -22,9 +22,9 @@
 // ghost rows are empty. Its product adds the transpose by scatter.
 #pragma once
 
+#include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/engine_atoms.h"
 #include "cuda/lane_group.cuh"
-#include "cuda/charges/qeq_cuda_solver.h"
 #include "puremd_gpu/physics/acks2.h"
 #include "puremd_gpu/physics/qeq_matrix.h"
 
@@ -93,7 +93,7 @@ __device__ __forceinline__ bool qeq_keeps_far_pair(const QEqRowArgs &a, long lon
 }
 
 // The product's column of partner j: its owner for a ghost of this rank's
-// atoms on the device path, the ghost itself otherwise.
+// atoms, the ghost itself for another rank's.
 __device__ __forceinline__ int qeq_column(const QEqRowArgs &a, int j) {
   if (!a.owner || j < a.far.n_local) return j;
   const int o = a.owner[j - a.far.n_local];

@@ -36,11 +36,11 @@
 #include <algorithm>
 #include <type_traits>
 
-#include "cuda/kernel_utils.cuh"
-#include "cuda/lane_group.cuh"
 #include "cuda/charges/qeq_cuda_rows.cuh"
 #include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/charges/qeq_cuda_sums.cuh"
+#include "cuda/kernel_utils.cuh"
+#include "cuda/lane_group.cuh"
 #include "puremd_gpu/errors.h"
 
 namespace puremd::cuda {
