@@ -129,7 +129,8 @@ __global__ void __launch_bounds__(kQEqBlock)
   }
 }
 
-// Right-hand sides, Jacobi diagonal and the extrapolated initial guesses.
+// Right-hand sides, H's diagonal and its inverse (Jacobi's M^-1, and the
+// preconditioners' input) and the extrapolated initial guesses.
 __global__ void k_init(int n_rows, const int *rows, ParamArgs pa, const double *hist, int depth,
                        QEqPredictor predictor, QEqXl xl, double2 *b, double2 *x, double *diag,
                        double *diag_inv) {
@@ -241,6 +242,7 @@ QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in,
         b_.data(), x, diag_.data(), diag_inv_.data());
     PMD_CUDA_CHECK_LAUNCH("k_init", stream_);
   }
+  precond_->setup({stream_, nr, rows_dev_.data(), diag_.data(), diag_inv_.data()});
 
   res = conjugate_gradients(comm);  // qeq_cuda_cg.cu
   note_halo(res);

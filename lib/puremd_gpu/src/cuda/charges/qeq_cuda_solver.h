@@ -57,12 +57,14 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "common/acks2_bicgstab.h"
 #include "common/qeq_cg_loop.h"
 #include "common/qeq_matrix_choice.h"
 #include "cuda/charges/cuda_charge_model.h"
+#include "cuda/charges/cuda_preconditioner.h"
 #include "cuda/charges/halo_exchange.h"
 #include "cuda/device_buffer.h"
 #include "cuda/engine_atoms.h"
@@ -247,6 +249,9 @@ class CudaQEqSolver {
   // --- qeq_cuda_cg.cu
   QEqResult conjugate_gradients(QEqComm &comm);
   bool scalars_on_device(const QEqComm &comm) const;
+  // --- qeq_cuda_cg_apply.cu: a preconditioner that is no diagonal
+  void apply_start(unsigned g);
+  void apply_update(unsigned g, const CgStep &c, CgState *st, int par, const PeerReduce &pr);
   unsigned reduce_blocks() const;
   void finish_sums(unsigned nblocks, int nc, double *out);
 
@@ -311,6 +316,9 @@ class CudaQEqSolver {
   long overflowed_for_ = -1;   // the list build whose tiles overflowed their tables
   bool tiles_reused_ = false;  // this solve's tiles kept an earlier solve's partners
   long long solves_ = 0;       // solves begun (QEqMatrix::Auto's first solve)
+  // CG's preconditioner (QEqSettings::preconditioner, made when the name changes)
+  std::unique_ptr<CudaPreconditioner> precond_;
+  std::string precond_name_;
   // another model's implementation (kept between solves), and this solve's (null: QEq)
   ModelSlot<CudaChargeModel, MemoryTracker &> model_;
   CudaChargeModel *model_now_ = nullptr;
