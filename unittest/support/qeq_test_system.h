@@ -13,28 +13,13 @@ namespace qeq_test {
 
 using namespace puremd;
 
-// One rank: ghost g (index >= n_local) is an image of owner[g - n_local].
-// `one` is what one_domain() says: false makes the CUDA solver take the
-// path of several ranks (scalars through sum()) on this one.
+// One rank: ghost g (index >= n_local) is an image of owner[g - n_local],
+// as the halo of one sub-domain's images says (image_halo).
 struct SingleRankComm : QEqComm {
-  int n_local = 0;
-  std::vector<int> owner;
-  bool one = false;
+  HaloPattern pattern;
   // n_sum: calls of sum(x); n_collective: collective calls (sum(x) or sum(v, n))
-  int n_forward = 0, n_reverse = 0, n_sum = 0, n_collective = 0;
-  bool one_domain() const override { return one; }
-
-  void forward(double *v) override {
-    ++n_forward;
-    for (size_t g = 0; g < owner.size(); ++g) v[n_local + g] = v[owner[g]];
-  }
-  void reverse(double *v) override {
-    ++n_reverse;
-    for (size_t g = 0; g < owner.size(); ++g) {
-      v[owner[g]] += v[n_local + g];
-      v[n_local + g] = 0.0;
-    }
-  }
+  int n_sum = 0, n_collective = 0;
+  const HaloPattern *halo() const override { return &pattern; }
   double sum(double local) override {
     ++n_sum;
     ++n_collective;
@@ -120,7 +105,7 @@ inline const std::vector<double> kChi = {5.8678, 8.5000, 5.3200};
 inline const std::vector<double> kEta = {14.0000, 17.9978, 14.8732};
 inline const std::vector<double> kGamma = {0.9000, 1.0503, 1.0206};
 
-inline QEqInput make_input(const System &sys, bool with_owner = false) {
+inline QEqInput make_input(const System &sys) {
   QEqInput in;
   in.n_local = sys.n_local;
   in.n_total = sys.n_total();
@@ -132,15 +117,12 @@ inline QEqInput make_input(const System &sys, bool with_owner = false) {
   in.chi = kChi.data();
   in.eta = kEta.data();
   in.gamma = kGamma.data();
-  in.ghost_owner = with_owner ? sys.owner.data() : nullptr;
   return in;
 }
 
-inline SingleRankComm make_comm(const System &sys, bool one_domain = false) {
+inline SingleRankComm make_comm(const System &sys) {
   SingleRankComm c;
-  c.n_local = sys.n_local;
-  c.owner = sys.owner;
-  c.one = one_domain;
+  c.pattern = image_halo(sys.owner.data(), sys.n_local, sys.n_total());
   return c;
 }
 
