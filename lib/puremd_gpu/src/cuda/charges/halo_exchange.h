@@ -30,9 +30,6 @@
 
 namespace puremd::cuda {
 
-// How the halo's values reach other ranks (QEqSettings::halo).
-enum class HaloTransport { Auto, Mpi };
-
 class CudaHalo {
  public:
   CudaHalo(cudaStream_t stream, MemoryTracker &mem) : stream_(stream), mem_(mem) {}

@@ -29,6 +29,7 @@
 #include <cmath>
 
 #include "common/qeq_cg_loop.h"
+#include "common/qeq_scalars_home.h"
 #include "cuda/charges/qeq_cuda_cg_steps.cuh"
 #include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/charges/qeq_cuda_sums.cuh"
@@ -184,7 +185,7 @@ void CudaQEqSolver::finish_sums(unsigned nblocks, int nc, double *out) {
 
 // See the top of the file.
 bool CudaQEqSolver::scalars_on_device(const QEqComm &comm) const {
-  return comm.size() == 1 && n_rows_ > 0;
+  return qeq_scalars_home(comm.size(), n_rows_ > 0, false, 0) == QEqScalarsHome::Gpu;
 }
 
 // CG on both systems from the initial guesses in x_ (see the top of the file).
@@ -197,7 +198,7 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
   const bool one = scalars_on_device(comm);
   // several ranks of one node, each GPU reaching the others: the scalars on
   // the GPUs too, summed GPU to GPU (peer_reduce.cuh), once every rank has rows
-  bool peer = halo_mode_ && !one && halo_.peer_reduce_ready(comm, comm.peer_copies());
+  const bool peer_ready = halo_mode_ && halo_.peer_reduce_ready(comm, comm.peer_copies());
   const unsigned g = reduce_blocks();
   const int nb = static_cast<int>(g);
 
@@ -225,10 +226,11 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
     // collective calls, in this order on every rank: one per reduction, both
     // systems' sums in it
     s4[4] = nr == 0 ? 1.0 : 0.0;
-    comm.sum(s4, peer ? 5 : 4);
-    peer = peer && s4[4] == 0.0;
+    comm.sum(s4, qeq_peer_sums_possible(comm.size(), peer_ready) ? 5 : 4);
   }
-  const bool on_device = one || peer;
+  const QEqScalarsHome home =
+      qeq_scalars_home(comm.size(), nr > 0, peer_ready, static_cast<int>(s4[4]));
+  const bool peer = home == QEqScalarsHome::PeerGpus, on_device = home != QEqScalarsHome::Host;
   CgState *st = nullptr;
   if (on_device) {
     cg_state_.reserve_discarding(1);

@@ -75,6 +75,13 @@ __device__ __forceinline__ double acks2_row_value(const QEqRowArgs &a, const QEq
   return r > bcut ? 0.0 : acks2_bond_softness(r, bcut, a.softness).x;
 }
 
+// ACKS2's X entry of a candidate: its bond softness when the candidate is
+// kept, else 0; X stores the non-zero ones (counted by k_list_rows, written
+// by k_acks2_x_rows: the same rule in both).
+__device__ __forceinline__ double acks2_x_entry(const QEqRowArgs &a, const QEqCandidate &c) {
+  return c.take ? acks2_row_value(a, c) : 0.0;
+}
+
 // Halo mode: ghost j is another rank's atom (QEqRowArgs::owner).
 __device__ __forceinline__ bool qeq_remote_ghost(const QEqRowArgs &a, int j) {
   return a.owner && j >= a.far.n_local && a.owner[j - a.far.n_local] < 0;

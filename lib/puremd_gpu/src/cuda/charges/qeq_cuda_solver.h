@@ -11,13 +11,22 @@
 //   qeq_cuda_ghosts.cu  which owned atom each ghost is an image of, the
 //                       ghost refresh (gather, or the halo), the results home
 //   qeq_cuda_matrix.cu  the rows of H, from the engine's far list; which format
-//   qeq_cuda_tiles.cu   H with each pair once, in tiles of 32 rows, and its product
+//                       (decided on the host: common/qeq_matrix_choice.h)
+//   qeq_cuda_tiles.cu   H with each pair once, in tiles of 32 rows
+//   qeq_cuda_tiles_product.cu  their product
 //   qeq_cuda_cg.cu      CG on both systems, scalars on the host or the GPU
+//                       (where: common/qeq_scalars_home.h)
+//                       (qeq_cuda_cg_steps.cuh: the scalars' device steps;
+//                       qeq_cuda_cg_apply.cu: a preconditioner that is no
+//                       diagonal, cuda_preconditioner.h; Jacobi's is
+//                       qeq_cuda_jacobi.cu)
 //   qeq_cuda_solve.cu   solve_on(), top-down; the product H v; the charges
+//   halo_exchange.cu, halo_peer_reduce.cu  several ranks' ghosts and sums
 // Another charge model (QEqProblem::model) runs through its registered
 // implementation (cuda_charge_model.h): QTPIE's electronegativities in
-// qeq_cuda_qtpie.cu; ACKS2 in qeq_cuda_acks2.cu, whose X rows and BiCGStab
-// vectors live here, as its X is built with H and its product is H's
+// qeq_cuda_qtpie.cu; ACKS2 in qeq_cuda_acks2_solve.cu (BiCGStab in
+// qeq_cuda_acks2.cu), whose X rows and BiCGStab vectors live here, as its X
+// is built with H (qeq_cuda_acks2_x.cu) and its product is H's
 // (qeq_cuda_acks2_product.cu).
 //
 // Matrix. Rows are atoms (owned and ghosts), stored in full (both (i, j) and
@@ -76,6 +85,7 @@ namespace puremd::cuda {
 
 constexpr int kQEqBlock = 256;             // threads per block of every QEq kernel
 constexpr int kQEqMaxReduceBlocks = 1024;  // blocks of the row kernels with partial sums
+constexpr int kTileRows = 32;              // rows per tile of QEqMatrix::Half: the lanes of a warp
 
 // Owner -> images map for folding ghost rows into owners on the device.
 struct ImageMap {
