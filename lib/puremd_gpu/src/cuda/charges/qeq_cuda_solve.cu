@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "common/qeq_rows.h"
+#include "cuda/charges/qeq_cuda_rows.cuh"
+#include "cuda/charges/qeq_cuda_solver.h"
+#include "cuda/charges/qeq_cuda_sums.cuh"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/lane_group.cuh"
-#include "cuda/qeq_cuda_rows.cuh"
-#include "cuda/qeq_cuda_solver.h"
-#include "cuda/qeq_cuda_sums.cuh"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/physics/qeq_history.h"
 
@@ -129,7 +129,8 @@ __global__ void __launch_bounds__(kQEqBlock)
   }
 }
 
-// Right-hand sides, Jacobi diagonal and the extrapolated initial guesses.
+// Right-hand sides, H's diagonal and its inverse (Jacobi's M^-1, and the
+// preconditioners' input) and the extrapolated initial guesses.
 __global__ void k_init(int n_rows, const int *rows, ParamArgs pa, const double *hist, int depth,
                        QEqPredictor predictor, QEqXl xl, double2 *b, double2 *x, double *diag,
                        double *diag_inv) {
@@ -194,9 +195,9 @@ CudaQEqSolver::CudaQEqSolver(int device, cudaStream_t stream, MemoryTracker &mem
 CudaQEqSolver::~CudaQEqSolver() { cudaStreamSynchronize(stream_); }
 
 // Charges of owned atoms outside the rows were uploaded with the solve's q
-// (or are not part of it: no rows), ghosts refreshed on the device path only.
+// (or are not part of it: no rows), ghosts refreshed on the GPU.
 bool CudaQEqSolver::copy_charges(double *dst) {
-  if (n_rows_ == 0 || !device_comm_ || n_total_ == 0) return false;
+  if (n_rows_ == 0 || n_total_ == 0) return false;
   PMD_CUDA_CHECK(cudaMemcpyAsync(dst, q_dev_.data(), n_total_ * sizeof(double),
                                  cudaMemcpyDeviceToDevice, stream_));
   return true;
@@ -210,10 +211,18 @@ QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in,
   taper_ = make_taper(settings_.cut_lo, settings_.cut_hi);
   atoms_ = atoms;
   // several ranks replay the caller's halo pattern on the GPU (halo_exchange.h)
+  halo_mode_ = comm.size() > 1;
   const HaloPattern *halo = comm.halo();
-  halo_mode_ = halo && !in.ghost_owner && !in.ghosts_are_images;
+  if (!halo && in.n_total > in.n_local)
+    throw RuntimeError(
+        "QEq (CUDA): the sub-domain has ghosts but QEqComm::halo() gives no "
+        "pattern; every ghost's value comes through the halo (one rank: "
+        "image_halo of the ghosts' owners)");
   setup(in, history);
-  if (halo_mode_) halo_.update(*halo, comm, in.n_local, in.n_total, comm.peer_copies());
+  if (halo_mode_) {
+    static const HaloPattern kNoGhosts{};  // (this rank's atoms may still be others' ghosts)
+    halo_.update(halo ? *halo : kNoGhosts, comm, in.n_local, in.n_total, comm.peer_copies());
+  }
   build_matrix(in);
   ++solves_;
   QEqResult res;
@@ -221,7 +230,7 @@ QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in,
 
   const int n = in.n_total, nl = in.n_local, nr = n_rows_;
   double2 *x = x_.data();
-  // Entries off the rows stay zero (inactive atoms, and ghosts of the device path).
+  // Entries off the rows stay zero (inactive atoms, and ghosts of this rank's atoms).
   if (n > 0) {
     PMD_CUDA_CHECK(cudaMemsetAsync(x, 0, n * sizeof(double2), stream_));
     PMD_CUDA_CHECK(cudaMemsetAsync(d_.data(), 0, n * sizeof(double2), stream_));
@@ -233,6 +242,7 @@ QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in,
         b_.data(), x, diag_.data(), diag_inv_.data());
     PMD_CUDA_CHECK_LAUNCH("k_init", stream_);
   }
+  precond_->setup({stream_, nr, rows_dev_.data(), diag_.data(), diag_inv_.data()});
 
   res = conjugate_gradients(comm);  // qeq_cuda_cg.cu
   note_halo(res);
@@ -257,31 +267,13 @@ QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in,
     comm.sum(st, 2);  // one collective call on every rank
     mu = st[0] / st[1];
   }
-  // Charges straight into the caller's q: the owned atoms outside the rows
-  // keep theirs (uploaded first), ghosts get their owners' on the device
-  // path (halo mode: through the exchange, which every rank joins), else
-  // through QEqComm::forward.
-  if (nr > 0 || halo_mode_) {
-    if (nr < nl)
-      PMD_CUDA_CHECK(
-          cudaMemcpyAsync(q_dev_.data(), q, nl * sizeof(double), cudaMemcpyHostToDevice, stream_));
-    if (nr > 0) {
-      k_charges<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(
-          nr, rows_dev_.data(), mu, on_device ? sums_dev_.data() : nullptr, x, settings_.xl,
-          qeq_xl_scheme(settings_.xl_order), q_dev_.data(), hist_dev_, hist_depth_);
-      PMD_CUDA_CHECK_LAUNCH("k_charges", stream_);
-    }
-    const int n_down = device_comm_ ? n : nl;
-    if (device_comm_ && n > nl)
-      refresh_ghost_charges(q_dev_.data(), comm);
-    else if (halo_mode_)
-      halo_.forward(q_dev_.data(), comm);  // (this rank's atoms may be ghosts)
-    if (n_down > 0)
-      PMD_CUDA_CHECK(cudaMemcpyAsync(q, q_dev_.data(), n_down * sizeof(double),
-                                     cudaMemcpyDeviceToHost, stream_));
-    PMD_CUDA_CHECK(cudaStreamSynchronize(stream_));
-  }
-  if (!device_comm_ || (nr == 0 && !halo_mode_)) comm.forward(q);
+  const ResultHome out[] = {{q, &q_dev_}};
+  results_home(out, 1, comm, [&] {
+    k_charges<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(
+        nr, rows_dev_.data(), mu, on_device ? sums_dev_.data() : nullptr, x, settings_.xl,
+        qeq_xl_scheme(settings_.xl_order), q_dev_.data(), hist_dev_, hist_depth_);
+    PMD_CUDA_CHECK_LAUNCH("k_charges", stream_);
+  });
   return res;
 }
 
@@ -345,15 +337,6 @@ void CudaQEqSolver::multiply(const double2 *v, double2 *y, const int *running) {
       launch(std::integral_constant<int, 32>{});
       break;
   }
-}
-
-int pick_threads_per_row(long long nnz, long long nonempty_rows, int forced) {
-  if (forced) return forced;
-  const double mean = nonempty_rows > 0 ? static_cast<double>(nnz) / nonempty_rows : 0.0;
-  if (mean >= 96.0) return 32;
-  if (mean >= 32.0) return 16;
-  if (mean >= 12.0) return 8;
-  return 4;
 }
 
 }  // namespace puremd::cuda

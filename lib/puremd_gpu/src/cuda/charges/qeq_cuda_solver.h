@@ -8,16 +8,25 @@
 //   qeq_cuda_input.cu   the caller's group and parameters up, checked and
 //                       prepared on the GPU (group flags, rows of H); the
 //                       history's mirror on the GPU
-//   qeq_cuda_ghosts.cu  which owned atom each ghost is an image of, and the
-//                       ghost refresh (device gather, or QEqComm on the host)
+//   qeq_cuda_ghosts.cu  which owned atom each ghost is an image of, the
+//                       ghost refresh (gather, or the halo), the results home
 //   qeq_cuda_matrix.cu  the rows of H, from the engine's far list; which format
-//   qeq_cuda_tiles.cu   H with each pair once, in tiles of 32 rows, and its product
+//                       (decided on the host: common/qeq_matrix_choice.h)
+//   qeq_cuda_tiles.cu   H with each pair once, in tiles of 32 rows
+//   qeq_cuda_tiles_product.cu  their product
 //   qeq_cuda_cg.cu      CG on both systems, scalars on the host or the GPU
+//                       (where: common/qeq_scalars_home.h)
+//                       (qeq_cuda_cg_steps.cuh: the scalars' device steps;
+//                       qeq_cuda_cg_apply.cu: a preconditioner that is no
+//                       diagonal, cuda_preconditioner.h; Jacobi's is
+//                       qeq_cuda_jacobi.cu)
 //   qeq_cuda_solve.cu   solve_on(), top-down; the product H v; the charges
+//   halo_exchange.cu, halo_peer_reduce.cu  several ranks' ghosts and sums
 // Another charge model (QEqProblem::model) runs through its registered
 // implementation (cuda_charge_model.h): QTPIE's electronegativities in
-// qeq_cuda_qtpie.cu; ACKS2 in qeq_cuda_acks2.cu, whose X rows and BiCGStab
-// vectors live here, as its X is built with H and its product is H's
+// qeq_cuda_qtpie.cu; ACKS2 in qeq_cuda_acks2_solve.cu (BiCGStab in
+// qeq_cuda_acks2.cu), whose X rows and BiCGStab vectors live here, as its X
+// is built with H (qeq_cuda_acks2_x.cu) and its product is H's
 // (qeq_cuda_acks2_product.cu).
 //
 // Matrix. Rows are atoms (owned and ghosts), stored in full (both (i, j) and
@@ -25,26 +34,26 @@
 //   - owned active row i: every active partner j within cut_hi that the host
 //     solver keeps for i (owned j always, ghost j by ghost_pair_is_mine);
 //   - ghost row g: every owned active partner a whose pair (a, g) is kept.
-// y = H v then gives, on the ghost rows, exactly what the host solver scatters
-// to ghosts (y[j] += H_ij v[i]) before its reverse comm; the ghost rows are
-// folded into their owners the same way (device gather or QEqComm::reverse).
-// That is QEqMatrix::Full. Half stores each pair once, in tiles of 32 owned
-// rows (qeq_cuda_tiles.cu), and Free evaluates each pair once per product:
-// both add the transpose by atomics, to the owner's column on the device
-// path (no ghost rows) or to the ghost's for QEqComm::reverse.
+// y = H v then gives, on the ghost rows of this rank's images, exactly what
+// the host solver scatters to them (y[j] += H_ij v[i]); those rows are folded
+// into their owners by a gather (qeq_cuda_ghosts.cu). Another rank's ghost
+// has no row: its pairs are kept in full. That is QEqMatrix::Full. Half
+// stores each pair once, in tiles of 32 owned rows (qeq_cuda_tiles.cu), and
+// Free evaluates each pair once per product: both add the transpose by
+// atomics, to the owner's column (no ghost rows).
 //
 // CG. s and t are solved together: one vector of double2 (s, t) per CG
 // quantity, one SpMV for both right-hand sides (a group of lanes per row,
 // shuffle reduction), fused vector updates with block partial sums finished
 // on the GPU; the scalars then go through QEqComm::sum on the host, or stay
-// on the GPU with one sub-domain (qeq_cuda_cg.cu). A system that has
+// on the GPU on one rank (qeq_cuda_cg.cu). A system that has
 // converged is frozen; iteration counts are those of two separate CG runs.
 //
 // ACKS2. X has rows of its own beside H's (x_col_/x_val_: only the pairs
 // within bcut_ij, a few per cent of H's), and a double2 per atom holds (q, u)
 // instead of (s, t): the product takes H to the .x parts and X to the .y
 // parts in one kernel, H's row then X's. The two multipliers of the extended system and BiCGStab's
-// scalars are one state (common/acks2_bicgstab.h), on the GPU with one sub-domain, else on the host
+// scalars are one state (common/acks2_bicgstab.h), on the GPU on one rank, else on the host
 // (qeq_cuda_acks2.cu).
 //
 // History: the caller's ChargeHistory, extrapolated and shifted on the GPU
@@ -55,15 +64,19 @@
 
 #include <cuda_runtime.h>
 
+#include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "common/acks2_bicgstab.h"
 #include "common/qeq_cg_loop.h"
-#include "cuda/cuda_charge_model.h"
+#include "common/qeq_matrix_choice.h"
+#include "cuda/charges/cuda_charge_model.h"
+#include "cuda/charges/cuda_preconditioner.h"
+#include "cuda/charges/halo_exchange.h"
 #include "cuda/device_buffer.h"
 #include "cuda/engine_atoms.h"
-#include "cuda/halo_exchange.h"
 #include "cuda/readback.h"
 #include "puremd_gpu/physics/acks2.h"
 #include "puremd_gpu/qeq.h"
@@ -72,15 +85,7 @@ namespace puremd::cuda {
 
 constexpr int kQEqBlock = 256;             // threads per block of every QEq kernel
 constexpr int kQEqMaxReduceBlocks = 1024;  // blocks of the row kernels with partial sums
-// The matrix is written into room that both lists reserve (room = far-list
-// entries + reverse-index entries, skin pairs included), an upper bound of
-// its size already: a little headroom only keeps the room from being
-// reallocated at each list build (1.25 cost 1.5 GB at HNS 16^3).
-constexpr double kMatrixHeadroom = 1.05;
-
-// Threads per matrix row in the SpMV: `forced` (QEqSettings::threads_per_row)
-// or, for 0, chosen from the mean length of the non-empty rows.
-int pick_threads_per_row(long long nnz, long long nonempty_rows, int forced);
+constexpr int kTileRows = 32;              // rows per tile of QEqMatrix::Half: the lanes of a warp
 
 // Owner -> images map for folding ghost rows into owners on the device.
 struct ImageMap {
@@ -94,8 +99,8 @@ struct QEqRowArgs {
   const int *type;    // null: per-atom parameters
   int num_types;
   const double *shield, *gamma;
-  // per ghost, device path only (null: keep ghost columns): the owned atom
-  // it is an image of, or -1 (halo mode) for another rank's atom, whose
+  // per ghost (null without ghosts): the owned atom it is an image of, or
+  // -1 (several ranks) for another rank's atom, whose
   // value the halo exchange brings: its pairs are kept in full in the owned
   // rows (never summed back to its owner) and its own row is empty
   const int *owner;
@@ -114,7 +119,7 @@ struct ParamArgs {
   const double *chi, *eta, *chi_shift, *chi_eff;
 };
 
-// CG's state on the GPU (one sub-domain): the scalars of iterations by
+// CG's state on the GPU (one rank, or peer sums): the scalars of iterations by
 // parity (an iteration reads its own while it sets which systems run the
 // next), rho = r . M^-1 r, |b| and the iteration counts.
 struct CgState {
@@ -131,7 +136,6 @@ struct CgState {
 enum QEqSlot : int {
   kQEqRows = 0,      // rows selected (cub::DeviceSelect's count)
   kQEqBadRow,        // lowest owned atom of the group qeq_row_parameters_ok rejects (kNoIndex)
-  kQEqBadOwner,      // lowest ghost whose given owner is neither owned nor -1 (kNoIndex)
   kQEqNoOwner,       // ghosts whose owner is not known (-1)
   kQEqEntries,       // H's entries (rows), the tiles' values
   kQEqEntries2,      // beside them: X's entries (rows), the tiles' entries or partners
@@ -204,16 +208,21 @@ class CudaQEqSolver {
   double *history_on_device(ChargeHistory &history, int nl);
 
   // --- qeq_cuda_ghosts.cu
-  // Whether ghosts are refreshed on the device (device_comm_), with owner_dev_.
+  // Each ghost's owner on this rank (owner_dev_), found by id.
   void find_ghost_owners(const QEqInput &in);
-  // Ghost charges from their owners (device path; halo mode: the exchange).
+  // Ghost charges from their owners (one rank: a gather; several: the halo).
   void refresh_ghost_charges(double *q, QEqComm &comm);
-  // Comm path: ghosts of the systems in `which` (bit 0 s, bit 1 t) get their
-  // owners' values through QEqComm::forward; ghost rows are added into their
-  // owners through QEqComm::reverse.
-  void forward_host(double2 *v, int which, QEqComm &comm);
-  // Halo mode (QEqComm::halo given: several ranks): ghost values of v from
-  // the atoms they are images of, through the halo exchange on the GPU.
+  // A per-atom result: the caller's array (n_total) and its GPU copy.
+  struct ResultHome {
+    double *host;
+    DeviceArray<double> *dev;
+  };
+  // The results into the caller's arrays (see the .cu); set_rows writes the
+  // rows' values on the GPU.
+  void results_home(const ResultHome *out, int count, QEqComm &comm,
+                    const std::function<void()> &set_rows);
+  // Several ranks: ghost values of v from the atoms they are images of,
+  // through the halo exchange on the GPU (one rank: the product gathers).
   template <class T>
   void forward_halo(T *v, QEqComm &comm) {
     if (halo_mode_) halo_.forward(v, comm);
@@ -223,14 +232,10 @@ class CudaQEqSolver {
     res.halo_peers_copy = halo_.peers_by_copy();
     res.halo_peers_mpi = halo_.peers_by_mpi();
   }
-  void reverse_host(double2 *y, int which, QEqComm &comm);
-  template <class Move>
-  void through_comm(double2 *v, int down, int up_begin, int up_end, int which, Move &&move);
 
   // --- qeq_cuda_matrix.cu
   void build_matrix(const QEqInput &in);
-  QEqMatrix matrix_format(const EngineAtoms &f) const;
-  bool auto_half_first(const QEqSettings &s, int n_local) const;
+  QEqFormatQuery format_query(const EngineAtoms &f) const;
   bool store_fits(long long room) const;
   bool half_fits(long long row_room) const;
   bool adding_fits(long long room, std::size_t held, std::size_t bytes) const;
@@ -254,6 +259,9 @@ class CudaQEqSolver {
   // --- qeq_cuda_cg.cu
   QEqResult conjugate_gradients(QEqComm &comm);
   bool scalars_on_device(const QEqComm &comm) const;
+  // --- qeq_cuda_cg_apply.cu: a preconditioner that is no diagonal
+  void apply_start(unsigned g);
+  void apply_update(unsigned g, const CgStep &c, CgState *st, int par, const PeerReduce &pr);
   unsigned reduce_blocks() const;
   void finish_sums(unsigned nblocks, int nc, double *out);
 
@@ -288,15 +296,14 @@ class CudaQEqSolver {
   int hist_depth_ = kQEqHistoryDepth;  // the history's (ChargeHistory::depth)
   EngineAtoms atoms_;                  // of the solve in progress
   QEqRowArgs row_args_{};              // the row rules' inputs of the solve in progress
-  bool device_comm_ = false;
-  // Several ranks with a halo pattern (QEqComm::halo): ghosts of this rank's
-  // atoms are found by id (owner_dev_), the others' values come through
-  // halo_; device_comm_ is then set too (no QEqComm::forward / reverse).
+  // Several ranks (QEqComm::size() > 1): ghosts of this rank's atoms are
+  // found by id (owner_dev_), the others' values come through halo_.
   bool halo_mode_ = false;
-  // ghost owners found by id (ghosts_are_images), kept until the atoms are
-  // reordered: for n_total owners_of_ (-1: none kept) and n_local owners_nl_
+  // ghost owners found by id, kept until the atoms are reordered: for
+  // n_total owners_of_ (-1: none kept) and n_local owners_nl_; the ghosts
+  // without one on this rank
   int owners_of_ = -1, owners_nl_ = 0;
-  bool owners_known_ = false;  // every ghost's owner was found
+  long long owners_missing_ = 0;
   int n_local_ = 0, n_total_ = 0, n_rows_ = 0;
   long long nnz_ = 0, nonempty_rows_ = 0;
   long long x_nnz_ = 0;  // ACKS2: X's stored entries
@@ -319,6 +326,9 @@ class CudaQEqSolver {
   long overflowed_for_ = -1;   // the list build whose tiles overflowed their tables
   bool tiles_reused_ = false;  // this solve's tiles kept an earlier solve's partners
   long long solves_ = 0;       // solves begun (QEqMatrix::Auto's first solve)
+  // CG's preconditioner (QEqSettings::preconditioner, made when the name changes)
+  std::unique_ptr<CudaPreconditioner> precond_;
+  std::string precond_name_;
   // another model's implementation (kept between solves), and this solve's (null: QEq)
   ModelSlot<CudaChargeModel, MemoryTracker &> model_;
   CudaChargeModel *model_now_ = nullptr;
@@ -327,7 +337,7 @@ class CudaQEqSolver {
   double *acks2_u_ = nullptr;  // the caller's u (Acks2Input::u)
   int acks2_last_iters_ = 0;   // BiCGStab iterations of the last solve (the first batch)
 
-  std::vector<double> shield_, comm_s_, comm_t_;
+  std::vector<double> shield_;
 
   // input (the group flags as given, then as the kernels read them)
   DeviceArray<double> chi_dev_{"QEq: chi", &mem_}, eta_dev_{"QEq: eta", &mem_},
@@ -381,7 +391,6 @@ class CudaQEqSolver {
   Readback<QEqSlot, kNumQEqSlots> slots_{"QEq: sizes and checks", &mem_};
   CudaHalo halo_{stream_, mem_};  // halo mode's exchange plan and buffers
   // host staging
-  PinnedArray<double2> stage_{"QEq: ghost refresh staging (pinned)"};
   PinnedArray<double> sums_host_{"QEq: reduction results (pinned)"};
   PinnedArray<CgState> cg_probe_{"QEq: CG state (pinned)"};
   PinnedArray<Acks2State> acks2_probe_{"ACKS2: BiCGStab state (pinned)"};

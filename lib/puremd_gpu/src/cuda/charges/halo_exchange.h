@@ -25,13 +25,10 @@
 #include <vector>
 
 #include "common/halo_plan.h"
+#include "cuda/charges/peer_reduce.cuh"
 #include "cuda/device_buffer.h"
-#include "cuda/peer_reduce.cuh"
 
 namespace puremd::cuda {
-
-// How the halo's values reach other ranks (QEqSettings::halo).
-enum class HaloTransport { Auto, Mpi };
 
 class CudaHalo {
  public:

@@ -6,11 +6,11 @@
 #include <cuda_runtime.h>
 
 #include "common/acks2_bicgstab.h"
+#include "cuda/charges/qeq_cuda_rows.cuh"
+#include "cuda/charges/qeq_cuda_solver.h"
+#include "cuda/charges/qeq_cuda_sums.cuh"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/lane_group.cuh"
-#include "cuda/qeq_cuda_rows.cuh"
-#include "cuda/qeq_cuda_solver.h"
-#include "cuda/qeq_cuda_sums.cuh"
 
 namespace puremd::cuda {
 namespace {
@@ -119,11 +119,10 @@ void CudaQEqSolver::launch_acks2_spmv(const double2 *v, double2 *y, const int *p
   }
 }
 
-// y = (H v.q, X v.u) off the diagonal over every row; on the comm path v's
-// ghosts come through QEqComm first and y's ghost rows go home after (the
-// device path gathers owners' columns and folds in k_acks2_finish).
+// y = (H v.q, X v.u) off the diagonal over every row; other ranks' ghosts of
+// v come through the halo first (this rank's images are gathered as their
+// owners' columns and their rows folded in k_acks2_finish).
 void CudaQEqSolver::acks2_product(const double2 *v, double2 *y, QEqComm &comm, const int *phase) {
-  if (!device_comm_) forward_host(const_cast<double2 *>(v), 3, comm);
   forward_halo(const_cast<double2 *>(v), comm);
   if (tiles_ && n_total_ > 0) {
     const int n = n_total_;
@@ -149,7 +148,6 @@ void CudaQEqSolver::acks2_product(const double2 *v, double2 *y, QEqComm &comm, c
         break;
     }
   }
-  if (!device_comm_) reverse_host(y, 3, comm);
 }
 
 // X_ii = -(sum of row i's X, its images' rows included): X times (0, 1).

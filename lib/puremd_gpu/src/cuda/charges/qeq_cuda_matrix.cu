@@ -9,12 +9,13 @@
 #include <string>
 #include <type_traits>
 
+#include "common/qeq_matrix_choice.h"
 #include "common/qeq_rows.h"
+#include "cuda/charges/qeq_cuda_rows.cuh"
+#include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/cub_calls.cuh"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/lane_group.cuh"
-#include "cuda/qeq_cuda_rows.cuh"
-#include "cuda/qeq_cuda_solver.h"
 #include "puremd_gpu/errors.h"
 
 namespace puremd::cuda {
@@ -29,13 +30,6 @@ __global__ void k_segment_bounds(const int *key, int n, int nseg, int *start, in
   if (k < 0 || k >= nseg) return;
   if (p == 0 || key[p - 1] != k) start[k] = p;
   if (p == n - 1 || key[p + 1] != k) end[k] = p + 1;
-}
-
-// ACKS2's X entry of a candidate: its bond softness when the candidate is
-// kept, else 0; X stores the non-zero ones (counted by k_list_rows, written
-// by k_acks2_x_rows: the same rule in both).
-__device__ __forceinline__ double acks2_x_entry(const QEqRowArgs &a, const QEqCandidate &c) {
-  return c.take ? acks2_row_value(a, c) : 0.0;
 }
 
 // The rows (qeq_cuda_rows.cuh): one warp per row writes, when kStore, the
@@ -95,51 +89,6 @@ __global__ void __launch_bounds__(kQEqBlock) k_list_rows(QEqRowArgs a, RowCounts
   }
 }
 
-// ACKS2's X entries per row, counted on their own where H is in tiles
-// (k_list_rows counts them beside H's rows otherwise).
-__global__ void __launch_bounds__(kQEqBlock)
-    k_acks2_x_counts(QEqRowArgs a, int *x_count, unsigned long long *x_nnz) {
-  const LaneGroup<32> g;
-  const long long warp = g.row();
-  if (warp >= a.far.n_total) return;  // whole warp
-  const int i = static_cast<int>(warp);
-  int count = 0;
-  qeq_row_chunks(g, a, i, [&](const QEqCandidate &c) {
-    int kept = 0;
-    g.rank(acks2_x_entry(a, c) != 0.0, kept);
-    count += kept;
-  });
-  if (g.lane == 0) {
-    x_count[i] = count;
-    if (count > 0) atomicAdd(x_nnz, static_cast<unsigned long long>(count));
-  }
-}
-
-// ACKS2's X rows, stored apart from H's: X_ij is non-zero only within
-// bcut_ij, a few Angstrom, so its rows hold a few per cent of H's entries
-// (water: 3.4 A against H's 10 A), and the product reads those alone. The
-// same candidates in the same order as k_list_rows, the non-zero ones
-// written from x_start[i].
-__global__ void __launch_bounds__(kQEqBlock)
-    k_acks2_x_rows(QEqRowArgs a, const int *x_start, int *x_col, double *x_val) {
-  const LaneGroup<32> g;
-  const long long warp = g.row();
-  if (warp >= a.far.n_total) return;  // whole warp
-  const int i = static_cast<int>(warp);
-  int count = 0;
-  const long long base = x_start[i];
-  qeq_row_chunks(g, a, i, [&](const QEqCandidate &c) {
-    const double v = acks2_x_entry(a, c);
-    int kept = 0;
-    const int before = g.rank(v != 0.0, kept);
-    if (v != 0.0) {
-      x_col[base + count + before] = c.col;
-      x_val[base + count + before] = v;
-    }
-    count += kept;
-  });
-}
-
 // Owner -> images map key per ghost: the owner if the ghost row has entries,
 // else n_local (sorted past every owner).
 template <class Count>
@@ -179,7 +128,7 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
     once_ = acks2_ ? m == QEqMatrix::Half : m != QEqMatrix::Full;
     matrix_free_ = m == QEqMatrix::Free;
   };
-  take(matrix_format(f));
+  take(qeq_matrix_format(format_query(f)));
   slots_.clear(stream_, kQEqEntries, kNumQEqSlots - kQEqEntries);
   QEqRowArgs &a = row_args_;
   a = QEqRowArgs{};
@@ -189,7 +138,7 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   a.num_types = in.num_types;
   a.shield = in.type ? shield_dev_.data() : nullptr;
   a.gamma = gamma_dev_.data();
-  a.owner = device_comm_ && n > nl ? owner_dev_.data() : nullptr;
+  a.owner = n > nl ? owner_dev_.data() : nullptr;
   a.cut2 = settings_.cut_hi * settings_.cut_hi;
   a.taper = taper_;
   a.bad_type = slots_.at(kQEqBadTypeFlag);
@@ -208,10 +157,9 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
     tiles_overflowed_ = true;
     // (ACKS2's product has no Half in rows: Full where it fits, else Free;
     // an explicit `half` tries the tiles again at the next list build)
-    if (acks2_)
-      take(f.rev_start && store_fits(f.row_room + f.rev_total) ? QEqMatrix::Full : QEqMatrix::Free);
-    else
-      take(matrix_format(f));
+    QEqFormatQuery q = format_query(f);
+    if (acks2_) q.full_fits = f.rev_start && store_fits(f.row_room + f.rev_total);
+    take(qeq_format_after_tile_overflow(q));
   }
   if (format_ != QEqMatrix::Half) release_tiles();  // (their memory to the format taken)
   const bool store = !matrix_free_;
@@ -264,90 +212,44 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   build_image_map(n, nl);
 }
 
-// ACKS2 with H in tiles: X's rows counted, stored (both triangles, ghost
-// rows included, as beside a Full H), and the image map of X's ghost rows
-// (H's tiles scatter to the owners' columns and need none).
-void CudaQEqSolver::build_x_beside_tiles(int n, int nl) {
-  x_count_.reserve_discarding(static_cast<std::size_t>(n), kGrowHeadroom);
-  x_start_.reserve_discarding(static_cast<std::size_t>(n), kGrowHeadroom);
-  slots_.clear(stream_, kQEqEntries2);
-  k_acks2_x_counts<<<blocks_for(static_cast<long long>(n) * 32, kQEqBlock), kQEqBlock, 0,
-                     stream_>>>(row_args_, x_count_.data(), slots_.at(kQEqEntries2));
-  PMD_CUDA_CHECK_LAUNCH("k_acks2_x_counts", stream_);
-  slots_.read(stream_, kQEqEntries2);
-  x_nnz_ = slots_.value(kQEqEntries2);
-  build_x_rows(n);
-  build_image_map(n, nl, true);
-}
-
-// X's rows (k_acks2_x_rows) where the counts of k_list_rows put them.
-void CudaQEqSolver::build_x_rows(int n) {
-  if (x_nnz_ > INT32_MAX)
-    throw RuntimeError("ACKS2 (CUDA): " + std::to_string(x_nnz_) +
-                       " bond-softness entries exceed the 32-bit index; use more GPUs / MPI ranks");
-  exclusive_sum(cub_tmp_, x_count_.data(), x_start_.data(), n, stream_);
-  x_col_.reserve_discarding(static_cast<std::size_t>(std::max<long long>(x_nnz_, 1)),
-                            kMatrixHeadroom);
-  x_val_.reserve_discarding(static_cast<std::size_t>(std::max<long long>(x_nnz_, 1)),
-                            kMatrixHeadroom);
-  k_acks2_x_rows<<<blocks_for(static_cast<long long>(n) * 32, kQEqBlock), kQEqBlock, 0, stream_>>>(
-      row_args_, x_start_.data(), x_col_.data(), x_val_.data());
-  PMD_CUDA_CHECK_LAUNCH("k_acks2_x_rows", stream_);
-}
-
-// This solve's matrix: as the settings say, or
-// for Auto the fastest that fits: from half_from_atoms owned atoms on, Half
-// before Full (its product reads a third of Full's bytes, its build costs
-// more: bench/README), below it Full before Half; Free last. The matrix is
-// built anew at every solve, so a later solve may store it where the first
-// did not.
-QEqMatrix CudaQEqSolver::matrix_format(const EngineAtoms &f) const {
-  switch (settings_.matrix) {
-    case QEqMatrix::Auto:
-      break;
-    case QEqMatrix::Half:
-      return QEqMatrix::Half;
-    default:
-      return settings_.matrix;
+// What this solve's format is chosen from (common/qeq_matrix_choice.h): the
+// fits are measured for Auto only. The matrix is built anew at every solve,
+// so a later solve may store it where the first did not.
+QEqFormatQuery CudaQEqSolver::format_query(const EngineAtoms &f) const {
+  QEqFormatQuery q;
+  q.asked = settings_.matrix;
+  q.n_local = f.n_local;
+  q.half_from_atoms = settings_.half_from_atoms;
+  q.acks2 = acks2_;
+  q.tiles_overflowed = tiles_overflowed_;
+  if (q.asked == QEqMatrix::Auto) {
+    q.full_fits = f.rev_start && store_fits(f.row_room + f.rev_total);
+    q.half_fits = half_fits(f.row_room);
   }
-  const bool full = f.rev_start && store_fits(f.row_room + f.rev_total);
-  const bool half = half_fits(f.row_room) && !(acks2_ && tiles_overflowed_);
-  if (half && auto_half_first(settings_, f.n_local)) return QEqMatrix::Half;
-  if (full) return QEqMatrix::Full;
-  return half ? QEqMatrix::Half : QEqMatrix::Free;
-}
-
-// Auto's order: Half first from half_from_atoms owned atoms on, but not
-// after a tile overflowed (Half in rows is slower than Full).
-bool CudaQEqSolver::auto_half_first(const QEqSettings &s, int n_local) const {
-  return n_local >= s.half_from_atoms && !tiles_overflowed_;
+  return q;
 }
 
 // Whether a solve of `p` may read the reverse far index (engine_atoms.h),
-// which costs a list-sized array: a matrix with both triangles (Full, Auto
-// unless it takes Half first or Full would not fit), a model's that says so
-// (ACKS2's, QTPIE's sums).
+// which costs a list-sized array: a matrix with both triangles
+// (qeq_reads_reverse_index), a model's that says so (ACKS2's, QTPIE's sums).
 // Where Auto takes Half first and a tile overflows, that solve stores Half
 // in rows (no index lent) and the later ones Full.
 bool CudaQEqSolver::reads_reverse_index(const QEqProblem &p, int n_local, long long row_room) {
   if (p.model && model_.of(p.model, "CUDA", mem_)->reads_reverse_index()) return true;
-  switch (p.settings.matrix) {
-    case QEqMatrix::Full:
-      return true;
-    case QEqMatrix::Auto:
-      // not where Half comes first and fits, nor where Full cannot fit (its
-      // entries: the rows' and about as many from the index)
-      if (auto_half_first(p.settings, n_local) && half_fits(row_room)) return false;
-      return store_fits(2 * row_room);
-    default:
-      return false;
-  }
+  QEqFormatQuery q;
+  q.asked = p.settings.matrix;
+  q.n_local = n_local;
+  q.half_from_atoms = p.settings.half_from_atoms;
+  q.tiles_overflowed = tiles_overflowed_;
+  if (q.asked != QEqMatrix::Auto) return qeq_reads_reverse_index(q, false);
+  q.half_fits = half_fits(row_room);
+  // (Full's entries: the rows' and about as many from the index)
+  return qeq_reads_reverse_index(q, store_fits(2 * row_room));
 }
 
 // Whether storing `room` entries (values and columns, beyond those held)
-// keeps the memory in use within kQEqStoredShareFirst (first solve) or
-// kQEqStoredShare of the GPU. (ACKS2's X, a few per cent of H within its
-// short cut-off, is left to the share's margin.)
+// keeps the memory in use within the share (qeq_stored_fits). (ACKS2's X, a
+// few per cent of H within its short cut-off, is left to the share's margin.)
 bool CudaQEqSolver::store_fits(long long room) const {
   return adding_fits(room, std::min(val_.capacity(), col_.capacity()),
                      sizeof(double) + sizeof(int));
@@ -364,16 +266,15 @@ bool CudaQEqSolver::half_fits(long long row_room) const {
 }
 
 // Whether adding room x kMatrixHeadroom entries of `bytes` each, beyond the
-// `held` ones, keeps the memory in use within the share (above).
+// `held` ones, keeps the memory in use within the share (the GPU's memory
+// is asked only when something is to be added).
 bool CudaQEqSolver::adding_fits(long long room, std::size_t held, std::size_t bytes) const {
-  const double want = kMatrixHeadroom * static_cast<double>(room);
-  const double add = std::max(0.0, want - static_cast<double>(held)) * static_cast<double>(bytes);
+  const double add = qeq_matrix_bytes_to_add(room, held, bytes);
   if (add == 0.0) return true;
   std::size_t free_b = 0, total_b = 0;
   PMD_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-  const double in_use = static_cast<double>(total_b - free_b);
-  const double share = solves_ > 0 ? kQEqStoredShare : kQEqStoredShareFirst;
-  return in_use + add <= share * static_cast<double>(total_b);
+  return qeq_stored_fits(add, static_cast<double>(total_b - free_b), static_cast<double>(total_b),
+                         solves_ == 0);
 }
 
 // The matrix's sizes (H's and X's entries, or the tiles' values and entries),
@@ -396,7 +297,7 @@ void CudaQEqSolver::read_matrix_size(const QEqInput &in) {
 // by ascending ghost index (a deterministic sum). A matrix with each pair
 // once has no ghost rows: its product scatters to the owners' columns.
 void CudaQEqSolver::build_image_map(int n, int nl, bool x_rows) {
-  if (device_comm_ && (!once_ || x_rows)) {
+  if (!once_ || x_rows) {
     const int n_ghost = n - nl;
     img_start_.reserve_discarding(nl, kGrowHeadroom);
     img_end_.reserve_discarding(nl, kGrowHeadroom);
@@ -426,7 +327,7 @@ void CudaQEqSolver::build_image_map(int n, int nl, bool x_rows) {
 }
 
 ImageMap CudaQEqSolver::image_map() const {
-  if (!device_comm_ || (once_ && !acks2_)) return ImageMap{};  // (ACKS2: X's ghost rows)
+  if (once_ && !acks2_) return ImageMap{};  // (ACKS2: X's ghost rows)
   return ImageMap{img_start_.data(), img_end_.data(), img_idx_.data()};
 }
 
