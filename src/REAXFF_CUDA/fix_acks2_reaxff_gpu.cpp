@@ -4,7 +4,6 @@
 #include <mpi.h>
 
 #include <algorithm>
-#include <cstring>
 #include <string>
 
 #include "atom.h"
@@ -21,8 +20,19 @@
 
 using namespace LAMMPS_NS;
 
+namespace {
+// fix acks2/reaxff's syntax: QEq's, with matfree (as QEq's own_keyword
+// takes it) and without the extended Lagrangian.
+ChargeModelSyntax acks2_syntax() {
+  ChargeModelSyntax s;
+  s.keywords = {{"matfree", 0}};
+  s.keyword_usage = " [matfree]";
+  return s;
+}
+}  // namespace
+
 FixAcks2ReaxFFGPU::FixAcks2ReaxFFGPU(LAMMPS *lmp, int narg, char **arg)
-    : FixQEqReaxFFGPU(lmp, narg, arg, 8) {
+    : FixQEqReaxFFGPU(lmp, narg, arg, acks2_syntax()) {
   method = "BiCGStab";
 }
 
@@ -96,12 +106,6 @@ void FixAcks2ReaxFFGPU::pre_force(int vflag) {
       if (mask[i] & groupbit) u[i] = history.t(i, 0);
   });
   forward_per_atom(u.data());
-}
-
-void *FixAcks2ReaxFFGPU::extract(const char *name, int &dim) {
-  dim = 1;
-  if (strcmp(name, "effective_potentials") == 0) return u.data();
-  return nullptr;
 }
 
 double FixAcks2ReaxFFGPU::memory_usage() {

@@ -9,8 +9,8 @@
 
    The solve is fix qeq/reaxff/gpu's charge stage with the ACKS2 system
    (puremd::Acks2Input): one BiCGStab solve for the charges q and the
-   effective potentials u, which the pair style then reads (extract
-   "effective_potentials") for the bond-softness energy and forces and the
+   effective potentials u, which the pair style then reads
+   (ChargeFixGPU::effective_potentials) for the bond-softness energy and forces and the
    q u polarization term. u follows the atoms through the charge history
    (u where QEq keeps t): on steps between solves (Nevery > 1) it is taken
    from there and sent to the ghosts. With fix efield, the field shifts the
@@ -19,6 +19,7 @@
 #ifndef LMP_FIX_ACKS2_REAXFF_GPU_H
 #define LMP_FIX_ACKS2_REAXFF_GPU_H
 
+#include <string>
 #include <vector>
 
 #include "fix_qeq_reaxff_gpu.h"
@@ -33,9 +34,9 @@ class FixAcks2ReaxFFGPU : public FixQEqReaxFFGPU {
   void pre_force(int) override;
   double memory_usage() override;
 
-  // "effective_potentials": u of every atom, owned and ghost (eV), for this
-  // step's forces (pair_style reaxff/gpu reads it so, without this header).
-  void *extract(const char *, int &) override;
+  // u of every atom, owned and ghost (eV), for this step's forces
+  // (ChargeFixGPU: pair_style reaxff/gpu reads it so).
+  const double *effective_potentials() const override { return u.data(); }
 
  protected:
   void extract_pair_parameters() override;

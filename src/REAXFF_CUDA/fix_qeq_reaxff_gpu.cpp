@@ -50,11 +50,24 @@ void FixQEqReaxFFGPU::forward_per_atom(double *v) {
 
 /* ---------------------------------------------------------------------- */
 
-FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg)
-    : FixQEqReaxFFGPU(lmp, narg, arg, 8) {}
+namespace {
+// QEq's syntax: fix qeq/reaxff's, with matfree and the extended Lagrangian.
+ChargeModelSyntax qeq_syntax() {
+  ChargeModelSyntax s;
+  s.keywords = {{"matfree", 0}};
+  s.keyword_usage = " [matfree]";
+  s.extended_lagrangian = true;
+  return s;
+}
+}  // namespace
 
-FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, int first_keyword)
+FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg)
+    : FixQEqReaxFFGPU(lmp, narg, arg, qeq_syntax()) {}
+
+FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, ChargeModelSyntax model_syntax)
     : Fix(lmp, narg, arg),
+      syntax(std::move(model_syntax)),
+      words(arg, arg + narg),
       nevery(1),
       swa(0.0),
       swb(10.0),
@@ -64,23 +77,11 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, int first_ke
       nlevels_respa(0),
       iter_s(0),
       iter_t(0),
-      pertype_option(nullptr),
       reaxflag(0),
       reaxff(nullptr),
       solver_logged(false) {
-  // fix qtpie/reaxff/gpu's and qeq/rel/reaxff/gpu's gauss file comes before
-  // the keywords, and their `scale` among them
-  const bool overlap_model = first_keyword > 8;
-  // extended-Lagrangian charges: QEq's alone (not ACKS2's, QTPIE's or QEqR's)
-  const bool plain_qeq = !overlap_model && !utils::strmatch(style, "^acks2/reax");
-  const std::string usage = fmt::format(
-      "fix ID group {} Nevery cutlo cuthi tol params{} [nowarn] [maxiter N]{}{} "
-      "[threads_per_row N] [matrix auto|full|half|free] [predictor lammps|aspc|quadratic|linear] "
-      "[halo auto|mpi] [cuda_aware auto|yes|no]",
-      style, overlap_model ? " gauss_file" : "", overlap_model ? " [scale S]" : " [matfree]",
-      plain_qeq ? " [xlmd yes|no] [xlcg N] [xlk K]" : "");
-  if (narg < first_keyword)
-    error->all(FLERR, "Illegal fix {} command: expected '{}'", style, usage);
+  if (words.size() < syntax.positional)
+    error->all(FLERR, "Illegal fix {} command: expected '{}'", style, usage());
 
   scalar_flag = 1;
   extscalar = 0;
@@ -95,138 +96,10 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, int first_ke
   swa = utils::numeric(FLERR, arg[4], false, lmp);
   swb = utils::numeric(FLERR, arg[5], false, lmp);
   tolerance = utils::numeric(FLERR, arg[6], false, lmp);
-  if (tolerance <= 0.0)
-    error->all(FLERR, "Fix {}: the CG tolerance must be positive, got {}", style, arg[6]);
-  pertype_option = utils::strdup(arg[7]);
+  pertype_option = arg[7];
 
-  for (int iarg = first_keyword; iarg < narg; ++iarg) {
-    if (strcmp(arg[iarg], "nowarn") == 0) {
-      maxwarn = 0;
-    } else if (strcmp(arg[iarg], "dual") == 0) {
-      // as fix qeq/reaxff, whose post_constructor refuses it
-      error->all(FLERR, "Dual keyword only supported with fix qeq/reaxff/omp (fix {})", style);
-    } else if (strcmp(arg[iarg], "maxiter") == 0) {
-      if (iarg + 1 >= narg) error->all(FLERR, "Fix {}: keyword 'maxiter' needs a value", style);
-      imax = utils::inumeric(FLERR, arg[iarg + 1], false, lmp);
-      if (imax < 1)
-        error->all(FLERR, "Fix {}: maxiter must be at least 1, got {}", style, arg[iarg + 1]);
-      ++iarg;
-    } else if (!overlap_model && strcmp(arg[iarg], "matfree") == 0) {
-      // fix qeq/reaxff's and acks2/reaxff's keyword from LAMMPS 4Jul2026 on
-      // (acted on by their KOKKOS versions): H evaluated in every product
-      matrix_mode = 3;
-    } else if (strcmp(arg[iarg], "xlmd") == 0 || strcmp(arg[iarg], "xlcg") == 0 ||
-               strcmp(arg[iarg], "xlk") == 0) {
-      if (!plain_qeq)
-        error->all(FLERR,
-                   "Fix {}: keyword '{}' (extended-Lagrangian charges) is defined for fix "
-                   "qeq/reaxff/gpu only",
-                   style, arg[iarg]);
-      if (iarg + 1 >= narg)
-        error->all(FLERR, "Fix {}: keyword '{}' needs a value", style, arg[iarg]);
-      if (strcmp(arg[iarg], "xlmd") == 0) {
-        xlmd = utils::logical(FLERR, arg[iarg + 1], false, lmp) != 0;
-      } else if (strcmp(arg[iarg], "xlk") == 0) {
-        xlk = utils::inumeric(FLERR, arg[iarg + 1], false, lmp);
-        xlk_given = true;
-        if (xlk < puremd::kQEqXlMinOrder || xlk > puremd::kQEqXlMaxOrder)
-          error->all(FLERR,
-                     "Fix {}: xlk (the order K of the auxiliary vectors' dissipation) must be "
-                     "{} to {}, got {}",
-                     style, puremd::kQEqXlMinOrder, puremd::kQEqXlMaxOrder, arg[iarg + 1]);
-      } else {
-        xlcg = utils::inumeric(FLERR, arg[iarg + 1], false, lmp);
-        xlcg_given = true;
-        if (xlcg < 1)
-          error->all(FLERR, "Fix {}: xlcg must be at least 1 CG iteration a step, got {}", style,
-                     arg[iarg + 1]);
-      }
-      ++iarg;
-    } else if (overlap_model && strcmp(arg[iarg], "scale") == 0) {
-      if (iarg + 1 >= narg) error->all(FLERR, "Fix {}: keyword 'scale' needs a value", style);
-      phi_scale = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
-      ++iarg;
-    } else if (strcmp(arg[iarg], "threads_per_row") == 0) {
-      if (iarg + 1 >= narg)
-        error->all(FLERR, "Fix {}: keyword 'threads_per_row' needs a value", style);
-      // checked with the other settings below (puremd::check_qeq_settings)
-      threads_per_row = utils::inumeric(FLERR, arg[iarg + 1], false, lmp);
-      ++iarg;
-    } else if (strcmp(arg[iarg], "matrix") == 0) {
-      if (iarg + 1 >= narg) error->all(FLERR, "Fix {}: keyword 'matrix' needs a value", style);
-      // (`stored` is the earlier spelling of `full`)
-      const char *modes[] = {"auto", "full", "half", "free", "stored"};
-      matrix_mode = -1;
-      for (int m = 0; m < 5; ++m)
-        if (strcmp(arg[iarg + 1], modes[m]) == 0) matrix_mode = m == 4 ? 1 : m;
-      if (matrix_mode < 0)
-        error->all(FLERR, "Fix {}: matrix must be 'auto', 'full', 'half' or 'free', got '{}'",
-                   style, arg[iarg + 1]);
-      ++iarg;
-    } else if (strcmp(arg[iarg], "halo") == 0) {
-      if (iarg + 1 >= narg) error->all(FLERR, "Fix {}: keyword 'halo' needs a value", style);
-      const std::string v = arg[iarg + 1];
-      if (v != "auto" && v != "mpi")
-        error->all(FLERR, "Fix {}: halo must be 'auto' or 'mpi', got '{}'", style, v);
-      halo_peer_copies = v == "auto";
-      ++iarg;
-    } else if (strcmp(arg[iarg], "cuda_aware") == 0) {
-      if (iarg + 1 >= narg) error->all(FLERR, "Fix {}: keyword 'cuda_aware' needs a value", style);
-      const std::string v = arg[iarg + 1];
-      if (v != "auto" && v != "yes" && v != "no")
-        error->all(FLERR, "Fix {}: cuda_aware must be 'auto', 'yes' or 'no', got '{}'", style, v);
-      cuda_aware =
-          v == "yes" ? QEqLammpsComm::CudaAware::Yes
-                     : (v == "no" ? QEqLammpsComm::CudaAware::No : QEqLammpsComm::CudaAware::Auto);
-      ++iarg;
-    } else if (strcmp(arg[iarg], "predictor") == 0) {
-      if (iarg + 1 >= narg) error->all(FLERR, "Fix {}: keyword 'predictor' needs a value", style);
-      // in the order of puremd::QEqPredictor
-      const char *names[] = {"lammps", "aspc", "quadratic", "linear"};
-      int p = -1;
-      for (int m = 0; m < puremd::kQEqPredictors; ++m)
-        if (strcmp(arg[iarg + 1], names[m]) == 0) p = m;
-      if (p < 0)
-        error->all(FLERR,
-                   "Fix {}: predictor must be 'lammps', 'aspc', 'quadratic' or 'linear', got '{}'",
-                   style, arg[iarg + 1]);
-      predictor = static_cast<puremd::QEqPredictor>(p);
-      predictor_given = true;
-      ++iarg;
-    } else {
-      error->all(FLERR, "Unknown fix {} keyword: {} (expected '{}')", style, arg[iarg], usage);
-    }
-  }
-  if (xlmd && comm->me == 0) {
-    if (nevery > 1)
-      error->warning(FLERR,
-                     "Fix {} xlmd with Nevery {}: the auxiliary vectors advance once a solve, "
-                     "every {} steps",
-                     style, nevery, nevery);
-    if (predictor_given)
-      error->warning(FLERR,
-                     "Fix {}: with xlmd the predictor starts the converged solves only; each "
-                     "step starts from the auxiliary vectors",
-                     style);
-  }
-  if (xlcg_given && !xlmd)
-    error->all(FLERR, "Fix {}: keyword 'xlcg' sets the CG iterations of 'xlmd yes'; add 'xlmd yes'",
-               style);
-  if (xlk_given && !xlmd)
-    error->all(FLERR, "Fix {}: keyword 'xlk' sets the order of 'xlmd yes'; add 'xlmd yes'", style);
-  check_taper();
-  call_library_all(lmp, context().c_str(), "check_qeq_settings",
-                   [&] { puremd::check_qeq_settings(qeq_settings()); });
+  parse_keywords();
   qcomm = std::make_unique<QEqLammpsComm>(lmp, this, cuda_aware, halo_peer_copies);
-
-  // the history of past solutions is per-atom data; with xlmd it holds the
-  // extended Lagrangian's auxiliary vectors (K + 1 past values), which
-  // restart files keep
-  // (the library's errors reach LAMMPS through its one translation)
-  call_library_all(lmp, context().c_str(), "ChargeHistory", [&] {
-    history = puremd::ChargeHistory(
-        puremd::qeq_history_depth(xlmd ? puremd::QEqXl::Step : puremd::QEqXl::Off, xlk));
-  });
   atom->add_callback(Atom::GROW);
   if (xlmd) {
     restart_global = 1;
@@ -238,19 +111,29 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, int first_ke
 
 /* ---------------------------------------------------------------------- */
 
-FixQEqReaxFFGPU::~FixQEqReaxFFGPU() {
-  if (copymode) return;
-  atom->delete_callback(id, Atom::GROW);
-  if (restart_peratom) atom->delete_callback(id, Atom::RESTART);
-  delete[] pertype_option;
+void FixQEqReaxFFGPU::post_constructor() {
+  for (size_t k : own_keywords) own_keyword(k);
+  check_settings();
+
+  // the history of past solutions is per-atom data; with xlmd it holds the
+  // extended Lagrangian's auxiliary vectors (K + 1 past values), which
+  // restart files keep
+  // (the library's errors reach LAMMPS through its one translation)
+  call_library_all(lmp, context().c_str(), "ChargeHistory", [&] {
+    history = puremd::ChargeHistory(
+        puremd::qeq_history_depth(xlmd ? puremd::QEqXl::Step : puremd::QEqXl::Off, xlk));
+  });
+  grow_arrays(atom->nmax);
+  history_call("clear_history", [&] { history.clear(); });
+  pertype_parameters(pertype_option.c_str());
 }
 
 /* ---------------------------------------------------------------------- */
 
-void FixQEqReaxFFGPU::post_constructor() {
-  grow_arrays(atom->nmax);
-  history_call("clear_history", [&] { history.clear(); });
-  pertype_parameters(pertype_option);
+FixQEqReaxFFGPU::~FixQEqReaxFFGPU() {
+  if (copymode) return;
+  atom->delete_callback(id, Atom::GROW);
+  if (restart_peratom) atom->delete_callback(id, Atom::RESTART);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -265,20 +148,6 @@ int FixQEqReaxFFGPU::setmask() {
 
 /* ---------------------------------------------------------------------- */
 
-void FixQEqReaxFFGPU::check_taper() {
-  if (swb < 0.0) error->all(FLERR, "Fix {} has negative upper Taper radius cutoff {}", style, swb);
-  if (swb <= swa)
-    error->all(FLERR, "Fix {}: upper Taper radius cutoff {} must be larger than the lower one {}",
-               style, swb, swa);
-  if (comm->me == 0) {
-    if (std::fabs(swa) > 0.01)
-      error->warning(FLERR, "Fix {} has non-zero lower Taper radius cutoff", style);
-    if (swb < 5.0) error->warning(FLERR, "Fix {} has very low Taper radius cutoff", style);
-  }
-}
-
-/* ---------------------------------------------------------------------- */
-
 puremd::QEqSettings FixQEqReaxFFGPU::qeq_settings() const {
   puremd::QEqSettings set;
   set.cut_lo = swa;
@@ -286,9 +155,7 @@ puremd::QEqSettings FixQEqReaxFFGPU::qeq_settings() const {
   set.tolerance = tolerance;
   set.max_iter = imax;
   set.threads_per_row = threads_per_row;
-  const puremd::QEqMatrix modes[] = {puremd::QEqMatrix::Auto, puremd::QEqMatrix::Full,
-                                     puremd::QEqMatrix::Half, puremd::QEqMatrix::Free};
-  set.matrix = modes[matrix_mode];
+  set.matrix = matrix;
   set.predictor = predictor;
   if (xlmd) {
     set.xl = xl_mode;  // chosen for the solve at hand (pre_force)
@@ -355,25 +222,6 @@ void FixQEqReaxFFGPU::init() {
 
   if (utils::strmatch(update->integrate_style, "^respa"))
     nlevels_respa = (dynamic_cast<Respa *>(update->integrate))->nlevels;
-
-  // A fix after this one at pre_force may change the charges (fix adapt):
-  // then the pair style reads atom->q instead of the solve's charges (the
-  // CUDA driver keeps those on the GPU otherwise).
-  // Only the hook this run calls counts: fix nvt/npt have PRE_FORCE_RESPA,
-  // which Verlet never calls (counting it made every NVT step upload the
-  // atoms and build the GPU's pair list twice).
-  const int hook = update->whichflag == 2 ? MIN_PRE_FORCE
-                   : utils::strmatch(update->integrate_style, "^respa")
-                       ? (PRE_FORCE | PRE_FORCE_RESPA)
-                       : PRE_FORCE;
-  later_pre_force = false;
-  bool after_me = false;
-  for (int k = 0; k < modify->nfix; ++k) {
-    if (modify->fix[k] == this)
-      after_me = true;
-    else if (after_me && (modify->fmask[k] & hook))
-      later_pre_force = true;
-  }
 
   // the pair style has created its engine by now (force->init runs first)
   log_solver();
@@ -454,11 +302,11 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   // neighbours are built here, for this solve and the forces that follow.
   puremd::QEqResult res;
   const double t0 = timing ? platform::walltime() : 0.0;
-  // The forces may reuse this solve's atoms and charges (StepKey) unless a
-  // later pre_force fix may change them first.
+  // The forces may reuse this solve's atoms and charges where the pair
+  // style's key says they follow it (StepKey).
   puremd::StepInput atoms;
   reaxff->fill_step_input(atoms);
-  if (!later_pre_force) atoms.key = reaxff->step_key(PairReaxFFGPU::StepCall::ChargeSolve);
+  atoms.key = reaxff->step_key(PairReaxFFGPU::StepCall::ChargeSolve);
   puremd::Engine &engine = reaxff->charge_engine();
   res = call_library(lmp, context().c_str(), "solve_charges",
                      [&] { return engine.solve_charges(atoms, in, history, *qcomm, atom->q); });
@@ -474,7 +322,7 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
     if (xl_mode == puremd::QEqXl::Start) xl_warm_left = xlk;
     if (xl_mode == puremd::QEqXl::Warm) --xl_warm_left;
   }
-  if (res.matrix_free && matrix_mode == 0 && !told_matrix_free && comm->me == 0)
+  if (res.matrix_free && matrix == puremd::QEqMatrix::Auto && !told_matrix_free && comm->me == 0)
     utils::logmesg(lmp,
                    "Fix {}: the QEq matrix would leave too little GPU memory for the step: "
                    "its products are matrix-free (slower, no matrix memory; 'matrix half' "

@@ -41,17 +41,15 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "charge_fix_gpu.h"
 #include "fix.h"
 #include "library_call.h"
 #include "puremd_gpu/charge_history.h"
+#include "puremd_gpu/qeq.h"
 #include "qeq_lammps_comm.h"
-
-namespace puremd {
-struct QEqSettings;
-struct QEqProblem;
-}  // namespace puremd
 
 namespace LAMMPS_NS {
 
@@ -64,7 +62,17 @@ inline constexpr const char *kNeedsOurPair =
 
 class QEqEfield;
 
-class FixQEqReaxFFGPU : public Fix {
+// A charge model's syntax (FixQEqReaxFFGPU's arguments): what follows
+// params and which keywords of its own it takes.
+struct ChargeModelSyntax {
+  size_t positional = 8;                              // words up to the last positional argument
+  std::string positional_usage;                       // those after params, for the usage line
+  std::vector<std::pair<std::string, int>> keywords;  // own keywords, values each
+  std::string keyword_usage;                          // own keywords, for the usage line
+  bool extended_lagrangian = false;                   // xlmd, xlcg, xlk
+};
+
+class FixQEqReaxFFGPU : public Fix, public ChargeFixGPU {
  public:
   FixQEqReaxFFGPU(class LAMMPS *, int, char **);
   ~FixQEqReaxFFGPU() override;
@@ -100,11 +108,29 @@ class FixQEqReaxFFGPU : public Fix {
   void set_arrays(int) override;
   double memory_usage() override;
 
+  // QEq has no effective potentials (ChargeFixGPU).
+  const double *effective_potentials() const override { return nullptr; }
+
  protected:
-  // For a derived charge model (fix qtpie/reaxff/gpu, qeq/rel/reaxff/gpu,
-  // acks2/reaxff/gpu): its keywords start at first_keyword (positional
-  // arguments of its own before them: past 8, a gauss file and `scale`).
-  FixQEqReaxFFGPU(class LAMMPS *, int, char **, int first_keyword);
+  // Arguments (fix_qeq_reaxff_gpu_args.cpp). A charge model states its
+  // syntax (ChargeModelSyntax); the constructor parses what every model has
+  // (Nevery cutlo cuthi tol params, the common keywords, QEq's
+  // extended-Lagrangian ones where the model has them) and sets the model's
+  // own keywords aside, which the model parses at post_constructor
+  // (own_keyword); its positional arguments after params, its constructor.
+  // (Everything that may fail comes before the constructor's Atom callbacks:
+  // LAMMPS takes those only while it constructs the fix.)
+  FixQEqReaxFFGPU(class LAMMPS *, int, char **, ChargeModelSyntax);
+  // The model's own keyword at words[k] (QEq's and ACKS2's: matfree).
+  virtual void own_keyword(size_t k);
+  const ChargeModelSyntax syntax;
+  std::vector<std::string> words;    // the fix command's words
+  std::vector<size_t> own_keywords;  // where the model's own keywords are
+  std::string usage() const;         // the fix's whole syntax, for errors
+  // The value after keyword words[k] (an error if there is none).
+  const std::string &keyword_value(size_t k) const;
+  void parse_keywords();
+  void check_settings();
   // The run's fix efield, checked as this charge model takes it.
   virtual std::unique_ptr<QEqEfield> find_efield();
   // What the charge model adds to the solve's input (here: fix efield's
@@ -114,13 +140,12 @@ class FixQEqReaxFFGPU : public Fix {
   int nevery;
   double swa, swb;  // taper inner / outer radius
   double tolerance;
-  int imax;                // maxiter
-  int maxwarn;             // 0 with 'nowarn'
-  double phi_scale = 1.0;  // `scale` of the overlap models (fix qtpie/qeq-rel): 1 by default
+  int imax;     // maxiter
+  int maxwarn;  // 0 with 'nowarn'
   int nlevels_respa;
   int iter_s, iter_t;
-  int threads_per_row = 0;        // QEqSettings::threads_per_row
-  int matrix_mode = 0;            // QEqSettings::matrix: 0 auto, 1 full, 2 half, 3 free
+  int threads_per_row = 0;                             // QEqSettings::threads_per_row
+  puremd::QEqMatrix matrix = puremd::QEqMatrix::Auto;  // QEqSettings::matrix
   bool told_matrix_free = false;  // the log says once that auto went matrix-free
   const char *method = "CG";      // the solver, as the warnings name it
   // QEqSettings::predictor
@@ -149,8 +174,8 @@ class FixQEqReaxFFGPU : public Fix {
   double solve_seconds = 0.0, halo_seconds = 0.0;  // (halo: QEqLammpsComm::update_halo)
   long halo_recordings = 0;
   long solves = 0, iter_s_sum = 0, iter_t_sum = 0;
-  char *pertype_option;
-  int reaxflag;  // parameters from the pair style (1) or from a file (0)
+  std::string pertype_option;  // params
+  int reaxflag;                // parameters from the pair style (1) or from a file (0)
 
   // Per-type QEq parameters, index 1..ntypes (entry 0 unused).
   std::vector<double> chi, eta, gamma;
@@ -160,7 +185,6 @@ class FixQEqReaxFFGPU : public Fix {
   puremd::ChargeHistory history;      // past solutions, per atom: moves with the atoms
   bool solver_is_cuda = false;        // the engine runs the CUDA driver
   bool solver_logged;                 // the log line naming the solver was written
-  bool later_pre_force = false;       // a fix after this one runs at pre_force (init)
   // the solver's communication over LAMMPS's comm and MPI, with the halo
   std::unique_ptr<QEqLammpsComm> qcomm;
   QEqLammpsComm::CudaAware cuda_aware = QEqLammpsComm::CudaAware::Auto;  // keyword cuda_aware
@@ -175,7 +199,7 @@ class FixQEqReaxFFGPU : public Fix {
   virtual void extract_pair_parameters();
   virtual void read_parameter_file(const char *);
   void check_parameters();
-  void check_taper();
+  void warn_taper();
   puremd::QEqSettings qeq_settings() const;
   void log_solver();
   // "Fix STYLE", how the library's errors begin (library_call.h)

@@ -21,12 +21,31 @@
 
 using namespace LAMMPS_NS;
 
+namespace {
+// fix qtpie/reaxff's and qeq/rel/reaxff's syntax: QEq's with a gauss file
+// after params and `scale`, without matfree or the extended Lagrangian.
+ChargeModelSyntax overlap_syntax() {
+  ChargeModelSyntax s;
+  s.positional = 9;
+  s.positional_usage = " gauss_file";
+  s.keywords = {{"scale", 1}};
+  s.keyword_usage = " [scale S]";
+  return s;
+}
+}  // namespace
+
 FixQtpieReaxFFGPU::FixQtpieReaxFFGPU(LAMMPS *lmp, int narg, char **arg)
     : FixQtpieReaxFFGPU(lmp, narg, arg, puremd::OverlapModel::Qtpie) {}
 
 FixQtpieReaxFFGPU::FixQtpieReaxFFGPU(LAMMPS *lmp, int narg, char **arg, puremd::OverlapModel model)
-    : FixQEqReaxFFGPU(lmp, narg, arg, 9), model(model) {
+    : FixQEqReaxFFGPU(lmp, narg, arg, overlap_syntax()), model(model) {
   gauss_file = arg[8];
+}
+
+// `scale`, the factor of fix efield's potential (fix qtpie/reaxff's keyword
+// from LAMMPS 4Jul2026 on).
+void FixQtpieReaxFFGPU::own_keyword(size_t k) {
+  if (words[k] == "scale") phi_scale = utils::numeric(FLERR, keyword_value(k), false, lmp);
 }
 
 void FixQtpieReaxFFGPU::post_constructor() {

@@ -38,10 +38,12 @@ class FixQtpieReaxFFGPU : public FixQEqReaxFFGPU {
   // Whether the solve takes chi_eff from the overlaps (every atom type must
   // then be ReaxFF's).
   virtual bool uses_overlaps() const { return true; }
+  void own_keyword(size_t k) override;  // scale
 
  private:
   const puremd::OverlapModel model;
   std::string gauss_file;
+  double phi_scale = 1.0;        // `scale`
   std::vector<double> exponent;  // per atom type, 1..ntypes
   double cutoff_bohr = 0.0;      // overlap cut-off of the smallest exponent
   puremd::QtpieInput qtpie;      // what charge_model gives the solve

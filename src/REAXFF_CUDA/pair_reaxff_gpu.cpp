@@ -5,10 +5,10 @@
 #include <cstring>
 
 #include "atom.h"
+#include "charge_fix_gpu.h"
 #include "comm.h"
 #include "error.h"
 #include "fix.h"
-#include "fix_acks2_reaxff_gpu.h"
 #include "fix_package_gpu.h"
 #include "force.h"
 #include "library_call.h"
@@ -31,15 +31,6 @@
 using namespace LAMMPS_NS;
 
 namespace {
-// Our charge fixes, under whatever name they were registered: every one is
-// a FixQEqReaxFFGPU (ACKS2's a FixAcks2ReaxFFGPU).
-bool is_our_charge_fix(const Fix *fix) {
-  return dynamic_cast<const FixQEqReaxFFGPU *>(fix) != nullptr;
-}
-bool is_our_acks2_fix(const Fix *fix) {
-  return dynamic_cast<const FixAcks2ReaxFFGPU *>(fix) != nullptr;
-}
-
 const reaxff_gpu::RegisterStyle registered{reaxff_gpu::pair_style(
     {"reaxff/gpu"}, "ReaxFF on lib/puremd_gpu (CUDA driver, or host reference driver)",
     &reaxff_gpu::new_pair<PairReaxFFGPU>)};
@@ -254,16 +245,9 @@ void PairReaxFFGPU::init_style() {
   if (!have_ffield)
     error->all(FLERR, "Pair style reaxff/gpu: pair_coeff * * ffield ... was not given");
 
-  refuse_foreign_charge_fixes();
-  int have_qeq = modify->get_fix_by_style("^qeq/shielded").size();
-  for (const Fix *fix : modify->get_fix_list())
-    if (is_our_charge_fix(fix)) ++have_qeq;
-  if (qeqflag && have_qeq != 1)
-    error->all(FLERR,
-               "Pair style reaxff/gpu requires exactly one charge equilibration fix "
-               "(fix qeq/reaxff/gpu, qtpie/reaxff/gpu, qeq/rel/reaxff/gpu, acks2/reaxff/gpu or "
-               "qeq/shielded), or "
-               "'checkqeq no' with charges set otherwise");
+  Fix *charge_fix_itself = nullptr;
+  charge_fix = find_charge_fix(lmp, qeqflag, charge_fix_itself);
+  pre_force_after_solve = charge_fix && pre_force_fix_after(charge_fix_itself);
 
   cutmax = std::max({control.nonb_cut, control.hbond_cut, control.bond_cut});
   if (cutmax < 2.0 * control.bond_cut && comm->me == 0)
@@ -281,49 +265,39 @@ void PairReaxFFGPU::init_style() {
   if (!own_list) own_list = new NeighList(lmp);
   list = own_list;
 
-  acks2_fix = nullptr;
-  for (Fix *fix : modify->get_fix_list())
-    if (is_our_acks2_fix(fix)) acks2_fix = fix;
-
   // The CUDA driver keeps its pair list between LAMMPS's re-neighbourings,
   // with LAMMPS's own skin unless `skin` says otherwise (and its own
-  // displacement check): in the settings of a new engine, else set anew
-  // (the neighbor command may have changed it since the last run).
-  engine_settings.list_skin = list_skin >= 0.0 ? list_skin : neighbor->skin;
-  if (engine_stale)
-    make_engine();
-  else
-    call_library_all(lmp, "pair_style reaxff/gpu", "set_list_skin",
-                     [&] { engine->set_list_skin(engine_settings.list_skin); });
+  // displacement check). The skin is an engine's for its life: when the
+  // neighbor command has changed it since the last run, a new engine.
+  const double skin = list_skin >= 0.0 ? list_skin : neighbor->skin;
+  if (skin != engine_settings.list_skin) engine_stale = true;
+  engine_settings.list_skin = skin;
+  if (engine_stale) make_engine();
+}
+
+// Whether a fix after `charge_fix` runs at this run's pre-force hook: it
+// may change the charges or move atoms after the solve (fix adapt), so the
+// forces must not reuse the solve's (step_key). Only the hook this run
+// calls counts: fix nvt/npt have PRE_FORCE_RESPA, which Verlet never calls
+// (counting it made every NVT step upload the atoms and build the GPU's
+// pair list twice).
+bool PairReaxFFGPU::pre_force_fix_after(const Fix *charge_fix) const {
+  const bool respa = utils::strmatch(update->integrate_style, "^respa");
+  const int hook = update->whichflag == 2 ? FixConst::MIN_PRE_FORCE
+                   : respa                ? (FixConst::PRE_FORCE | FixConst::PRE_FORCE_RESPA)
+                                          : FixConst::PRE_FORCE;
+  bool after = false;
+  for (int k = 0; k < modify->nfix; ++k) {
+    if (modify->fix[k] == charge_fix)
+      after = true;
+    else if (after && (modify->fmask[k] & hook))
+      return true;
+  }
+  return false;
 }
 
 PairReaxFFGPU *PairReaxFFGPU::find(LAMMPS *lmp) {
   return dynamic_cast<PairReaxFFGPU *>(lmp->force->pair_match("^reaxff", 0));
-}
-
-// LAMMPS's own ReaxFF charge fixes (CPU, OPENMP and KOKKOS, under every name
-// they are registered with) work on PairReaxFF's CPU neighbour list, which
-// this style does not build: they would fail or leave the charges alone.
-void PairReaxFFGPU::refuse_foreign_charge_fixes() {
-  struct Foreign {
-    const char *pattern, *what, *ours;
-  };
-  static const Foreign foreign[] = {
-      {"^qeq/reax", "charge equilibration", "qeq/reaxff/gpu"},
-      {"^qeq/rel/reax", "QEqR charges", "qeq/rel/reaxff/gpu"},
-      {"^qtpie/reax", "QTPIE charges", "qtpie/reaxff/gpu"},
-      {"^acks2/reax", "ACKS2 charges", "acks2/reaxff/gpu"},
-  };
-  for (const Fix *fix : modify->get_fix_list()) {
-    const char *style = fix->style;
-    if (is_our_charge_fix(fix)) continue;
-    for (const Foreign &f : foreign)
-      if (utils::strmatch(style, f.pattern))
-        error->all(FLERR,
-                   "Fix {} is {}, LAMMPS's {} for pair_style reaxff; with pair_style reaxff/gpu "
-                   "use fix {} with the same arguments (`-sf gpu` renames both)",
-                   fix->id, style, f.what, f.ours);
-  }
 }
 
 // The GPU of this rank (selected in make_engine): the one LAMMPS's GPU
@@ -416,9 +390,7 @@ void PairReaxFFGPU::fill_step_input(puremd::StepInput &in) {
   in.num_mapped = atom->ntypes + 1;
   in.tag = atom->tag;
   in.q = atom->q;
-  int dim = 0;
-  in.u = acks2_fix ? static_cast<const double *>(acks2_fix->extract("effective_potentials", dim))
-                   : nullptr;
+  in.u = charge_fix ? charge_fix->effective_potentials() : nullptr;
   in.capacity = atom->nmax;                   // x, q, type and tag have room for nmax atoms
   in.atoms_reordered = (neighbor->ago == 0);  // re-neighboured: indices / ghosts changed
 }
@@ -437,11 +409,13 @@ puremd::Engine &PairReaxFFGPU::charge_engine() {
 // Verlet, rerun and the minimizers (level 0); under rRESPA the fix solves at
 // the outermost level and the pair computes at its own, so only a pair on
 // the outermost level shares the solve's key (at the inner levels the atoms
-// have moved since). Any other integrator: unset, so nothing is reused.
+// have moved since). Any other integrator, or a solve that another
+// pre-force fix follows (pre_force_fix_after): unset, so nothing is reused.
 puremd::StepKey PairReaxFFGPU::step_key(StepCall call) const {
   puremd::StepKey key;
   key.timestep = update->ntimestep;
   key.evaluation = computes;
+  if (call == StepCall::ChargeSolve && pre_force_after_solve) return puremd::StepKey{};
   if (update->whichflag == 2 || utils::strmatch(update->integrate_style, "^verlet$")) return key;
   if (auto *respa = dynamic_cast<Respa *>(update->integrate))
     if (utils::strmatch(update->integrate_style, "^respa$")) {

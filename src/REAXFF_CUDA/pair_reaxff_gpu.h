@@ -76,8 +76,11 @@ class PairReaxFFGPU : public PairReaxFF {
   double list_skin = -1.0;                 // `skin`; < 0: LAMMPS's neighbor skin
   std::unique_ptr<puremd::Engine> engine;
   bool engine_stale = true;
-  // fix acks2/reaxff/gpu of this run (init_style), whose u the forces read
-  class Fix *acks2_fix = nullptr;
+  // the run's charge fix of this package (init_style; its u for the forces)
+  class ChargeFixGPU *charge_fix = nullptr;
+  // a fix after it runs at pre-force: the forces do not reuse the solve's
+  // atoms and charges (step_key)
+  bool pre_force_after_solve = false;
   int gpu_id = -1;  // this rank's GPU (CUDA driver)
 
   // Bond data exported for the analysis styles (see class comment;
@@ -97,7 +100,7 @@ class PairReaxFFGPU : public PairReaxFF {
   void make_engine();
   puremd::GpuAssignment gpu_assignment();
   void check_gpu_code();
-  void refuse_foreign_charge_fixes();
+  bool pre_force_fix_after(const class Fix *charge_fix) const;
   void export_for_analysis();
   void export_species_bonds(bool new_window);
   void atom_table();

@@ -104,7 +104,9 @@ TEST(CudaEngine, ChargeStageOfTheEngine) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> shake(-0.25, 0.25);
   for (double skin : {0.0, 2.0}) {
-    e.gpu->set_list_skin(skin);
+    EngineSettings with_skin;
+    with_skin.list_skin = skin;
+    e.gpu = make_engine(Driver::Cuda, st.ff, st.control, with_skin);
     const std::string with = "skin " + std::to_string(skin);
     charges_equal_host(with);
     std::vector<double> dx(3 * static_cast<size_t>(nl));

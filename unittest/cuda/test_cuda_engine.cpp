@@ -246,8 +246,9 @@ TEST(CudaEngine, NeighbourListReusedBetweenSteps) {
                                        {"H", "C", "O", "N"}, 12.0, 17, 0.05);
   for (const double skin : {-1.0, 0.3, 0.0}) {  // -1: the engine's default
     SCOPED_TRACE("skin " + std::to_string(skin));
-    Engines e = make_engines(st);
-    if (skin >= 0.0) e.gpu->set_list_skin(skin);
+    EngineSettings settings;
+    if (skin >= 0.0) settings.list_skin = skin;
+    Engines e = make_engines(st, settings);
     System s = start;
     std::mt19937 rng(29);
     std::uniform_real_distribution<double> u(-1.0, 1.0);

@@ -54,7 +54,7 @@ EOF
 
 declare -A input=(
   [control_file]=in.qeq [lanes]=in.qeq [force_field]=in.qeq [make_engine]=in.qeq
-  [set_list_skin]=in.qeq [check_qeq_settings]=in.qeq [grow_history]=in.qeq
+  [check_qeq_settings]=in.qeq [grow_history]=in.qeq
   [clear_history]=in.qeq [copy_history]=in.qeq [pack_history]=in.qeq
   [unpack_history]=in.qeq [solve_charges]=in.qeq [compute]=in.qeq [bond_table]=in.qeq [atom_table]=in.qeq [bond_rows]=in.qeq
   [t_history]=in.acks2

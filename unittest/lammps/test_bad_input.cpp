@@ -143,6 +143,32 @@ TEST(BadInput, QEqDualKeywordRefusedAsInLammps) {
   EXPECT_ERROR_CONTAINS(err, "qeq/reaxff/omp");
 }
 
+// Each solver setting is checked in one place (puremd::check_qeq_settings),
+// for every charge model alike, with a message that names the argument.
+TEST(BadInput, QEqSettingsNameTheArgument) {
+  const std::string reax =
+      "pair_style reaxff/gpu NULL\npair_coeff * * " + hns("ffield.reax.hns") + " C H O N\n";
+  const struct {
+    std::string fix, expected;
+  } cases[] = {
+      {"qeq/reaxff/gpu 1 0.0 10.0 0.0 reaxff", "tolerance (tol) must be positive"},
+      {"acks2/reaxff/gpu 1 0.0 10.0 -1e-6 reaxff", "tolerance (tol) must be positive"},
+      {"qeq/reaxff/gpu 1 0.0 10.0 1e-6 reaxff maxiter 0", "maxiter"},
+      {"qeq/reaxff/gpu 1 -5.0 -1.0 1e-6 reaxff", "(cuthi) must not be negative"},
+      {"qeq/reaxff/gpu 1 4.0 3.0 1e-6 reaxff", "larger than its inner radius (cutlo"},
+      {"qeq/reaxff/gpu 1 0.0 10.0 1e-6 reaxff threads_per_row 3", "threads_per_row"},
+      {"acks2/reaxff/gpu 1 0.0 10.0 1e-6 reaxff predictor cubic",
+       "'lammps', 'aspc', 'quadratic' or 'linear'"},
+      {"qeq/reaxff/gpu 1 0.0 10.0 1e-6 reaxff matrix sparse", "'auto', 'full', 'half' or 'free'"},
+      {"acks2/reaxff/gpu 1 0.0 10.0 1e-6 reaxff scale 2", "Unknown fix acks2/reaxff/gpu keyword"},
+      {"qeq/reaxff/gpu 1 0.0 10.0 1e-6 reaxff scale 2", "Unknown fix qeq/reaxff/gpu keyword"},
+  };
+  for (const auto &c : cases) {
+    SCOPED_TRACE(c.fix);
+    EXPECT_ERROR_CONTAINS(error_of(reax + "fix q all " + c.fix + "\n"), c.expected);
+  }
+}
+
 TEST(BadInput, QEqNotConvergingWarnsWithIterationCount) {
   const std::string log = scratch_path("qeq_warn.log");
   {

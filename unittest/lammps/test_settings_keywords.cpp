@@ -172,4 +172,25 @@ TEST(SettingsKeywords, TimingPrintsTheTable) {
   EXPECT_EQ(quiet.find("peak device memory"), std::string::npos) << quiet;
 }
 
+// The CUDA driver's list skin is its engine's for the engine's life: a run
+// after the neighbor command changed LAMMPS's skin gets a new engine (the
+// log names the driver again); a run with the same skin keeps the engine.
+TEST(SettingsKeywords, NewSkinBetweenRunsMakesANewEngine) {
+  const std::string log = scratch_path("settings_skin.log");
+  {
+    LammpsSession lmp(log);
+    lmp.load_plugin();
+    ASSERT_EQ(lmp.run(hns_input("", "")), "");                    // neighbor 1.0 bin
+    ASSERT_EQ(lmp.run("run 2 post no\n"), "");                    // the same skin
+    ASSERT_EQ(lmp.run("neighbor 0.5 bin\nrun 2 post no\n"), "");  // another
+  }
+  if (mpi_rank() != 0) return;  // the log is rank 0's
+  const std::string text = read_text(log);
+  int engines = 0;
+  for (size_t at = text.find("ReaxFF/GPU: using the"); at != std::string::npos;
+       at = text.find("ReaxFF/GPU: using the", at + 1))
+    ++engines;
+  EXPECT_EQ(engines, 2) << text;
+}
+
 }  // namespace

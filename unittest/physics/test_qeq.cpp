@@ -331,6 +331,16 @@ TEST(QEqSolver, RejectsBadInput) {
   set.cut_lo = 5.0;
   set.cut_hi = 4.0;
   EXPECT_THROW(check_qeq_settings(set), InputError);
+  // a negative outer radius, even above the inner one, names cuthi
+  set.cut_lo = -5.0;
+  set.cut_hi = -1.0;
+  try {
+    check_qeq_settings(set);
+    ADD_FAILURE() << "a negative taper radius was accepted";
+  } catch (const InputError &e) {
+    EXPECT_NE(std::string(e.what()).find("cuthi"), std::string::npos) << e.what();
+  }
+  set.cut_hi = 4.0;
   set.cut_lo = 0.0;
   set.tolerance = 0.0;
   EXPECT_THROW(check_qeq_settings(set), InputError);
@@ -359,4 +369,18 @@ TEST(QEqSolver, RejectsBadInput) {
   in.eta = kEta.data();
   in.num_types = 1;
   EXPECT_THROW(solver.solve(in, comm, q.data()), InputError);
+}
+
+// The matrix keyword's table: fix qeq/reaxff/gpu's words, in QEqMatrix's
+// order, "stored" as Full (its earlier name), nothing else.
+TEST(QEqMatrix, NamesAndValues) {
+  EXPECT_EQ(qeq_matrix_from_name("auto"), QEqMatrix::Auto);
+  EXPECT_EQ(qeq_matrix_from_name("full"), QEqMatrix::Full);
+  EXPECT_EQ(qeq_matrix_from_name("stored"), QEqMatrix::Full);
+  EXPECT_EQ(qeq_matrix_from_name("half"), QEqMatrix::Half);
+  EXPECT_EQ(qeq_matrix_from_name("free"), QEqMatrix::Free);
+  EXPECT_FALSE(qeq_matrix_from_name("sparse").has_value());
+  EXPECT_FALSE(qeq_matrix_from_name("Full").has_value());
+  const std::vector<std::string> listed{"auto", "full", "half", "free"};
+  EXPECT_EQ(qeq_matrix_names(), listed);
 }

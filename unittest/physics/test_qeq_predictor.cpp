@@ -121,6 +121,17 @@ TEST(QEqPredictor, SettingsRejectAnUnknownOne) {
   }
 }
 
+// The predictor keyword's table: fix qeq/reaxff/gpu's words, one for each
+// of QEqPredictor's values, nothing else.
+TEST(QEqPredictor, NamesAndValues) {
+  EXPECT_EQ(qeq_predictor_from_name("lammps"), QEqPredictor::Lammps);
+  EXPECT_EQ(qeq_predictor_from_name("aspc"), QEqPredictor::Aspc);
+  EXPECT_EQ(qeq_predictor_from_name("quadratic"), QEqPredictor::Quadratic);
+  EXPECT_EQ(qeq_predictor_from_name("linear"), QEqPredictor::Linear);
+  EXPECT_FALSE(qeq_predictor_from_name("cubic").has_value());
+  EXPECT_EQ(qeq_predictor_names().size(), static_cast<size_t>(kQEqPredictors));
+}
+
 // The host QEq solver starts from the chosen predictor: with max_iter 1 (no
 // CG step) the solution it pushes into the history is the guess itself.
 TEST(QEqPredictor, HostSolverStartsFromIt) {

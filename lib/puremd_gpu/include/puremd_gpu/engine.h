@@ -142,13 +142,6 @@ class Engine {
   virtual size_t device_bytes() const { return 0; }
   virtual MemoryTable device_memory_table() const { return {}; }
 
-  // Skin (A) for drivers that keep their own Verlet list between
-  // re-neighbourings (the CUDA driver): the list holds pairs within
-  // cut-off + skin and is rebuilt when an atom has moved more than skin / 2.
-  // The LAMMPS adapter passes its neighbor skin (or pair_style's `skin`);
-  // 0 builds a list every step. Ignored by the host driver.
-  virtual void set_list_skin(double /*skin*/) {}
-
   // --- The charge stage: charge equilibration before the forces ---
   // Equilibrate the charges of `atoms` (as for the compute() that follows;
   // atoms.q is not read) for `problem` (model, settings, group, parameters:

@@ -30,9 +30,11 @@ LaneCounts parse_lanes(const std::string &spec);
 struct EngineSettings {
   bool timing = false;  // per-phase device times (Engine::phase_times); costs a sync per phase
   LaneCounts lanes;     // CUDA driver
-  // Skin (A) of the CUDA driver's own Verlet list (Engine::set_list_skin
-  // changes it between runs): pair_style's `skin`, else LAMMPS's neighbor
-  // skin; 0 builds a list every step. The host driver builds one every step.
+  // Skin (A) of the CUDA driver's own Verlet list, fixed for the engine's
+  // life: the list holds pairs within cut-off + skin and is rebuilt when an
+  // atom has moved more than skin / 2; 0 builds a list every step. The LAMMPS
+  // adapter gives pair_style's `skin`, else LAMMPS's neighbor skin (a new
+  // skin, a new engine). The host driver builds a list every step.
   double list_skin = 2.0;
 };
 

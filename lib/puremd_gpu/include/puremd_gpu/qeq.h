@@ -9,7 +9,9 @@
 // recorded forward communication in the plugin, image_halo in a test).
 #pragma once
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "puremd_gpu/atom_input.h"
 #include "puremd_gpu/charge_history.h"
@@ -77,6 +79,19 @@ enum class QEqMatrix {
   Free,  // no matrix: every product evaluates each pair once from the far list and
          // scatters as Half does (no matrix memory; see bench/README for its time)
 };
+// QEqMatrix's values as settings spell them, in its order; "stored" is also
+// read as Full (its earlier name). No value for any other name.
+inline const std::vector<std::string> &qeq_matrix_names() {
+  static const std::vector<std::string> names{"auto", "full", "half", "free"};
+  return names;
+}
+inline std::optional<QEqMatrix> qeq_matrix_from_name(const std::string &name) {
+  if (name == "stored") return QEqMatrix::Full;
+  const std::vector<std::string> &names = qeq_matrix_names();
+  for (size_t m = 0; m < names.size(); ++m)
+    if (names[m] == name) return static_cast<QEqMatrix>(m);
+  return std::nullopt;
+}
 // Auto stores a matrix when the device memory in use plus the matrix stays
 // within this share of the GPU's memory: at a solver's first solve, before
 // the force stages of the step have allocated their lists (about half of the
@@ -130,7 +145,7 @@ inline QEqSettings qeq_cg_settings(QEqSettings s) {
   }
   return s;
 }
-// Throws InputError if cut_hi <= cut_lo, tolerance <= 0, max_iter < 1,
+// Throws InputError if cut_hi < 0 or <= cut_lo, tolerance <= 0, max_iter < 1,
 // threads_per_row is not 0, 4, 8, 16 or 32, predictor is none of
 // QEqPredictor's, xl none of QEqXl's, xl_iterations < 1 or xl_order not 3 to 7.
 void check_qeq_settings(const QEqSettings &settings);

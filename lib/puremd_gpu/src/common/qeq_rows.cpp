@@ -1,19 +1,34 @@
 // The settings' checks and the row rules' errors, shared by both charge solvers.
 #include "common/qeq_rows.h"
 
+#include <sstream>
 #include <string>
 
 #include "puremd_gpu/errors.h"
 
 namespace puremd {
 
+// Each setting is checked here only; the messages name the setting as fix
+// qeq/reaxff/gpu's arguments spell it, for the adapter to pass on.
 void check_qeq_settings(const QEqSettings &settings) {
+  auto text = [](double v) {
+    std::ostringstream os;
+    os << v;
+    return os.str();
+  };
+  if (settings.cut_hi < 0.0)
+    throw InputError("QEq: the taper's outer radius (cuthi) must not be negative, got " +
+                     text(settings.cut_hi));
   if (!(settings.cut_hi > settings.cut_lo))
-    throw InputError("QEq: the taper outer radius (" + std::to_string(settings.cut_hi) +
-                     ") must be larger than the inner radius (" + std::to_string(settings.cut_lo) +
+    throw InputError("QEq: the taper's outer radius (cuthi, " + text(settings.cut_hi) +
+                     ") must be larger than its inner radius (cutlo, " + text(settings.cut_lo) +
                      ")");
-  if (!(settings.tolerance > 0.0)) throw InputError("QEq: the CG tolerance must be positive");
-  if (settings.max_iter < 1) throw InputError("QEq: the CG iteration limit must be at least 1");
+  if (!(settings.tolerance > 0.0))
+    throw InputError("QEq: the CG tolerance (tol) must be positive, got " +
+                     text(settings.tolerance));
+  if (settings.max_iter < 1)
+    throw InputError("QEq: maxiter (the CG iteration limit) must be at least 1, got " +
+                     std::to_string(settings.max_iter));
   const int tpr = settings.threads_per_row;
   if (tpr != 0 && tpr != 4 && tpr != 8 && tpr != 16 && tpr != 32)
     throw InputError(
@@ -31,12 +46,12 @@ void check_qeq_settings(const QEqSettings &settings) {
                      std::to_string(xl));
   if (settings.xl_iterations < 1)
     throw InputError(
-        "QEq: extended-Lagrangian charges need at least 1 CG iteration a step (xlcg), "
-        "got " +
+        "QEq: xlcg must be at least 1 CG iteration a step (extended-Lagrangian charges), got " +
         std::to_string(settings.xl_iterations));
   if (qeq_xl_scheme(settings.xl_order).order == 0)
-    throw InputError("QEq: the extended Lagrangian's order (xlk) must be 3 to 7, got " +
-                     std::to_string(settings.xl_order));
+    throw InputError("QEq: xlk (the order K of the extended Lagrangian's dissipation) must be " +
+                     std::to_string(kQEqXlMinOrder) + " to " + std::to_string(kQEqXlMaxOrder) +
+                     ", got " + std::to_string(settings.xl_order));
 }
 
 void check_xl_input(const QEqInput &in, int history_depth) {

@@ -123,7 +123,10 @@ CudaEngine::CudaEngine(const ForceField &ff, const Control &control,
 
   c_.control = control;
   c_.far_cut = control.nonb_cut;
-  set_list_skin(settings.list_skin);
+  if (!std::isfinite(settings.list_skin) || settings.list_skin < 0.0)
+    throw RuntimeError("CUDA driver: neighbour-list skin " + std::to_string(settings.list_skin) +
+                       " A: expected a finite distance >= 0");
+  c_.skin = settings.list_skin;
   c_.lanes = settings.lanes;
   c_.resident_threads =
       static_cast<long long>(prop.multiProcessorCount) * prop.maxThreadsPerMultiProcessor;
@@ -170,14 +173,6 @@ void CudaEngine::copy_force_field(const ForceField &ff) {
     copy_to_device(c_.lr_tables, tables, tables.size(), "long-range table");
     c_.have_lr_tables = true;
   }
-}
-
-void CudaEngine::set_list_skin(double skin) {
-  if (!std::isfinite(skin) || skin < 0.0)
-    throw RuntimeError("CUDA driver: neighbour-list skin " + std::to_string(skin) +
-                       " A: expected a finite distance >= 0");
-  if (skin != c_.skin) c_.skin_valid = false;
-  c_.skin = skin;
 }
 
 // The arrays are freed after the work that may use them.

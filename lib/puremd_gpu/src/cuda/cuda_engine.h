@@ -3,7 +3,7 @@
 // stream. The step, top-down, is in cuda_engine.cu (prepare_atoms,
 // solve_charges, compute).
 //
-// Settings come from EngineSettings (timing, lanes, list_skin; set_list_skin() between runs);
+// Settings come from EngineSettings (timing, lanes, list_skin), fixed at the engine's making;
 // the one environment variable, for debugging, is REAXFF_GPU_DEBUG
 // (device_buffer.h).
 #pragma once
@@ -80,7 +80,6 @@ class CudaEngine : public Engine {
   PhaseTimes phase_times() const override { return timer_.times(); }
   size_t device_bytes() const override { return c_.mem.peak; }
   MemoryTable device_memory_table() const override { return c_.mem.peak_table(); }
-  void set_list_skin(double skin) override;
   QEqResult solve_charges(const StepInput &atoms, const QEqProblem &problem, ChargeHistory &history,
                           QEqComm &comm, double *q) override;
 

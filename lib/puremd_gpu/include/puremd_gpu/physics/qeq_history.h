@@ -13,6 +13,10 @@
 // the same charges bit for bit, whichever predictor is chosen.
 #pragma once
 
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "puremd_gpu/hd.h"
 
 namespace puremd {
@@ -71,6 +75,18 @@ enum class QEqPredictor : int {
   Linear,     // 2 v1 - v2 for s and t (degree 1)
 };
 constexpr int kQEqPredictors = 4;
+// QEqPredictor's values as settings spell them, in its order (host code);
+// no value for any other name.
+inline const std::vector<std::string> &qeq_predictor_names() {
+  static const std::vector<std::string> names{"lammps", "aspc", "quadratic", "linear"};
+  return names;
+}
+inline std::optional<QEqPredictor> qeq_predictor_from_name(const std::string &name) {
+  const std::vector<std::string> &names = qeq_predictor_names();
+  for (size_t p = 0; p < names.size(); ++p)
+    if (names[p] == name) return static_cast<QEqPredictor>(p);
+  return std::nullopt;
+}
 
 // The four combinations, from the past values v[0..3], newest first.
 // LAMMPS's s: 4 (v1 + v3) - (6 v2 + v4).
