@@ -11,13 +11,13 @@
 // the multipliers' columns, and sums what the multipliers' rows need.
 // Every dot product is block partials finished by one block.
 //
-// The scalars (common/acks2_bicgstab.h, one code for all): with one sub-domain
-// and the ghosts on the device they stay on the GPU, single-block kernels
+// The scalars (common/acks2_bicgstab.h, one code for all): on one rank
+// they stay on the GPU, single-block kernels
 // step them, every kernel of an iteration reads the phase first, and the
 // host queues iterations in batches and reads the state once per batch
 // (the first batch as long as the last solve took: usually one read a
 // solve; a read per iteration would cost a synchronisation, about as long as
-// an iteration's launches at small sizes). With several sub-domains the
+// an iteration's launches at small sizes). With several ranks the
 // sums come home to QEqComm::sum (one collective call per row kernel) and
 // the same steps run on the host (five round trips an iteration).
 #include <cuda_runtime.h>

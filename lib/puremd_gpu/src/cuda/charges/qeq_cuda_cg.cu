@@ -11,7 +11,7 @@
 //     solver runs too (common/qeq_cg_loop.h) and passed to the next kernels
 //     (two round trips per iteration);
 //   several ranks of one node whose GPUs reach each other (halo mode with
-//     peer copies): as one sub-domain below, the last block of d.w's and
+//     peer copies): as one rank below, the last block of d.w's and
 //     r.p's kernels adding the ranks' sums GPU to GPU (peer_reduce.cuh) before
 //     it sets alpha, resp. beta; only the start (|b|, rho, and whether every
 //     rank has rows) goes through QEqComm::sum;

@@ -293,7 +293,7 @@ void CudaQEqSolver::read_matrix_size(const QEqInput &in) {
   n_rows_ = static_cast<int>(slots_[kQEqRows]);
 }
 
-// Device reverse comm: for each owner, its images whose rows have entries,
+// The fold of ghost rows: for each owner, its images whose rows have entries,
 // by ascending ghost index (a deterministic sum). A matrix with each pair
 // once has no ghost rows: its product scatters to the owners' columns.
 void CudaQEqSolver::build_image_map(int n, int nl, bool x_rows) {

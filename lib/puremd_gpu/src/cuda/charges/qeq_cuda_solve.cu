@@ -65,8 +65,8 @@ __global__ void __launch_bounds__(kQEqBlock)
 
 // y += H v with each pair stored once (QEqMatrix::Half), y zeroed before:
 // owned row i gathers its entries (i, j) and its diagonal into y_i, and
-// scatters each entry's transpose H_ij v_i to y_j. Ghost rows are empty; on
-// the QEqComm path a ghost j's y_j goes home by QEqComm::reverse.
+// scatters each entry's transpose H_ij v_i to y_j (a column of this rank's
+// images is its owner's, qeq_column). Ghost rows are empty.
 template <int TPR>
 __global__ void __launch_bounds__(kQEqBlock)
     k_spmv_once(int n_local, const long long *__restrict__ row_start,
