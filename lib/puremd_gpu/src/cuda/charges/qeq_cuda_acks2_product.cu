@@ -9,6 +9,7 @@
 #include "cuda/charges/qeq_cuda_rows.cuh"
 #include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/charges/qeq_cuda_sums.cuh"
+#include "cuda/charges/qeq_matrix_half_tiles.h"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/lane_group.cuh"
 
@@ -108,13 +109,13 @@ template <int TPR>
 void CudaQEqSolver::launch_acks2_spmv(const double2 *v, double2 *y, const int *phase) {
   const int n = n_total_;
   const unsigned blocks = blocks_for(static_cast<long long>(n) * TPR, kQEqBlock);
-  if (matrix_free_) {
+  if (store_->format() == QEqMatrix::Free) {
     k_acks2_free_spmv<TPR><<<blocks, kQEqBlock, 0, stream_>>>(row_args_, v, y, phase);
     PMD_CUDA_CHECK_LAUNCH("k_acks2_free_spmv", stream_);
   } else {
     k_acks2_spmv<TPR><<<blocks, kQEqBlock, 0, stream_>>>(
-        n, row_start_.data(), row_end_.data(), col_.data(), val_.data(), x_start_.data(),
-        x_count_.data(), x_col_.data(), x_val_.data(), v, y, phase);
+        n, pool_.row_start.data(), pool_.row_end.data(), pool_.col.data(), pool_.val.data(),
+        x_start_.data(), x_count_.data(), x_col_.data(), x_val_.data(), v, y, phase);
     PMD_CUDA_CHECK_LAUNCH("k_acks2_spmv", stream_);
   }
 }
@@ -124,16 +125,16 @@ void CudaQEqSolver::launch_acks2_spmv(const double2 *v, double2 *y, const int *p
 // owners' columns and their rows folded in k_acks2_finish).
 void CudaQEqSolver::acks2_product(const double2 *v, double2 *y, QEqComm &comm, const int *phase) {
   forward_halo(const_cast<double2 *>(v), comm);
-  if (tiles_ && n_total_ > 0) {
+  if (store_ == half_tiles_.get() && n_total_ > 0) {
     const int n = n_total_;
     PMD_CUDA_CHECK(cudaMemsetAsync(y, 0, n * sizeof(double2), stream_));
-    multiply_tiles(v, y, phase, true);
+    static_cast<CudaHalfTiles *>(half_tiles_.get())->multiply_first(*ms_, v, y, phase);
     k_acks2_x_spmv<4>
         <<<blocks_for(static_cast<long long>(n) * 4, kQEqBlock), kQEqBlock, 0, stream_>>>(
             n, x_start_.data(), x_count_.data(), x_col_.data(), x_val_.data(), v, y, phase);
     PMD_CUDA_CHECK_LAUNCH("k_acks2_x_spmv", stream_);
   } else if (n_total_ > 0) {
-    switch (pick_threads_per_row(nnz_, nonempty_rows_, settings_.threads_per_row)) {
+    switch (ms_->threads_per_row) {
       case 4:
         launch_acks2_spmv<4>(v, y, phase);
         break;

@@ -8,6 +8,7 @@
 
 #include "common/acks2_bicgstab.h"
 #include "cuda/charges/qeq_cuda_solver.h"
+#include "cuda/charges/qeq_matrix_store.h"
 #include "cuda/kernel_utils.cuh"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/physics/acks2.h"
@@ -83,8 +84,8 @@ QEqResult CudaQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *
   res.iter_t = 0;
   res.converged_s = end.it < settings_.max_iter;
   res.breakdown = end.breakdown != 0;
-  res.matrix_free = matrix_free_;
-  res.matrix = format_;
+  res.matrix = store_->format();
+  res.matrix_free = res.matrix == QEqMatrix::Free;
   note_halo(res);
   qeq_push_history(global_hist_, hist_depth_, end.x.u, end.x.q);
 

@@ -33,6 +33,7 @@
 #include "cuda/charges/qeq_cuda_cg_steps.cuh"
 #include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/charges/qeq_cuda_sums.cuh"
+#include "cuda/charges/qeq_matrix_store.h"
 #include "cuda/kernel_utils.cuh"
 #include "puremd_gpu/physics/qeq_cg.h"
 
@@ -338,9 +339,9 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
   cg_last_iters_ = std::max(res.iter_s, res.iter_t) - 1;
   res.converged_s = res.iter_s < settings_.max_iter;
   res.converged_t = res.iter_t < settings_.max_iter;
-  res.matrix_free = matrix_free_;
-  res.matrix = format_;
-  res.tiles_reused = tiles_ && tiles_reused_;
+  res.matrix = store_->format();
+  res.matrix_free = res.matrix == QEqMatrix::Free;
+  res.tiles_reused = store_->tiles_reused();
   return res;
 }
 

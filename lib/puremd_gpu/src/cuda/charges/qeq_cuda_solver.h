@@ -10,10 +10,10 @@
 //                       history's mirror on the GPU
 //   qeq_cuda_ghosts.cu  which owned atom each ghost is an image of, the
 //                       ghost refresh (gather, or the halo), the results home
-//   qeq_cuda_matrix.cu  the rows of H, from the engine's far list; which format
-//                       (decided on the host: common/qeq_matrix_choice.h)
-//   qeq_cuda_tiles.cu   H with each pair once, in tiles of 32 rows
-//   qeq_cuda_tiles_product.cu  their product
+//   qeq_cuda_matrix.cu  which way of holding H (decided on the host:
+//                       common/qeq_matrix_choice.h), the fold of ghost rows
+//   qeq_matrix_*.cu     the ways (qeq_matrix_store.h): Full, Half in tiles
+//                       or in rows, Free
 //   qeq_cuda_cg.cu      CG on both systems, scalars on the host or the GPU
 //                       (where: common/qeq_scalars_home.h)
 //                       (qeq_cuda_cg_steps.cuh: the scalars' device steps;
@@ -38,7 +38,7 @@
 // the host solver scatters to them (y[j] += H_ij v[i]); those rows are folded
 // into their owners by a gather (qeq_cuda_ghosts.cu). Another rank's ghost
 // has no row: its pairs are kept in full. That is QEqMatrix::Full. Half
-// stores each pair once, in tiles of 32 owned rows (qeq_cuda_tiles.cu), and
+// stores each pair once, in tiles of 32 owned rows (qeq_matrix_half_tiles.cu), and
 // Free evaluates each pair once per product: both add the transpose by
 // atomics, to the owner's column (no ghost rows).
 //
@@ -75,6 +75,7 @@
 #include "cuda/charges/cuda_charge_model.h"
 #include "cuda/charges/cuda_preconditioner.h"
 #include "cuda/charges/halo_exchange.h"
+#include "cuda/charges/qeq_matrix_pool.h"
 #include "cuda/device_buffer.h"
 #include "cuda/engine_atoms.h"
 #include "cuda/readback.h"
@@ -160,6 +161,9 @@ class CudaHistoryMirror final : public ChargeHistory::Mirror {
   int device_;
 };
 
+class QEqMatrixStore;
+struct QEqMatrixSolve;
+
 class CudaQEqSolver {
  public:
   // On the engine's device, stream, memory tracker and CUB scratch.
@@ -243,18 +247,10 @@ class CudaQEqSolver {
   void build_x_rows(int n);
   void build_x_beside_tiles(int n, int nl);
   void build_image_map(int n, int nl, bool x_rows = false);
+  // the store of format m (tiles_failed: Half's tiles overflowed this solve)
+  QEqMatrixStore *store_for(QEqMatrix m, bool tiles_failed) const;
   // the owner -> images map of ghost rows to fold (none: nothing to fold)
   ImageMap image_map() const;
-
-  // --- qeq_cuda_tiles.cu: each pair once, in tiles of 32 rows (QEqMatrix::Half)
-  bool build_tiles(const QEqInput &in);
-  bool find_tile_partners(const QEqInput &in);
-  void release_tiles();
-  // y += H v over the tiles' pairs. QEq: both halves of v, with the
-  // diagonal, nothing while *running == 0; ACKS2 (acks2): the first half
-  // only, without the diagonal (its finish adds it), nothing while *running
-  // (the phase) is not kAcks2Run (0).
-  void multiply_tiles(const double2 *v, double2 *y, const int *running, bool acks2 = false);
 
   // --- qeq_cuda_cg.cu
   QEqResult conjugate_gradients(QEqComm &comm);
@@ -278,10 +274,6 @@ class CudaQEqSolver {
   // y = H v; ghost rows still to be folded. A product whose `running` flag
   // (device, CgStep::running) is 0 does nothing.
   void multiply(const double2 *v, double2 *y, const int *running);
-  template <int TPR>
-  void launch_spmv(const double2 *v, double2 *y, const int *running);
-  template <int TPR>
-  void launch_free_product(const double2 *v, double2 *y, const int *running);
 
   int device_;
   cudaStream_t stream_;                  // the engine's
@@ -308,24 +300,11 @@ class CudaQEqSolver {
   long long nnz_ = 0, nonempty_rows_ = 0;
   long long x_nnz_ = 0;  // ACKS2: X's stored entries
   ParamArgs params_{};
-  bool flags_ = false;        // active_dev_ holds which atoms take part (has_exclusions)
-  int cg_last_iters_ = 0;     // CG iterations of the last solve (the longer system)
-  bool matrix_free_ = false;  // this solve's products evaluate H (QEqMatrix)
-  // this solve holds (or evaluates) each pair once, in its owned atom's row
-  // (QEqMatrix::Half, Free): the product scatters the transpose, no ghost rows
-  bool once_ = false;
-  bool tiles_ = false;  // ... and stores it in tiles (qeq_cuda_tiles.cu)
+  bool flags_ = false;     // active_dev_ holds which atoms take part (has_exclusions)
+  int cg_last_iters_ = 0;  // CG iterations of the last solve (the longer system)
   // a tile's partners overflowed its table once: Auto prefers Full from then on
   bool tiles_overflowed_ = false;
-  QEqMatrix format_ = QEqMatrix::Full;  // this solve's (QEqResult::matrix)
-  int n_tiles_ = 0;
-  // the list build (EngineAtoms::list_build) and atom counts the tiles'
-  // partners were found for (-1: none held)
-  long partners_of_ = -1;
-  int partners_n_local_ = 0, partners_n_total_ = 0;
-  long overflowed_for_ = -1;   // the list build whose tiles overflowed their tables
-  bool tiles_reused_ = false;  // this solve's tiles kept an earlier solve's partners
-  long long solves_ = 0;       // solves begun (QEqMatrix::Auto's first solve)
+  long long solves_ = 0;  // solves begun (QEqMatrix::Auto's first solve)
   // CG's preconditioner (QEqSettings::preconditioner, made when the name changes)
   std::unique_ptr<CudaPreconditioner> precond_;
   std::string precond_name_;
@@ -353,19 +332,12 @@ class CudaQEqSolver {
   // sorting and the matrix
   DeviceArray<int> key_{"QEq: sort keys", &mem_}, key_sorted_{"QEq: sorted keys", &mem_},
       idx_{"QEq: sort values", &mem_}, idx_sorted_{"QEq: sorted values", &mem_};
-  DeviceArray<long long> row_count_{"QEq: matrix row counts", &mem_},
-      row_start_{"QEq: matrix row starts", &mem_}, row_end_{"QEq: matrix row ends", &mem_};
-  DeviceArray<int> col_{"QEq: matrix columns", &mem_};
-  // the tiles (qeq_cuda_tiles.cu): per tile where its partners (and this
-  // solve's entries) start, how many of each it has and where its values
-  // start; the partners (for the list's life), this solve's entries (values in val_)
-  DeviceArray<long long> tile_entry_start_{"QEq: tile entry starts", &mem_},
-      tile_value_start_{"QEq: tile value starts", &mem_};
-  DeviceArray<int> tile_partner_count_{"QEq: tile partner counts", &mem_},
-      tile_entry_count_{"QEq: tile entry counts", &mem_};
-  DeviceArray<int2> tile_partner_{"QEq: tile partners", &mem_};
-  DeviceArray<int4> tile_entry_{"QEq: tile entries", &mem_};
-  DeviceArray<double> val_{"QEq: matrix values", &mem_};
+  // the matrix's arrays, and the ways of holding it (qeq_matrix_store.h),
+  // made once; this solve's (QEqResult::matrix) and what it reads of the solve
+  QEqMatrixPool pool_{mem_};
+  std::unique_ptr<QEqMatrixStore> full_, half_tiles_, half_rows_, free_once_, free_rows_;
+  QEqMatrixStore *store_ = nullptr;
+  std::unique_ptr<QEqMatrixSolve> ms_;
   // ACKS2's X, its own rows (entries within bcut only): counts, starts, columns, values
   DeviceArray<int> x_count_{"ACKS2: bond softness row counts", &mem_},
       x_start_{"ACKS2: bond softness row starts", &mem_},
