@@ -80,8 +80,7 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   a.cut2 = settings_.cut_hi * settings_.cut_hi;
   a.taper = taper_;
   a.bad_type = slots_.at(kQEqBadTypeFlag);
-  a.bcut = acks2_ ? bcut_dev_.data() : nullptr;
-  a.softness = acks2_ ? acks2_softness_ : 0.0;
+  if (model_now_) model_now_->row_args(a);
   QEqMatrixSolve &ms = *ms_;
   ms.stream = stream_;
   ms.rows = &row_args_;
@@ -98,9 +97,8 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   // chooses without tiles (Full where it fits), else Half in rows.
   if (store_ == half_tiles_.get()) {
     if (store_->build(ms)) {
-      x_nnz_ = 0;
       ms.threads_per_row = pick_threads_per_row(nnz_, nonempty_rows_, settings_.threads_per_row);
-      if (acks2_) build_x_beside_tiles(n, nl);
+      if (model_now_) model_now_->beside_matrix(*this, true);
       return;
     }
     tiles_overflowed_ = true;
@@ -108,27 +106,20 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
     // (ACKS2's product has no Half in rows: Full where it fits, else Free;
     // an explicit `half` tries the tiles again at the next list build)
     QEqFormatQuery q = format_query(f);
-    if (acks2_) q.full_fits = f.rev_start && store_fits(f.row_room + f.rev_total);
+    if (own_product()) q.full_fits = f.rev_start && store_fits(f.row_room + f.rev_total);
     store_ = store_for(qeq_format_after_tile_overflow(q), true);
   }
   if (store_->format() != QEqMatrix::Half) half_tiles_->release();  // (their memory to it)
-  // ACKS2's X rows counted beside H's stored rows
-  const bool store_x = acks2_ && store_->format() != QEqMatrix::Free;
-  if (store_x) {
-    x_count_.reserve_discarding(static_cast<std::size_t>(n), kGrowHeadroom);
-    x_start_.reserve_discarding(static_cast<std::size_t>(n), kGrowHeadroom);
-    ms.x_count = x_count_.data();
-  } else {
-    x_count_.release();
-    x_start_.release();
-    x_col_.release();
-    x_val_.release();
-  }
+  // a model's own entries counted beside H's rows
+  if (model_now_)
+    ms.x_count = model_now_->count_beside_rows(*this, store_->format() != QEqMatrix::Free);
   store_->build(ms);
   ms.threads_per_row = pick_threads_per_row(nnz_, nonempty_rows_, settings_.threads_per_row);
-  if (store_x) build_x_rows(n);
-  build_image_map(n, nl);
+  if (model_now_) model_now_->beside_matrix(*this, false);
+  if (!store_->once()) build_image_map(nullptr);
 }
+
+bool CudaQEqSolver::own_product() const { return model_now_ && model_now_->own_product(); }
 
 // The store of format m: ACKS2 reads H's rows beside X's, both triangles,
 // where it evaluates H (Free); Half is in tiles unless they overflowed.
@@ -137,7 +128,7 @@ QEqMatrixStore *CudaQEqSolver::store_for(QEqMatrix m, bool tiles_failed) const {
     case QEqMatrix::Half:
       return tiles_failed ? half_rows_.get() : half_tiles_.get();
     case QEqMatrix::Free:
-      return acks2_ ? free_rows_.get() : free_once_.get();
+      return own_product() ? free_rows_.get() : free_once_.get();
     default:
       return full_.get();
   }
@@ -151,7 +142,7 @@ QEqFormatQuery CudaQEqSolver::format_query(const EngineAtoms &f) const {
   q.asked = settings_.matrix;
   q.n_local = f.n_local;
   q.half_from_atoms = settings_.half_from_atoms;
-  q.acks2 = acks2_;
+  q.acks2 = own_product();
   q.tiles_overflowed = tiles_overflowed_;
   if (q.asked == QEqMatrix::Auto) {
     q.full_fits = f.rev_start && store_fits(f.row_room + f.rev_total);
@@ -219,7 +210,6 @@ void CudaQEqSolver::read_matrix_size(const QEqInput &in) {
     throw InputError("QEq: atom type " + std::to_string(slots_.value(kQEqBadType)) +
                      " has no QEq parameters");
   nnz_ = slots_.value(kQEqEntries);
-  x_nnz_ = slots_.value(kQEqEntries2);
   nonempty_rows_ = slots_.value(kQEqNonEmptyRows);
   n_rows_ = static_cast<int>(slots_[kQEqRows]);
 }
@@ -227,9 +217,9 @@ void CudaQEqSolver::read_matrix_size(const QEqInput &in) {
 // The fold of ghost rows: for each owner, its images whose rows have entries,
 // by ascending ghost index (a deterministic sum). A matrix with each pair
 // once has no ghost rows: its product scatters to the owners' columns.
-void CudaQEqSolver::build_image_map(int n, int nl, bool x_rows) {
-  if (!store_->once() || x_rows) {
-    const int n_ghost = n - nl;
+void CudaQEqSolver::build_image_map(const int *row_counts) {
+  {
+    const int n = n_total_, nl = n_local_, n_ghost = n - nl;
     img_start_.reserve_discarding(nl, kGrowHeadroom);
     img_end_.reserve_discarding(nl, kGrowHeadroom);
     img_idx_.reserve_discarding(n_ghost, kGrowHeadroom);
@@ -241,9 +231,9 @@ void CudaQEqSolver::build_image_map(int n, int nl, bool x_rows) {
       PMD_CUDA_CHECK(cudaMemsetAsync(img_end_.data(), 0, nl * sizeof(int), stream_));
     }
     if (n_ghost > 0) {
-      if (x_rows)
+      if (row_counts)
         k_image_keys<<<blocks_for(n_ghost, kQEqBlock), kQEqBlock, 0, stream_>>>(
-            owner_dev_.data(), x_count_.data(), nl, n_ghost, key_.data(), idx_.data());
+            owner_dev_.data(), row_counts, nl, n_ghost, key_.data(), idx_.data());
       else
         k_image_keys<<<blocks_for(n_ghost, kQEqBlock), kQEqBlock, 0, stream_>>>(
             owner_dev_.data(), pool_.row_count.data(), nl, n_ghost, key_.data(), idx_.data());
@@ -258,7 +248,7 @@ void CudaQEqSolver::build_image_map(int n, int nl, bool x_rows) {
 }
 
 ImageMap CudaQEqSolver::image_map() const {
-  if (store_->once() && !acks2_) return ImageMap{};  // (ACKS2: X's ghost rows)
+  if (store_->once() && !own_product()) return ImageMap{};  // (ACKS2: X's ghost rows)
   return ImageMap{img_start_.data(), img_end_.data(), img_idx_.data()};
 }
 

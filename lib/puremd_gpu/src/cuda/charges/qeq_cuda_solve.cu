@@ -182,6 +182,39 @@ QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in,
   return res;
 }
 
+CudaSolveParts CudaQEqSolver::parts() {
+  CudaSolveParts p;
+  p.stream = stream_;
+  p.mem = &mem_;
+  p.cub = &cub_tmp_;
+  p.slots = &slots_;
+  p.settings = &settings_;
+  p.params = &params_;
+  p.row_args = &row_args_;
+  p.n_local = n_local_;
+  p.n_total = n_total_;
+  p.n_rows = n_rows_;
+  p.rows = rows_dev_.data();
+  p.x = x_.data();
+  p.b = b_.data();
+  p.r = r_.data();
+  p.d = d_.data();
+  p.p = p_.data();
+  p.w = w_.data();
+  p.diag = diag_.data();
+  p.diag_inv = diag_inv_.data();
+  p.partial = partial_.data();
+  p.q = &q_dev_;
+  p.hist = hist_dev_;
+  p.global_hist = global_hist_;
+  p.hist_depth = hist_depth_;
+  p.pool = &pool_;
+  p.store = store_;
+  p.matrix = ms_.get();
+  p.tiles = store_ == half_tiles_.get();
+  return p;
+}
+
 // y = H v over all rows (owned and ghost); ghost rows still to be folded
 // (the store of this solve's format, qeq_matrix_store.h).
 void CudaQEqSolver::multiply(const double2 *v, double2 *y, const int *running) {
