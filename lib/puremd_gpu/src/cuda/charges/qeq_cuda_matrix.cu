@@ -142,7 +142,7 @@ QEqFormatQuery CudaQEqSolver::format_query(const EngineAtoms &f) const {
   q.asked = settings_.matrix;
   q.n_local = f.n_local;
   q.half_from_atoms = settings_.half_from_atoms;
-  q.acks2 = own_product();
+  q.own_product = own_product();
   q.tiles_overflowed = tiles_overflowed_;
   if (q.asked == QEqMatrix::Auto) {
     q.full_fits = f.rev_start && store_fits(f.row_room + f.rev_total);
