@@ -27,9 +27,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "common/qeq_cg_loop.h"
 #include "common/qeq_scalars_home.h"
+#include "cuda/charges/qeq_cg_scalars.h"
 #include "cuda/charges/qeq_cuda_cg_steps.cuh"
 #include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/charges/qeq_cuda_sums.cuh"
@@ -231,7 +233,8 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
   }
   const QEqScalarsHome home =
       qeq_scalars_home(comm.size(), nr > 0, peer_ready, static_cast<int>(s4[4]));
-  const bool peer = home == QEqScalarsHome::PeerGpus, on_device = home != QEqScalarsHome::Host;
+  const std::unique_ptr<CgScalars> scalars = make_cg_scalars(home, halo_, comm);
+  const bool peer = home == QEqScalarsHome::PeerGpus, on_device = scalars->on_device();
   CgState *st = nullptr;
   if (on_device) {
     cg_state_.reserve_discarding(1);
@@ -254,7 +257,7 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
       PMD_CUDA_CHECK_LAUNCH("k_cg_begin", stream_);
     }
   }
-  auto reduce = [&]() { return peer ? halo_.peer_reduce(comm, true) : PeerReduce{}; };
+  auto reduce = [&]() { return scalars->reduction(); };
 
   // The kernels of one iteration: `par` selects the device state's scalars
   // (on_device), `c` gives them otherwise (alpha and beta as they are known).
@@ -313,14 +316,14 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
     auto product_dot = [&](int /*running*/, double dw[2]) {
       product(0);
       if (nr > 0) finish_sums(g, 2, dw);
-      comm.sum(dw, 2);
+      scalars->sum(dw, 2);
     };
     auto update_rp = [&](const CgStep &c, double rp[2]) {
       if (nr > 0) {
         update(c, 0);
         finish_sums(g, 2, rp);
       }
-      comm.sum(rp, 2);
+      scalars->sum(rp, 2);
     };
     auto next_direction = [&](const CgStep &c) {
       if (nr > 0) direction(c, 0);
