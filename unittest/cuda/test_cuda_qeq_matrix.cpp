@@ -22,7 +22,7 @@
 using namespace puremd;
 using namespace qeq_test;
 
-// QEqMatrix::Half stores its pairs in tiles of 32 rows (qeq_cuda_tiles.cu)
+// QEqMatrix::Half stores its pairs in tiles of 32 rows (qeq_matrix_half_tiles.cu)
 // where a tile's partners fit its table, as in a system of LAMMPS-sorted
 // atoms; the row format (column array) is then not held. Same charges as the
 // host (compare_once covers both paths; this pins down that tiles ran). The

@@ -63,7 +63,7 @@ TEST(QEqMatrixChoice, AfterATileOverflowAutoPrefersFull) {
 
 TEST(QEqMatrixChoice, Acks2HasNoHalfInRows) {
   QEqFormatQuery q = auto_query(kLarge, false, true);
-  q.acks2 = true;
+  q.own_product = true;                              // (ACKS2)
   EXPECT_EQ(qeq_matrix_format(q), QEqMatrix::Half);  // tiles not yet overflowed
   q.tiles_overflowed = true;
   EXPECT_EQ(qeq_matrix_format(q), QEqMatrix::Free);

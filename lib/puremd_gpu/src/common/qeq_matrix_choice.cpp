@@ -21,7 +21,7 @@ bool qeq_auto_half_first(int n_local, int half_from_atoms, bool tiles_overflowed
 
 QEqMatrix qeq_matrix_format(const QEqFormatQuery &q) {
   if (q.asked != QEqMatrix::Auto) return q.asked;
-  const bool half = q.half_fits && !(q.acks2 && q.tiles_overflowed);
+  const bool half = q.half_fits && !(q.own_product && q.tiles_overflowed);
   if (half && qeq_auto_half_first(q.n_local, q.half_from_atoms, q.tiles_overflowed))
     return QEqMatrix::Half;
   if (q.full_fits) return QEqMatrix::Full;
@@ -29,7 +29,7 @@ QEqMatrix qeq_matrix_format(const QEqFormatQuery &q) {
 }
 
 QEqMatrix qeq_format_after_tile_overflow(const QEqFormatQuery &q) {
-  if (q.acks2) return q.full_fits ? QEqMatrix::Full : QEqMatrix::Free;
+  if (q.own_product) return q.full_fits ? QEqMatrix::Full : QEqMatrix::Free;
   return qeq_matrix_format(q);
 }
 

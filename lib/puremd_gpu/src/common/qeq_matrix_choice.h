@@ -31,7 +31,8 @@ struct QEqFormatQuery {
   int half_from_atoms = kQEqHalfFromAtoms;  // QEqSettings::half_from_atoms
   bool full_fits = false;                   // the reverse index is lent and both triangles fit
   bool half_fits = false;                   // each pair once fits
-  bool acks2 = false;                       // ACKS2's product (no Half in rows)
+  // a charge model whose products read H themselves (ACKS2): no Half in rows
+  bool own_product = false;
   // a tile's partners overflowed its table at an earlier solve
   bool tiles_overflowed = false;
 };
@@ -42,11 +43,11 @@ bool qeq_auto_half_first(int n_local, int half_from_atoms, bool tiles_overflowed
 
 // The solve's format: as asked, or for Auto the fastest that fits: Half
 // first where qeq_auto_half_first, else Full; then the other; Free last.
-// ACKS2 after a tile overflow does not take Half.
+// A model with its own product (ACKS2) after a tile overflow does not take Half.
 QEqMatrix qeq_matrix_format(const QEqFormatQuery &q);
 
 // The format once this solve's tiles overflowed (q.tiles_overflowed set):
-// ACKS2 Full where it fits, else Free; QEq as qeq_matrix_format (an
+// own_product: Full where it fits, else Free; QEq as qeq_matrix_format (an
 // explicit Half then stores each pair once in rows).
 QEqMatrix qeq_format_after_tile_overflow(const QEqFormatQuery &q);
 

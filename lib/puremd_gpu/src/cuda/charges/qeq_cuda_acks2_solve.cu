@@ -1,13 +1,15 @@
-// ACKS2's solve in the CUDA solver (Acks2Input, physics/acks2.h): the
-// model's CUDA implementation (cuda_charge_model.h), registered below; its
-// start (right-hand side, diagonals, the history's guesses), BiCGStab
-// (qeq_cuda_acks2.cu) and its results, q and u, home.
+// ACKS2's solve in the CUDA solver (qeq_cuda_acks2.h), registered below:
+// its checks and input, what X's rows read, its start (right-hand side,
+// diagonals, the history's guesses), BiCGStab (qeq_cuda_acks2.cu) and its
+// results, q and u, home.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 
 #include "common/acks2_bicgstab.h"
+#include "cuda/charges/qeq_cuda_acks2.h"
 #include "cuda/charges/qeq_cuda_solver.h"
+#include "cuda/charges/qeq_matrix_store.h"
 #include "cuda/kernel_utils.cuh"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/physics/acks2.h"
@@ -49,82 +51,74 @@ __global__ void k_acks2_results(int n_rows, const int *rows, const double2 *x, d
 
 }  // namespace
 
-QEqResult CudaQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *q) {
-  const int n = in.n_total, nl = in.n_local, nr = n_rows_;
-  double *u = acks2_u_;
-  const int *rows = rows_dev_.data();
+// In the solver's setup, once the parameters are up: the input's checks
+// (as the host's), bcut up.
+void CudaAcks2::setup(const QEqInput &in, CudaQEqSolver &s) {
+  const Acks2Input &ak = *model_input<Acks2Input>(in.model);
+  ak.check();
+  s.upload(bcut_, ak.bcut, in.type ? std::max(in.num_types, 0) : in.n_total);
+  softness_ = ak.softness;
+  u_ = ak.u;
+}
+
+// X's rows read bcut and the softness beside H's inputs.
+void CudaAcks2::row_args(QEqRowArgs &a) const {
+  a.bcut = bcut_.data();
+  a.softness = softness_;
+}
+
+bool CudaAcks2::solve(const QEqInput &in, CudaQEqSolver &solver, QEqComm &comm, double *q,
+                      QEqResult &res) {
+  const CudaSolveParts p = solver.parts();
+  const QEqSettings &set = *p.settings;
+  const int n = in.n_total, nl = in.n_local, nr = p.n_rows;
+  double *u = u_;
+  const int *rows = p.rows;
   // b, r, p, r_hat and s are read at rows only; products read and write every atom
   for (DeviceArray<double2> *a : {&r_hat_, &s_}) a->reserve_discarding(nl, kGrowHeadroom);
   for (DeviceArray<double2> *a : {&z_, &s_hat_, &y_}) a->reserve_discarding(n, kGrowHeadroom);
   xdiag_.reserve_discarding(nl, kGrowHeadroom);
   xdiag_inv_.reserve_discarding(nl, kGrowHeadroom);
   u_dev_.reserve_discarding(n, kGrowHeadroom);
-  acks2_x_diagonal(comm);  // (uses d and w)
+  x_diagonal(solver, p, comm);  // (uses d and w)
   // entries off the rows stay zero in every vector a product reads
   if (n > 0)
-    for (DeviceArray<double2> *v : {&x_, &d_, &s_hat_})
-      PMD_CUDA_CHECK(cudaMemsetAsync(v->data(), 0, n * sizeof(double2), stream_));
-  if (nl > 0) PMD_CUDA_CHECK(cudaMemsetAsync(diag_.data(), 0, nl * sizeof(double), stream_));
+    for (double2 *v : {p.x, p.d, s_hat_.data()})
+      PMD_CUDA_CHECK(cudaMemsetAsync(v, 0, n * sizeof(double2), p.stream));
+  if (nl > 0) PMD_CUDA_CHECK(cudaMemsetAsync(p.diag, 0, nl * sizeof(double), p.stream));
   if (nr > 0) {
-    k_acks2_init<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(
-        nr, rows, params_, hist_dev_, hist_depth_, settings_.predictor, b_.data(), x_.data(),
-        diag_.data(), diag_inv_.data());
-    PMD_CUDA_CHECK_LAUNCH("k_acks2_init", stream_);
+    k_acks2_init<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, p.stream>>>(
+        nr, rows, *p.params, p.hist, p.hist_depth, set.predictor, p.b, p.x, p.diag, p.diag_inv);
+    PMD_CUDA_CHECK_LAUNCH("k_acks2_init", p.stream);
   }
   Acks2State start;
-  start.tol = settings_.tolerance;
-  start.max_iter = settings_.max_iter;
-  start.x = Acks2Mult{qeq_guess_s(global_hist_, settings_.predictor),
-                      qeq_guess_s(global_hist_ + hist_depth_, settings_.predictor)};
-  const Acks2State end = bicgstab(start, comm);
+  start.tol = set.tolerance;
+  start.max_iter = set.max_iter;
+  start.x = Acks2Mult{qeq_guess_s(p.global_hist, set.predictor),
+                      qeq_guess_s(p.global_hist + p.hist_depth, set.predictor)};
+  const Acks2State end = bicgstab(solver, p, start, comm);
 
-  QEqResult res;
+  res = QEqResult{};
   res.iter_s = end.it;
   res.iter_t = 0;
-  res.converged_s = end.it < settings_.max_iter;
+  res.converged_s = end.it < set.max_iter;
   res.breakdown = end.breakdown != 0;
-  res.matrix_free = matrix_free_;
-  res.matrix = format_;
-  note_halo(res);
-  qeq_push_history(global_hist_, hist_depth_, end.x.u, end.x.q);
+  res.matrix = p.store->format();
+  res.matrix_free = res.matrix == QEqMatrix::Free;
+  solver.note_halo(res);
+  qeq_push_history(p.global_hist, p.hist_depth, end.x.u, end.x.q);
 
-  const ResultHome out[] = {{q, &q_dev_}, {u, &u_dev_}};
-  results_home(out, 2, comm, [&] {
-    k_acks2_results<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(
-        nr, rows, x_.data(), q_dev_.data(), u_dev_.data(), hist_dev_, hist_depth_);
-    PMD_CUDA_CHECK_LAUNCH("k_acks2_results", stream_);
+  const CudaQEqSolver::ResultHome out[] = {{q, p.q}, {u, &u_dev_}};
+  solver.results_home(out, 2, comm, [&] {
+    k_acks2_results<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, p.stream>>>(
+        nr, rows, p.x, p.q->data(), u_dev_.data(), p.hist, p.hist_depth);
+    PMD_CUDA_CHECK_LAUNCH("k_acks2_results", p.stream);
   });
-  return res;
-}
-
-// In setup, once the parameters are up: the input's checks (as the host's),
-// bcut up; this solve builds X beside H.
-void CudaQEqSolver::use_acks2(const QEqInput &in, const Acks2Input &ak) {
-  ak.check();
-  upload(bcut_dev_, ak.bcut, in.type ? std::max(in.num_types, 0) : in.n_total);
-  acks2_ = true;
-  acks2_softness_ = ak.softness;
-  acks2_u_ = ak.u;
+  return true;
 }
 
 namespace {
-
-// The model's hooks: its arrays and steps are the solver's (qeq_cuda_solver.h).
-class CudaAcks2 final : public CudaChargeModel {
- public:
-  explicit CudaAcks2(MemoryTracker &) {}
-  bool reads_reverse_index() const override { return true; }
-  void setup(const QEqInput &in, CudaQEqSolver &s) override {
-    s.use_acks2(in, *model_input<Acks2Input>(in.model));
-  }
-  bool solve(const QEqInput &in, CudaQEqSolver &s, QEqComm &comm, double *q,
-             QEqResult &res) override {
-    res = s.solve_acks2(in, comm, q);
-    return true;
-  }
-};
-
 const CudaModels::Add<Acks2Input, CudaAcks2> kCudaAcks2;
-
 }  // namespace
+
 }  // namespace puremd::cuda

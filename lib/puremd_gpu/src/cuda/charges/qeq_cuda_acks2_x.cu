@@ -1,13 +1,16 @@
 // ACKS2's X in the CUDA solver: its own rows beside H's (counted by H's row
 // kernel, k_list_rows, where H has rows; on their own beside H's tiles),
-// then stored (qeq_cuda_matrix.cu builds H).
+// then stored, through the model's hooks (cuda_charge_model.h) in the
+// solver's build of H (qeq_cuda_matrix.cu).
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <string>
 
+#include "cuda/charges/qeq_cuda_acks2.h"
 #include "cuda/charges/qeq_cuda_rows.cuh"
 #include "cuda/charges/qeq_cuda_solver.h"
+#include "cuda/charges/qeq_matrix_store.h"
 #include "cuda/cub_calls.cuh"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/lane_group.cuh"
@@ -63,35 +66,61 @@ __global__ void __launch_bounds__(kQEqBlock)
 
 }  // namespace
 
-// ACKS2 with H in tiles: X's rows counted, stored (both triangles, ghost
-// rows included, as beside a Full H), and the image map of X's ghost rows
-// (H's tiles scatter to the owners' columns and need none).
-void CudaQEqSolver::build_x_beside_tiles(int n, int nl) {
-  x_count_.reserve_discarding(static_cast<std::size_t>(n), kGrowHeadroom);
-  x_start_.reserve_discarding(static_cast<std::size_t>(n), kGrowHeadroom);
-  slots_.clear(stream_, kQEqEntries2);
-  k_acks2_x_counts<<<blocks_for(static_cast<long long>(n) * 32, kQEqBlock), kQEqBlock, 0,
-                     stream_>>>(row_args_, x_count_.data(), slots_.at(kQEqEntries2));
-  PMD_CUDA_CHECK_LAUNCH("k_acks2_x_counts", stream_);
-  slots_.read(stream_, kQEqEntries2);
-  x_nnz_ = slots_.value(kQEqEntries2);
-  build_x_rows(n);
-  build_image_map(n, nl, true);
+// Before H's rows are listed: X's entries counted beside them where H is
+// stored (k_list_rows), else X is not kept (the product evaluates it).
+int *CudaAcks2::count_beside_rows(CudaQEqSolver &s, bool stored) {
+  const std::size_t n = static_cast<std::size_t>(s.atoms().n_total);
+  if (!stored) {
+    x_count_.release();
+    x_start_.release();
+    x_col_.release();
+    x_val_.release();
+    return nullptr;
+  }
+  x_count_.reserve_discarding(n, kGrowHeadroom);
+  x_start_.reserve_discarding(n, kGrowHeadroom);
+  return x_count_.data();
 }
 
-// X's rows (k_acks2_x_rows) where the counts of k_list_rows put them.
-void CudaQEqSolver::build_x_rows(int n) {
+// After H: X's rows stored where H's rows counted them; with H in tiles,
+// X's rows counted on their own, stored (both triangles, ghost rows
+// included, as beside a Full H), and the fold's map from X's ghost rows
+// (H's tiles scatter to the owners' columns and need none).
+void CudaAcks2::beside_matrix(CudaQEqSolver &s, bool tiles) {
+  const CudaSolveParts p = s.parts();
+  const int n = p.n_total;
+  if (!tiles) {
+    if (p.store->format() == QEqMatrix::Free) return;
+    x_nnz_ = p.slots->value(kQEqEntries2);  // (counted beside H's, home with its sizes)
+    build_x_rows(p);
+    return;
+  }
+  x_count_.reserve_discarding(static_cast<std::size_t>(n), kGrowHeadroom);
+  x_start_.reserve_discarding(static_cast<std::size_t>(n), kGrowHeadroom);
+  p.slots->clear(p.stream, kQEqEntries2);
+  k_acks2_x_counts<<<blocks_for(static_cast<long long>(n) * 32, kQEqBlock), kQEqBlock, 0,
+                     p.stream>>>(*p.row_args, x_count_.data(), p.slots->at(kQEqEntries2));
+  PMD_CUDA_CHECK_LAUNCH("k_acks2_x_counts", p.stream);
+  p.slots->read(p.stream, kQEqEntries2);
+  x_nnz_ = p.slots->value(kQEqEntries2);
+  build_x_rows(p);
+  s.build_image_map(x_count_.data());
+}
+
+// X's rows (k_acks2_x_rows) where the counts put them.
+void CudaAcks2::build_x_rows(const CudaSolveParts &p) {
+  const int n = p.n_total;
   if (x_nnz_ > INT32_MAX)
     throw RuntimeError("ACKS2 (CUDA): " + std::to_string(x_nnz_) +
                        " bond-softness entries exceed the 32-bit index; use more GPUs / MPI ranks");
-  exclusive_sum(cub_tmp_, x_count_.data(), x_start_.data(), n, stream_);
+  exclusive_sum(*p.cub, x_count_.data(), x_start_.data(), n, p.stream);
   x_col_.reserve_discarding(static_cast<std::size_t>(std::max<long long>(x_nnz_, 1)),
                             kMatrixHeadroom);
   x_val_.reserve_discarding(static_cast<std::size_t>(std::max<long long>(x_nnz_, 1)),
                             kMatrixHeadroom);
-  k_acks2_x_rows<<<blocks_for(static_cast<long long>(n) * 32, kQEqBlock), kQEqBlock, 0, stream_>>>(
-      row_args_, x_start_.data(), x_col_.data(), x_val_.data());
-  PMD_CUDA_CHECK_LAUNCH("k_acks2_x_rows", stream_);
+  k_acks2_x_rows<<<blocks_for(static_cast<long long>(n) * 32, kQEqBlock), kQEqBlock, 0, p.stream>>>(
+      *p.row_args, x_start_.data(), x_col_.data(), x_val_.data());
+  PMD_CUDA_CHECK_LAUNCH("k_acks2_x_rows", p.stream);
 }
 
 }  // namespace puremd::cuda

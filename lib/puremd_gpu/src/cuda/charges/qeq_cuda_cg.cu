@@ -11,7 +11,7 @@
 //     solver runs too (common/qeq_cg_loop.h) and passed to the next kernels
 //     (two round trips per iteration);
 //   several ranks of one node whose GPUs reach each other (halo mode with
-//     peer copies): as one sub-domain below, the last block of d.w's and
+//     peer copies): as one rank below, the last block of d.w's and
 //     r.p's kernels adding the ranks' sums GPU to GPU (peer_reduce.cuh) before
 //     it sets alpha, resp. beta; only the start (|b|, rho, and whether every
 //     rank has rows) goes through QEqComm::sum;
@@ -27,12 +27,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "common/qeq_cg_loop.h"
 #include "common/qeq_scalars_home.h"
+#include "cuda/charges/qeq_cg_scalars.h"
 #include "cuda/charges/qeq_cuda_cg_steps.cuh"
 #include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/charges/qeq_cuda_sums.cuh"
+#include "cuda/charges/qeq_matrix_store.h"
 #include "cuda/kernel_utils.cuh"
 #include "puremd_gpu/physics/qeq_cg.h"
 
@@ -230,7 +233,8 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
   }
   const QEqScalarsHome home =
       qeq_scalars_home(comm.size(), nr > 0, peer_ready, static_cast<int>(s4[4]));
-  const bool peer = home == QEqScalarsHome::PeerGpus, on_device = home != QEqScalarsHome::Host;
+  const std::unique_ptr<CgScalars> scalars = make_cg_scalars(home, halo_, comm);
+  const bool peer = home == QEqScalarsHome::PeerGpus, on_device = scalars->on_device();
   CgState *st = nullptr;
   if (on_device) {
     cg_state_.reserve_discarding(1);
@@ -253,7 +257,7 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
       PMD_CUDA_CHECK_LAUNCH("k_cg_begin", stream_);
     }
   }
-  auto reduce = [&]() { return peer ? halo_.peer_reduce(comm, true) : PeerReduce{}; };
+  auto reduce = [&]() { return scalars->reduction(); };
 
   // The kernels of one iteration: `par` selects the device state's scalars
   // (on_device), `c` gives them otherwise (alpha and beta as they are known).
@@ -312,14 +316,14 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
     auto product_dot = [&](int /*running*/, double dw[2]) {
       product(0);
       if (nr > 0) finish_sums(g, 2, dw);
-      comm.sum(dw, 2);
+      scalars->sum(dw, 2);
     };
     auto update_rp = [&](const CgStep &c, double rp[2]) {
       if (nr > 0) {
         update(c, 0);
         finish_sums(g, 2, rp);
       }
-      comm.sum(rp, 2);
+      scalars->sum(rp, 2);
     };
     auto next_direction = [&](const CgStep &c) {
       if (nr > 0) direction(c, 0);
@@ -338,9 +342,9 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
   cg_last_iters_ = std::max(res.iter_s, res.iter_t) - 1;
   res.converged_s = res.iter_s < settings_.max_iter;
   res.converged_t = res.iter_t < settings_.max_iter;
-  res.matrix_free = matrix_free_;
-  res.matrix = format_;
-  res.tiles_reused = tiles_ && tiles_reused_;
+  res.matrix = store_->format();
+  res.matrix_free = res.matrix == QEqMatrix::Free;
+  res.tiles_reused = store_->tiles_reused();
   return res;
 }
 

@@ -98,12 +98,11 @@ void CudaQEqSolver::setup(const QEqInput &in, ChargeHistory &history) {
   params_.eta = eta_dev_.data();
   params_.chi_shift = in.chi_shift ? shift_dev_.data() : nullptr;
   params_.chi_eff = nullptr;
-  acks2_ = false;
   if (!precond_ || precond_name_ != in.settings.preconditioner) {
     precond_ = CudaPreconditioners::make(in.settings.preconditioner, "CUDA", mem_);
     precond_name_ = in.settings.preconditioner;
   }
-  // another model's checks and input (ACKS2: use_acks2), and its electronegativities
+  // another model's checks and input, and its electronegativities
   model_now_ = model_.of(in.model, "CUDA", mem_);
   if (model_now_) {
     model_now_->setup(in, *this);

@@ -1,8 +1,7 @@
-// The rows of the CUDA QEq solver's matrix (see qeq_cuda_solver.h), from the
-// engine's far list of the step (EngineAtoms, qeq_cuda_rows.cuh): stored by
-// one warp per row in one pass (no count, no sort), or only counted for a
-// matrix-free product; then, for the device ghost refresh, the
-// owner -> images map that folds ghost rows into their owners.
+// The CUDA QEq solver's matrix for a solve (see qeq_cuda_solver.h): which
+// way of holding it (decided on the host, common/qeq_matrix_choice.h; the
+// ways in qeq_matrix_store.h), the memory it may take, and the owner ->
+// images map that folds ghost rows into their owners.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -13,6 +12,8 @@
 #include "common/qeq_rows.h"
 #include "cuda/charges/qeq_cuda_rows.cuh"
 #include "cuda/charges/qeq_cuda_solver.h"
+#include "cuda/charges/qeq_matrix_half_tiles.h"
+#include "cuda/charges/qeq_matrix_store.h"
 #include "cuda/cub_calls.cuh"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/lane_group.cuh"
@@ -30,63 +31,6 @@ __global__ void k_segment_bounds(const int *key, int n, int nseg, int *start, in
   if (k < 0 || k >= nseg) return;
   if (p == 0 || key[p - 1] != k) start[k] = p;
   if (p == n - 1 || key[p + 1] != k) end[k] = p + 1;
-}
-
-// The rows (qeq_cuda_rows.cuh): one warp per row writes, when kStore, the
-// kept entries straight into room reserved by the two lists (row i at
-// far.start[i] + far.rev_start[i]; at far.start[i] when kOnce, each pair in
-// one row only): no count pass, no sort, and the same order on every run.
-// Without kStore (matrix-free product) it only counts, for the image map and
-// the product's lanes, and checks the types.
-struct RowCounts {
-  long long *row_start, *row_end, *row_count;
-  int *col;
-  double *val;
-  int *x_count;             // ACKS2: X's entries per row (null without)
-  unsigned long long *nnz;  // H's entries, then X's (slots kQEqEntries, kQEqEntries2)
-  unsigned long long *nonempty_rows;
-};
-
-template <bool kStore, bool kOnce>
-__global__ void __launch_bounds__(kQEqBlock) k_list_rows(QEqRowArgs a, RowCounts out) {
-  const LaneGroup<32> g;  // one warp per row
-  const long long warp = g.row();
-  if (warp >= a.far.n_total) return;  // whole warp
-  const int i = static_cast<int>(warp);
-  const long long base = static_cast<long long>(a.far.start[i]) + (kOnce ? 0 : a.far.rev_start[i]);
-  int count = 0, x_count = 0;
-  qeq_row_chunks<kOnce>(g, a, i, [&](const QEqCandidate &c) {
-    int kept = 0;
-    const int before = g.rank(c.take, kept);
-    if (c.take) {
-      if (kStore) {
-        const long long pos = base + count + before;
-        out.col[pos] = c.col;
-        out.val[pos] = qeq_row_value(a, c);
-      } else {
-        qeq_row_shield(a, c);  // the type check
-      }
-    }
-    count += kept;
-    if (out.x_count) {
-      int x_kept = 0;
-      g.rank(acks2_x_entry(a, c) != 0.0, x_kept);
-      x_count += x_kept;
-    }
-  });
-  if (g.lane == 0) {
-    out.row_start[i] = base;
-    out.row_end[i] = base + count;
-    out.row_count[i] = count;
-    if (count > 0) {
-      atomicAdd(out.nonempty_rows, 1ull);
-      atomicAdd(out.nnz, static_cast<unsigned long long>(count));
-    }
-    if (out.x_count) {
-      out.x_count[i] = x_count;
-      if (x_count > 0) atomicAdd(out.nnz + 1, static_cast<unsigned long long>(x_count));
-    }
-  }
 }
 
 // Owner -> images map key per ghost: the owner if the ghost row has entries,
@@ -108,8 +52,10 @@ int bits_for(int max_value) {
 
 }  // namespace
 
-// The matrix rows (see k_list_rows), stored or counted; the far list reaches cut_hi
-// (CudaEngine::solve_charges widens it when the QEq cut-off is larger).
+// This solve's H (qeq_matrix_store.h): the format chosen on the host
+// (common/qeq_matrix_choice.h), its store built from the far list, which
+// reaches cut_hi (CudaEngine::solve_charges widens it when the QEq cut-off
+// is larger); ACKS2's X beside it; the fold of ghost rows.
 void CudaQEqSolver::build_matrix(const QEqInput &in) {
   const int n = in.n_total, nl = in.n_local;
   const EngineAtoms &f = atoms_;
@@ -120,15 +66,7 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
     throw RuntimeError("QEq (CUDA): the engine's far list (" + std::to_string(f.cut_local) +
                        " A) does not reach the QEq cut-off (" + std::to_string(settings_.cut_hi) +
                        " A)");
-  // A matrix-free QEq product evaluates each pair once too; ACKS2's, which
-  // reads H's rows beside X's, both triangles. ACKS2 stores H once in tiles
-  // only (X's rows stay whole: build_x_beside_tiles).
-  auto take = [&](QEqMatrix m) {
-    format_ = m;
-    once_ = acks2_ ? m == QEqMatrix::Half : m != QEqMatrix::Full;
-    matrix_free_ = m == QEqMatrix::Free;
-  };
-  take(qeq_matrix_format(format_query(f)));
+  const QEqMatrix asked = qeq_matrix_format(format_query(f));
   slots_.clear(stream_, kQEqEntries, kNumQEqSlots - kQEqEntries);
   QEqRowArgs &a = row_args_;
   a = QEqRowArgs{};
@@ -142,74 +80,58 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   a.cut2 = settings_.cut_hi * settings_.cut_hi;
   a.taper = taper_;
   a.bad_type = slots_.at(kQEqBadTypeFlag);
-  a.bcut = acks2_ ? bcut_dev_.data() : nullptr;
-  a.softness = acks2_ ? acks2_softness_ : 0.0;
-  // Each pair once and stored: in tiles of 32 rows (qeq_cuda_tiles.cu), or,
-  // when a tile's partners overflow its table (atoms far from LAMMPS's
-  // spatial sort), as Auto chooses without tiles (Full where it fits), else
-  // in rows (below).
-  tiles_ = !matrix_free_ && once_ && build_tiles(in);
-  if (tiles_) {
-    if (acks2_) build_x_beside_tiles(n, nl);
-    return;
-  }
-  if (!matrix_free_ && once_) {
+  if (model_now_) model_now_->row_args(a);
+  QEqMatrixSolve &ms = *ms_;
+  ms.stream = stream_;
+  ms.rows = &row_args_;
+  ms.diag = diag_.data();
+  ms.n_local = nl;
+  ms.n_total = n;
+  ms.slots = &slots_;
+  ms.read_sizes = [this, &in] { read_matrix_size(in); };
+  ms.nnz = &nnz_;
+  ms.x_count = nullptr;
+  store_ = store_for(asked, false);
+  // Half in tiles (qeq_matrix_half_tiles.cu), or, when a tile's partners
+  // overflow its table (atoms far from LAMMPS's spatial sort), as Auto
+  // chooses without tiles (Full where it fits), else Half in rows.
+  if (store_ == half_tiles_.get()) {
+    if (store_->build(ms)) {
+      ms.threads_per_row = pick_threads_per_row(nnz_, nonempty_rows_, settings_.threads_per_row);
+      if (model_now_) model_now_->beside_matrix(*this, true);
+      return;
+    }
     tiles_overflowed_ = true;
+    store_ = half_rows_.get();  // (no tiles held: Half fits as in rows)
     // (ACKS2's product has no Half in rows: Full where it fits, else Free;
     // an explicit `half` tries the tiles again at the next list build)
     QEqFormatQuery q = format_query(f);
-    if (acks2_) q.full_fits = f.rev_start && store_fits(f.row_room + f.rev_total);
-    take(qeq_format_after_tile_overflow(q));
+    if (own_product()) q.full_fits = f.rev_start && store_fits(f.row_room + f.rev_total);
+    store_ = store_for(qeq_format_after_tile_overflow(q), true);
   }
-  if (format_ != QEqMatrix::Half) release_tiles();  // (their memory to the format taken)
-  const bool store = !matrix_free_;
-  if (!once_ && !f.rev_start)
-    throw RuntimeError("QEq (CUDA): the engine lent no reverse far index for a full matrix");
-  const long long room = once_ ? f.row_room : f.row_room + f.rev_total;
-  row_count_.reserve_discarding(static_cast<std::size_t>(n) + 1, kGrowHeadroom);
-  row_start_.reserve_discarding(static_cast<std::size_t>(n) + 1, kGrowHeadroom);
-  row_end_.reserve_discarding(static_cast<std::size_t>(n) + 1, kGrowHeadroom);
-  if (store) {
-    col_.reserve_discarding(room, kMatrixHeadroom);
-    val_.reserve_discarding(room, kMatrixHeadroom);
-  } else {
-    col_.release();
-    val_.release();
+  if (store_->format() != QEqMatrix::Half) half_tiles_->release();  // (their memory to it)
+  // a model's own entries counted beside H's rows
+  if (model_now_)
+    ms.x_count = model_now_->count_beside_rows(*this, store_->format() != QEqMatrix::Free);
+  store_->build(ms);
+  ms.threads_per_row = pick_threads_per_row(nnz_, nonempty_rows_, settings_.threads_per_row);
+  if (model_now_) model_now_->beside_matrix(*this, false);
+  if (!store_->once()) build_image_map(nullptr);
+}
+
+bool CudaQEqSolver::own_product() const { return model_now_ && model_now_->own_product(); }
+
+// The store of format m: ACKS2 reads H's rows beside X's, both triangles,
+// where it evaluates H (Free); Half is in tiles unless they overflowed.
+QEqMatrixStore *CudaQEqSolver::store_for(QEqMatrix m, bool tiles_failed) const {
+  switch (m) {
+    case QEqMatrix::Half:
+      return tiles_failed ? half_rows_.get() : half_tiles_.get();
+    case QEqMatrix::Free:
+      return own_product() ? free_rows_.get() : free_once_.get();
+    default:
+      return full_.get();
   }
-  const bool store_x = store && acks2_;
-  if (store_x) {
-    x_count_.reserve_discarding(static_cast<std::size_t>(n), kGrowHeadroom);
-    x_start_.reserve_discarding(static_cast<std::size_t>(n), kGrowHeadroom);
-  } else {
-    x_count_.release();
-    x_start_.release();
-    x_col_.release();
-    x_val_.release();
-  }
-  RowCounts out{};
-  out.row_start = row_start_.data();
-  out.row_end = row_end_.data();
-  out.row_count = row_count_.data();
-  out.col = col_.data();
-  out.val = val_.data();
-  out.x_count = store_x ? x_count_.data() : nullptr;
-  out.nnz = slots_.at(kQEqEntries);
-  out.nonempty_rows = slots_.at(kQEqNonEmptyRows);
-  const unsigned blocks = blocks_for(static_cast<long long>(n) * 32, kQEqBlock);
-  auto launch = [&](auto store_c, auto once_c) {
-    k_list_rows<decltype(store_c)::value, decltype(once_c)::value>
-        <<<blocks, kQEqBlock, 0, stream_>>>(a, out);
-  };
-  using Yes = std::true_type;
-  using No = std::false_type;
-  if (store)
-    once_ ? launch(Yes{}, Yes{}) : launch(Yes{}, No{});
-  else
-    once_ ? launch(No{}, Yes{}) : launch(No{}, No{});
-  PMD_CUDA_CHECK_LAUNCH("k_list_rows", stream_);
-  read_matrix_size(in);
-  if (store_x) build_x_rows(n);
-  build_image_map(n, nl);
 }
 
 // What this solve's format is chosen from (common/qeq_matrix_choice.h): the
@@ -220,7 +142,7 @@ QEqFormatQuery CudaQEqSolver::format_query(const EngineAtoms &f) const {
   q.asked = settings_.matrix;
   q.n_local = f.n_local;
   q.half_from_atoms = settings_.half_from_atoms;
-  q.acks2 = acks2_;
+  q.own_product = own_product();
   q.tiles_overflowed = tiles_overflowed_;
   if (q.asked == QEqMatrix::Auto) {
     q.full_fits = f.rev_start && store_fits(f.row_room + f.rev_total);
@@ -251,7 +173,7 @@ bool CudaQEqSolver::reads_reverse_index(const QEqProblem &p, int n_local, long l
 // keeps the memory in use within the share (qeq_stored_fits). (ACKS2's X, a
 // few per cent of H within its short cut-off, is left to the share's margin.)
 bool CudaQEqSolver::store_fits(long long room) const {
-  return adding_fits(room, std::min(val_.capacity(), col_.capacity()),
+  return adding_fits(room, std::min(pool_.val.capacity(), pool_.col.capacity()),
                      sizeof(double) + sizeof(int));
 }
 
@@ -261,7 +183,7 @@ bool CudaQEqSolver::store_fits(long long room) const {
 // entries. (Judged by the room, the tiles of HNS 28^3 "did not fit" at the
 // second solve, which then went matrix-free with a reverse index: 4x slower.)
 bool CudaQEqSolver::half_fits(long long row_room) const {
-  if (tiles_) return adding_fits(nnz_, val_.capacity(), sizeof(double));
+  if (store_ == half_tiles_.get()) return adding_fits(nnz_, pool_.val.capacity(), sizeof(double));
   return store_fits(row_room);
 }
 
@@ -288,17 +210,16 @@ void CudaQEqSolver::read_matrix_size(const QEqInput &in) {
     throw InputError("QEq: atom type " + std::to_string(slots_.value(kQEqBadType)) +
                      " has no QEq parameters");
   nnz_ = slots_.value(kQEqEntries);
-  x_nnz_ = slots_.value(kQEqEntries2);
   nonempty_rows_ = slots_.value(kQEqNonEmptyRows);
   n_rows_ = static_cast<int>(slots_[kQEqRows]);
 }
 
-// Device reverse comm: for each owner, its images whose rows have entries,
+// The fold of ghost rows: for each owner, its images whose rows have entries,
 // by ascending ghost index (a deterministic sum). A matrix with each pair
 // once has no ghost rows: its product scatters to the owners' columns.
-void CudaQEqSolver::build_image_map(int n, int nl, bool x_rows) {
-  if (!once_ || x_rows) {
-    const int n_ghost = n - nl;
+void CudaQEqSolver::build_image_map(const int *row_counts) {
+  {
+    const int n = n_total_, nl = n_local_, n_ghost = n - nl;
     img_start_.reserve_discarding(nl, kGrowHeadroom);
     img_end_.reserve_discarding(nl, kGrowHeadroom);
     img_idx_.reserve_discarding(n_ghost, kGrowHeadroom);
@@ -310,12 +231,12 @@ void CudaQEqSolver::build_image_map(int n, int nl, bool x_rows) {
       PMD_CUDA_CHECK(cudaMemsetAsync(img_end_.data(), 0, nl * sizeof(int), stream_));
     }
     if (n_ghost > 0) {
-      if (x_rows)
+      if (row_counts)
         k_image_keys<<<blocks_for(n_ghost, kQEqBlock), kQEqBlock, 0, stream_>>>(
-            owner_dev_.data(), x_count_.data(), nl, n_ghost, key_.data(), idx_.data());
+            owner_dev_.data(), row_counts, nl, n_ghost, key_.data(), idx_.data());
       else
         k_image_keys<<<blocks_for(n_ghost, kQEqBlock), kQEqBlock, 0, stream_>>>(
-            owner_dev_.data(), row_count_.data(), nl, n_ghost, key_.data(), idx_.data());
+            owner_dev_.data(), pool_.row_count.data(), nl, n_ghost, key_.data(), idx_.data());
       PMD_CUDA_CHECK_LAUNCH("k_image_keys", stream_);
       sort_pairs(cub_tmp_, key_.data(), key_sorted_.data(), idx_.data(), img_idx_.data(), n_ghost,
                  bits_for(nl), stream_);
@@ -327,7 +248,7 @@ void CudaQEqSolver::build_image_map(int n, int nl, bool x_rows) {
 }
 
 ImageMap CudaQEqSolver::image_map() const {
-  if (once_ && !acks2_) return ImageMap{};  // (ACKS2: X's ghost rows)
+  if (store_->once() && !own_product()) return ImageMap{};  // (ACKS2: X's ghost rows)
   return ImageMap{img_start_.data(), img_end_.data(), img_idx_.data()};
 }
 

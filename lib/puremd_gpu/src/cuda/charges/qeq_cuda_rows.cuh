@@ -89,7 +89,7 @@ __device__ __forceinline__ bool qeq_remote_ghost(const QEqRowArgs &a, int j) {
 
 // Part 2's rule for owned row i (id tag_i) and its far partner j at
 // d = x_j - x_i, |d|^2 = d2: within the cut-off, and a pair with a ghost
-// only if it is this rank's. The tiles' masks (qeq_cuda_tiles.cu) keep
+// only if it is this rank's. The tiles' masks (qeq_matrix_half_tiles.cu) keep
 // their pairs by it too.
 // In halo mode a pair with another rank's atom is kept whatever the rule
 // (both ranks keep it, each in its own atom's row).

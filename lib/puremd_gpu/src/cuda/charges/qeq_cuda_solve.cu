@@ -14,6 +14,8 @@
 #include "cuda/charges/qeq_cuda_rows.cuh"
 #include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/charges/qeq_cuda_sums.cuh"
+#include "cuda/charges/qeq_matrix_half_tiles.h"
+#include "cuda/charges/qeq_matrix_store.h"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/lane_group.cuh"
 #include "puremd_gpu/errors.h"
@@ -21,113 +23,6 @@
 
 namespace puremd::cuda {
 namespace {
-
-// y = H v for both systems; a group of TPR lanes per row.
-struct SpmvSums {
-  double s, t;
-};
-
-// Row i's product: its off-diagonal sum plus, for an owned row, the diagonal term.
-__device__ __forceinline__ double2 qeq_row_product(int i, int n_local, const double *diag,
-                                                   const double2 *v, SpmvSums acc) {
-  if (i < n_local) {
-    const double dg = diag[i];
-    const double2 vi = v[i];
-    acc.s += dg * vi.x;
-    acc.t += dg * vi.y;
-  }
-  return make_double2(acc.s, acc.t);
-}
-
-template <int TPR>
-__global__ void __launch_bounds__(kQEqBlock)
-    k_spmv(int n_rows, int n_local, const long long *__restrict__ row_start,
-           const long long *__restrict__ row_end, const int *__restrict__ col,
-           const double *__restrict__ val, const double *__restrict__ diag,
-           const double2 *__restrict__ v, double2 *__restrict__ y, const int *running) {
-  if (running && !*running) return;
-  const LaneGroup<TPR> g;
-  const long long row = g.row();
-  SpmvSums acc{0.0, 0.0};
-  if (row < n_rows) {
-    const long long end = row_end[row];
-    for (long long p = row_start[row] + g.lane; p < end; p += TPR) {
-      const double h = val[p];
-      const double2 vj = v[col[p]];
-      acc.s += h * vj.x;
-      acc.t += h * vj.y;
-    }
-  }
-  g.sum_all(acc);  // every lane gets here
-  if (row < n_rows && g.lane == 0)
-    y[row] = qeq_row_product(static_cast<int>(row), n_local, diag, v, acc);
-}
-
-// y += H v with each pair stored once (QEqMatrix::Half), y zeroed before:
-// owned row i gathers its entries (i, j) and its diagonal into y_i, and
-// scatters each entry's transpose H_ij v_i to y_j. Ghost rows are empty; on
-// the QEqComm path a ghost j's y_j goes home by QEqComm::reverse.
-template <int TPR>
-__global__ void __launch_bounds__(kQEqBlock)
-    k_spmv_once(int n_local, const long long *__restrict__ row_start,
-                const long long *__restrict__ row_end, const int *__restrict__ col,
-                const double *__restrict__ val, const double *__restrict__ diag,
-                const double2 *__restrict__ v, double2 *__restrict__ y, const int *running) {
-  if (running && !*running) return;
-  const LaneGroup<TPR> g;
-  const long long row = g.row();
-  if (row >= n_local) return;  // whole groups
-  const int i = static_cast<int>(row);
-  const double2 vi = v[i];
-  SpmvSums acc{0.0, 0.0};
-  const long long end = row_end[i];
-  for (long long p = row_start[i] + g.lane; p < end; p += TPR) {
-    const double h = val[p];
-    const int j = col[p];
-    const double2 vj = v[j];
-    acc.s += h * vj.x;
-    acc.t += h * vj.y;
-    qeq_atomic_add(y, j, h * vi.x, h * vi.y);  // the transpose's share
-  }
-  g.sum_all(acc);
-  if (g.lane == 0) {
-    const double2 yi = qeq_row_product(i, n_local, diag, v, acc);
-    qeq_atomic_add(y, i, yi.x, yi.y);
-  }
-}
-
-// The same products without a stored matrix (QEqMatrix::Free): the group of
-// TPR lanes walks the row's candidates (qeq_cuda_rows.cuh) and evaluates
-// each kept element where it is used; kOnce: each pair once, as
-// k_spmv_once (y zeroed before), else both triangles, as k_spmv.
-template <int TPR, bool kOnce>
-__global__ void __launch_bounds__(kQEqBlock)
-    k_free_product(QEqRowArgs a, const double *__restrict__ diag, const double2 *__restrict__ v,
-                   double2 *__restrict__ y, const int *running) {
-  if (running && !*running) return;
-  const LaneGroup<TPR> g;
-  const long long row = g.row();
-  if (row >= (kOnce ? a.far.n_local : a.far.n_total)) return;  // whole groups
-  const int i = static_cast<int>(row);
-  const double2 vi = v[i];
-  SpmvSums acc{0.0, 0.0};
-  qeq_row_chunks<kOnce>(g, a, i, [&](const QEqCandidate &c) {
-    if (!c.take) return;
-    const double h = qeq_row_value(a, c);
-    const double2 vj = v[c.col];
-    acc.s += h * vj.x;
-    acc.t += h * vj.y;
-    if (kOnce) qeq_atomic_add(y, c.col, h * vi.x, h * vi.y);  // the transpose's share
-  });
-  g.sum_all(acc);
-  if (g.lane != 0) return;
-  const double2 yi = qeq_row_product(i, a.far.n_local, diag, v, acc);
-  if (kOnce) {
-    qeq_atomic_add(y, i, yi.x, yi.y);
-  } else {
-    y[i] = yi;
-  }
-}
 
 // Right-hand sides, H's diagonal and its inverse (Jacobi's M^-1, and the
 // preconditioners' input) and the extrapolated initial guesses.
@@ -184,7 +79,17 @@ __global__ void k_charges(int n_rows, const int *rows, double mu_given, const do
 
 CudaQEqSolver::CudaQEqSolver(int device, cudaStream_t stream, MemoryTracker &mem,
                              DeviceArray<unsigned char> &cub_scratch)
-    : device_(device), stream_(stream), mem_(mem), cub_tmp_(cub_scratch) {
+    : device_(device),
+      stream_(stream),
+      mem_(mem),
+      cub_tmp_(cub_scratch),
+      full_(make_full_matrix(pool_)),
+      half_tiles_(std::make_unique<CudaHalfTiles>(pool_)),
+      half_rows_(make_half_rows_matrix(pool_)),
+      free_once_(make_free_matrix(pool_, true)),
+      free_rows_(make_free_matrix(pool_, false)),
+      store_(full_.get()),
+      ms_(std::make_unique<QEqMatrixSolve>()) {
   sums_dev_.reserve_discarding(8);
   partial_.reserve_discarding(static_cast<std::size_t>(6) * kQEqMaxReduceBlocks);
   sums_host_.reserve_discarding(8);
@@ -277,66 +182,44 @@ QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in,
   return res;
 }
 
-template <int TPR>
-void CudaQEqSolver::launch_spmv(const double2 *v, double2 *y, const int *running) {
-  const int n = once_ ? n_local_ : n_total_;
-  const unsigned blocks = blocks_for(static_cast<long long>(n) * TPR, kQEqBlock);
-  if (once_)
-    k_spmv_once<TPR><<<blocks, kQEqBlock, 0, stream_>>>(n, row_start_.data(), row_end_.data(),
-                                                        col_.data(), val_.data(), diag_.data(), v,
-                                                        y, running);
-  else
-    k_spmv<TPR><<<blocks, kQEqBlock, 0, stream_>>>(n, n_local_, row_start_.data(), row_end_.data(),
-                                                   col_.data(), val_.data(), diag_.data(), v, y,
-                                                   running);
-  PMD_CUDA_CHECK_LAUNCH("k_spmv", stream_);
+CudaSolveParts CudaQEqSolver::parts() {
+  CudaSolveParts p;
+  p.stream = stream_;
+  p.mem = &mem_;
+  p.cub = &cub_tmp_;
+  p.slots = &slots_;
+  p.settings = &settings_;
+  p.params = &params_;
+  p.row_args = &row_args_;
+  p.n_local = n_local_;
+  p.n_total = n_total_;
+  p.n_rows = n_rows_;
+  p.rows = rows_dev_.data();
+  p.x = x_.data();
+  p.b = b_.data();
+  p.r = r_.data();
+  p.d = d_.data();
+  p.p = p_.data();
+  p.w = w_.data();
+  p.diag = diag_.data();
+  p.diag_inv = diag_inv_.data();
+  p.partial = partial_.data();
+  p.q = &q_dev_;
+  p.hist = hist_dev_;
+  p.global_hist = global_hist_;
+  p.hist_depth = hist_depth_;
+  p.pool = &pool_;
+  p.store = store_;
+  p.matrix = ms_.get();
+  p.tiles = store_ == half_tiles_.get();
+  return p;
 }
 
-template <int TPR>
-void CudaQEqSolver::launch_free_product(const double2 *v, double2 *y, const int *running) {
-  const int n = once_ ? n_local_ : n_total_;
-  const unsigned blocks = blocks_for(static_cast<long long>(n) * TPR, kQEqBlock);
-  if (once_)
-    k_free_product<TPR, true>
-        <<<blocks, kQEqBlock, 0, stream_>>>(row_args_, diag_.data(), v, y, running);
-  else
-    k_free_product<TPR, false>
-        <<<blocks, kQEqBlock, 0, stream_>>>(row_args_, diag_.data(), v, y, running);
-  PMD_CUDA_CHECK_LAUNCH("k_free_product", stream_);
-}
-
-// y = H v over all rows (owned and ghost); ghost rows still to be folded.
-// With each pair once (once_) the products add into y, zeroed here: after
-// the last iteration an extra queued product may zero it for nothing, as
-// nothing reads y once CG has stopped.
+// y = H v over all rows (owned and ghost); ghost rows still to be folded
+// (the store of this solve's format, qeq_matrix_store.h).
 void CudaQEqSolver::multiply(const double2 *v, double2 *y, const int *running) {
   if (n_total_ == 0) return;
-  if (once_) PMD_CUDA_CHECK(cudaMemsetAsync(y, 0, n_total_ * sizeof(double2), stream_));
-  if (tiles_) {
-    multiply_tiles(v, y, running);
-    return;
-  }
-  auto launch = [&](auto tpr) {
-    constexpr int L = decltype(tpr)::value;
-    if (matrix_free_)
-      launch_free_product<L>(v, y, running);
-    else
-      launch_spmv<L>(v, y, running);
-  };
-  switch (pick_threads_per_row(nnz_, nonempty_rows_, settings_.threads_per_row)) {
-    case 4:
-      launch(std::integral_constant<int, 4>{});
-      break;
-    case 8:
-      launch(std::integral_constant<int, 8>{});
-      break;
-    case 16:
-      launch(std::integral_constant<int, 16>{});
-      break;
-    default:
-      launch(std::integral_constant<int, 32>{});
-      break;
-  }
+  store_->multiply(*ms_, v, y, running);
 }
 
 }  // namespace puremd::cuda

@@ -30,7 +30,7 @@
 //     solve that finds more builds its entries again with room for all.
 // A tile whose partners do not fit its table makes the solve fall back: as
 // QEqMatrix::Auto chooses without tiles, else to rows (k_list_rows,
-// k_spmv_once). Measured: bench/README, "Issue 25".
+// k_spmv_once, qeq_matrix_half_rows.cu). Measured: bench/README, "Issue 25".
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -39,6 +39,7 @@
 #include "cuda/charges/qeq_cuda_rows.cuh"
 #include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/charges/qeq_cuda_sums.cuh"
+#include "cuda/charges/qeq_matrix_half_tiles.h"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/lane_group.cuh"
 #include "puremd_gpu/errors.h"
@@ -270,103 +271,105 @@ __global__ void __launch_bounds__(kQEqBlock)
 
 // The tiles of this solve (see the top of the file): false, with nothing
 // kept, when a tile's partners overflow its table.
-bool CudaQEqSolver::build_tiles(const QEqInput &in) {
-  n_tiles_ = (in.n_local + kTileRows - 1) / kTileRows;
-  if (!find_tile_partners(in)) return false;
-  col_.release();
+bool CudaHalfTiles::build(const QEqMatrixSolve &s) {
+  p_.n_tiles = (s.n_local + kTileRows - 1) / kTileRows;
+  const int nt = p_.n_tiles;
+  if (!find_partners(s)) return false;
+  p_.col.release();
   TileMasksArgs m{};
-  m.n_tiles = n_tiles_;
-  m.partner_start = tile_entry_start_.data();
-  m.partner_count = tile_partner_count_.data();
-  m.partner = tile_partner_.data();
-  m.entry_count = tile_entry_count_.data();
-  m.value_start = tile_value_start_.data();
-  m.entry = tile_entry_.data();
-  m.counters = slots_.at(kQEqEntries);
+  m.n_tiles = nt;
+  m.partner_start = p_.tile_entry_start.data();
+  m.partner_count = p_.tile_partner_count.data();
+  m.partner = p_.tile_partner.data();
+  m.entry_count = p_.tile_entry_count.data();
+  m.value_start = p_.tile_value_start.data();
+  m.entry = p_.tile_entry.data();
+  m.counters = s.slots->at(kQEqEntries);
   for (;;) {
-    slots_.clear(stream_, kQEqEntries, 2);
-    m.value_room = static_cast<long long>(val_.capacity());
-    if (n_tiles_ > 0) {
-      k_tile_masks<<<blocks_for(n_tiles_, kTileWarps), kQEqBlock, 0, stream_>>>(row_args_, m);
-      PMD_CUDA_CHECK_LAUNCH("k_tile_masks", stream_);
-      k_tile_values<<<blocks_for(n_tiles_, kTileWarps), kQEqBlock, 0, stream_>>>(
-          row_args_, n_tiles_, tile_entry_start_.data(), tile_entry_count_.data(),
-          tile_value_start_.data(), tile_entry_.data(), val_.data());
-      PMD_CUDA_CHECK_LAUNCH("k_tile_values", stream_);
+    s.slots->clear(s.stream, kQEqEntries, 2);
+    m.value_room = static_cast<long long>(p_.val.capacity());
+    if (nt > 0) {
+      k_tile_masks<<<blocks_for(nt, kTileWarps), kQEqBlock, 0, s.stream>>>(*s.rows, m);
+      PMD_CUDA_CHECK_LAUNCH("k_tile_masks", s.stream);
+      k_tile_values<<<blocks_for(nt, kTileWarps), kQEqBlock, 0, s.stream>>>(
+          *s.rows, nt, p_.tile_entry_start.data(), p_.tile_entry_count.data(),
+          p_.tile_value_start.data(), p_.tile_entry.data(), p_.val.data());
+      PMD_CUDA_CHECK_LAUNCH("k_tile_values", s.stream);
     }
-    read_matrix_size(in);  // values, entries; the checks throw here
-    x_nnz_ = 0;
-    if (nnz_ <= static_cast<long long>(val_.capacity())) return true;
+    s.read_sizes();  // values, entries; the checks throw here
+    if (*s.nnz <= static_cast<long long>(p_.val.capacity())) return true;
     // (the first solve of a list finds its count this way: no values room held)
-    val_.reserve_discarding(static_cast<std::size_t>(nnz_), kMatrixHeadroom);
+    p_.val.reserve_discarding(static_cast<std::size_t>(*s.nnz), kMatrixHeadroom);
   }
 }
 
 // The tiles' partners, from the list behind this step's far list: found once
 // per build of that list (k_tile_partners); false, with nothing kept, when
 // a tile's partners do not fit its table.
-bool CudaQEqSolver::find_tile_partners(const QEqInput &in) {
-  const EngineAtoms &f = atoms_;
+bool CudaHalfTiles::find_partners(const QEqMatrixSolve &s) {
+  const EngineAtoms &f = s.rows->far;
+  const int nt = p_.n_tiles;
+  Readback<QEqSlot, kNumQEqSlots> &slots = *s.slots;
   const bool same_list =
-      f.list_build >= 0 && partners_n_local_ == in.n_local && partners_n_total_ == in.n_total;
-  tiles_reused_ = same_list && partners_of_ == f.list_build;
-  if (tiles_reused_) return true;
+      f.list_build >= 0 && partners_n_local_ == s.n_local && partners_n_total_ == s.n_total;
+  reused_ = same_list && partners_of_ == f.list_build;
+  if (reused_) return true;
   if (same_list && overflowed_for_ == f.list_build) return false;  // (known: no second try)
   partners_of_ = -1;
-  const std::size_t nt = static_cast<std::size_t>(std::max(n_tiles_, 1));
-  tile_entry_start_.reserve_discarding(nt, kGrowHeadroom);
-  tile_value_start_.reserve_discarding(nt, kGrowHeadroom);
-  tile_entry_count_.reserve_discarding(nt, kGrowHeadroom);
-  tile_partner_count_.reserve_discarding(nt, kGrowHeadroom);
-  if (tile_partner_.capacity() == 0)
-    tile_partner_.reserve_discarding(
+  const std::size_t room = static_cast<std::size_t>(std::max(nt, 1));
+  p_.tile_entry_start.reserve_discarding(room, kGrowHeadroom);
+  p_.tile_value_start.reserve_discarding(room, kGrowHeadroom);
+  p_.tile_entry_count.reserve_discarding(room, kGrowHeadroom);
+  p_.tile_partner_count.reserve_discarding(room, kGrowHeadroom);
+  if (p_.tile_partner.capacity() == 0)
+    p_.tile_partner.reserve_discarding(
         static_cast<std::size_t>(std::max<long long>(f.row_room / 8, 1)));
   TilePartnersOut out{};
-  out.start = tile_entry_start_.data();
-  out.count = tile_partner_count_.data();
-  out.counters = slots_.at(kQEqEntries);
-  out.overflow = slots_.at(kQEqTileOverflow);
+  out.start = p_.tile_entry_start.data();
+  out.count = p_.tile_partner_count.data();
+  out.counters = slots.at(kQEqEntries);
+  out.overflow = slots.at(kQEqTileOverflow);
   for (;;) {
-    out.partner = tile_partner_.data();
-    out.room = static_cast<long long>(tile_partner_.capacity());
-    slots_.clear(stream_, kQEqEntries, 2);
-    if (n_tiles_ > 0) {
-      k_tile_partners<<<n_tiles_, 32, 0, stream_>>>(f, out);
-      PMD_CUDA_CHECK_LAUNCH("k_tile_partners", stream_);
+    out.partner = p_.tile_partner.data();
+    out.room = static_cast<long long>(p_.tile_partner.capacity());
+    slots.clear(s.stream, kQEqEntries, 2);
+    if (nt > 0) {
+      k_tile_partners<<<nt, 32, 0, s.stream>>>(f, out);
+      PMD_CUDA_CHECK_LAUNCH("k_tile_partners", s.stream);
     }
-    read_matrix_size(in);
-    if (slots_[kQEqTileOverflow]) {  // a tile overflowed its table
+    s.read_sizes();
+    if (slots[kQEqTileOverflow]) {  // a tile overflowed its table
       overflowed_for_ = f.list_build;
-      partners_n_local_ = in.n_local;
-      partners_n_total_ = in.n_total;
-      slots_.clear(stream_, kQEqEntries, kNumQEqSlots - kQEqEntries);
+      partners_n_local_ = s.n_local;
+      partners_n_total_ = s.n_total;
+      slots.clear(s.stream, kQEqEntries, kNumQEqSlots - kQEqEntries);
       return false;
     }
-    const long long partners = slots_.value(kQEqEntries2);
-    if (partners <= static_cast<long long>(tile_partner_.capacity())) {
+    const long long partners = slots.value(kQEqEntries2);
+    if (partners <= static_cast<long long>(p_.tile_partner.capacity())) {
       // this solve's entries lie at their partners' places
       // (a list build changes the count by little: the matrix's headroom)
-      tile_entry_.reserve_discarding(static_cast<std::size_t>(std::max<long long>(partners, 1)),
-                                     kMatrixHeadroom);
+      p_.tile_entry.reserve_discarding(static_cast<std::size_t>(std::max<long long>(partners, 1)),
+                                       kMatrixHeadroom);
       partners_of_ = f.list_build;
-      partners_n_local_ = in.n_local;
-      partners_n_total_ = in.n_total;
+      partners_n_local_ = s.n_local;
+      partners_n_total_ = s.n_total;
       return true;
     }
-    tile_partner_.reserve_discarding(static_cast<std::size_t>(partners), kMatrixHeadroom);
+    p_.tile_partner.reserve_discarding(static_cast<std::size_t>(partners), kMatrixHeadroom);
   }
 }
 
 // The tiles' arrays given back (a solve that stores another format); found
 // again if a later solve takes Half.
-void CudaQEqSolver::release_tiles() {
+void CudaHalfTiles::release() {
   partners_of_ = -1;
-  tile_entry_start_.release();
-  tile_value_start_.release();
-  tile_partner_count_.release();
-  tile_entry_count_.release();
-  tile_partner_.release();
-  tile_entry_.release();
+  p_.tile_entry_start.release();
+  p_.tile_value_start.release();
+  p_.tile_partner_count.release();
+  p_.tile_entry_count.release();
+  p_.tile_partner.release();
+  p_.tile_entry.release();
 }
 
 }  // namespace puremd::cuda

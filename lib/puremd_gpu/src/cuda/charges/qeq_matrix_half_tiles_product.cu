@@ -1,11 +1,12 @@
 // The product of the CUDA QEq solver's matrix stored in tiles
-// (QEqMatrix::Half; qeq_cuda_tiles.cu builds them and says why tiles).
+// (QEqMatrix::Half; qeq_matrix_half_tiles.cu builds them and says why tiles).
 #include <cuda_runtime.h>
 
 #include <type_traits>
 
 #include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/charges/qeq_cuda_sums.cuh"
+#include "cuda/charges/qeq_matrix_half_tiles.h"
 #include "cuda/kernel_utils.cuh"
 
 namespace puremd::cuda {
@@ -144,19 +145,28 @@ __global__ void __launch_bounds__(kTileProductWarps * 32, 8)
 
 }  // namespace
 
-// y += H v over the tiles' pairs (qeq_cuda_solver.h).
-void CudaQEqSolver::multiply_tiles(const double2 *v, double2 *y, const int *running, bool acks2) {
-  if (n_tiles_ == 0) return;
-  auto launch = [&](auto both) {
-    k_spmv_tiles<decltype(both)::value><<<n_tiles_, kTileProductWarps * 32, 0, stream_>>>(
-        n_local_, tile_entry_start_.data(), tile_entry_count_.data(), tile_value_start_.data(),
-        tile_entry_.data(), val_.data(), acks2 ? nullptr : diag_.data(), v, y, running, acks2);
-  };
-  if (acks2)
-    launch(std::false_type{});
-  else
-    launch(std::true_type{});
-  PMD_CUDA_CHECK_LAUNCH("k_spmv_tiles", stream_);
+template <bool kBoth>
+void CudaHalfTiles::launch(const QEqMatrixSolve &s, const double2 *v, double2 *y,
+                           const int *running) {
+  if (p_.n_tiles == 0) return;
+  k_spmv_tiles<kBoth><<<p_.n_tiles, kTileProductWarps * 32, 0, s.stream>>>(
+      s.n_local, p_.tile_entry_start.data(), p_.tile_entry_count.data(), p_.tile_value_start.data(),
+      p_.tile_entry.data(), p_.val.data(), kBoth ? s.diag : nullptr, v, y, running, !kBoth);
+  PMD_CUDA_CHECK_LAUNCH("k_spmv_tiles", s.stream);
+}
+
+// y = H v: the products add into y, zeroed here (after the last iteration
+// an extra queued product may zero it for nothing, as nothing reads y once
+// CG has stopped).
+void CudaHalfTiles::multiply(const QEqMatrixSolve &s, const double2 *v, double2 *y,
+                             const int *running) {
+  PMD_CUDA_CHECK(cudaMemsetAsync(y, 0, s.n_total * sizeof(double2), s.stream));
+  launch<true>(s, v, y, running);
+}
+
+void CudaHalfTiles::multiply_first(const QEqMatrixSolve &s, const double2 *v, double2 *y,
+                                   const int *phase) {
+  launch<false>(s, v, y, phase);
 }
 
 }  // namespace puremd::cuda
