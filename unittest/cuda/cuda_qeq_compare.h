@@ -11,6 +11,7 @@
 #include "host_qeq.h"
 #include "puremd_gpu/qeq.h"
 #include "qeq_test_system.h"
+#include "two_rank_stand_in.h"
 
 namespace qeq_test {
 
@@ -37,17 +38,16 @@ inline void expect_same_history(ChargeHistory &host, ChargeHistory &cuda, int n_
     }
 }
 
-// One solve of each solver on the same input; q, counts and history agree.
-// one_domain: what the CUDA solver's QEqComm says (scalars on the GPU).
+// One solve of each solver on the same input, on one rank; q, counts and
+// history agree.
 // A product that adds by atomics (QEqMatrix::Half, Free) sums in another
 // order at every run: on these small, badly conditioned random systems
 // (70 iterations to 1e-12) that moved the count by 2 and a charge by 1.8e-10
 // on an H100, so those formats are held to 3 and 1e-9.
 // cuda_result: where the CUDA solve's result goes, if given.
 inline void expect_same_solve(HostQEq &host, CudaQEq &cuda, const QEqInput &in, const System &sys,
-                              const std::string &where, bool one_domain = false,
-                              QEqResult *cuda_result = nullptr) {
-  SingleRankComm ch = make_comm(sys), cc = make_comm(sys, one_domain);
+                              const std::string &where, QEqResult *cuda_result = nullptr) {
+  SingleRankComm ch = make_comm(sys), cc = make_comm(sys);
   std::vector<double> qh(sys.n_total(), 123.0), qc(sys.n_total(), 123.0);
   const QEqResult rh = host.solve(in, ch, qh.data());
   const QEqResult rc = cuda.solve(in, cc, qc.data());

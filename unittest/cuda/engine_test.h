@@ -136,13 +136,21 @@ inline QEqParams qeq_params(const ForceField &ff) {
   return p;
 }
 
-// One rank's communicator for a System: each ghost's owner found by its id.
-inline qeq_test::SingleRankComm single_rank_comm(const System &s) {
+// Each ghost's owned atom, found by its id.
+inline std::vector<int> ghost_owners(const System &s) {
   std::map<long long, int> index_of_tag;
   for (int i = 0; i < s.n_local; ++i) index_of_tag[s.tag[i]] = i;
+  std::vector<int> owner;
+  for (int g = s.n_local; g < s.n_total(); ++g) owner.push_back(index_of_tag.at(s.tag[g]));
+  return owner;
+}
+
+// One rank's communicator for a System: its ghosts are images of its owned
+// atoms (image_halo).
+inline qeq_test::SingleRankComm single_rank_comm(const System &s) {
   qeq_test::SingleRankComm comm;
   comm.n_local = s.n_local;
-  for (int g = s.n_local; g < s.n_total(); ++g) comm.owner.push_back(index_of_tag.at(s.tag[g]));
+  comm.owner = ghost_owners(s);
   return comm;
 }
 

@@ -22,6 +22,7 @@
 #include "puremd_gpu/qeq.h"
 #include "qeq_test_system.h"
 #include "require_gpu.h"
+#include "two_rank_stand_in.h"
 
 using namespace puremd;
 using qeq_test::HostQEq;
@@ -37,7 +38,7 @@ struct Acks2Out {
 };
 
 template <class Solver>
-Acks2Out solve(Solver &&solve_fn, const qeq_test::System &sys, QEqInput in) {
+Acks2Out solve(Solver &&solve_fn, const qeq_test::System &sys, QEqInput in, int ranks = 1) {
   Acks2Input ak;
   ak.bcut = kBcut.data();
   ak.softness = kSoftness;
@@ -46,7 +47,9 @@ Acks2Out solve(Solver &&solve_fn, const qeq_test::System &sys, QEqInput in) {
   out.u.assign(sys.n_total(), 456.0);
   ak.u = out.u.data();
   in.model = &ak;
-  qeq_test::SingleRankComm comm = qeq_test::make_comm(sys);
+  qeq_test::SingleRankComm one = qeq_test::make_comm(sys);
+  qeq_test::TwoRankStandIn two = qeq_test::stand_in(sys);
+  QEqComm &comm = ranks == 1 ? static_cast<QEqComm &>(one) : two;
   out.res = solve_fn(in, comm, out.q.data());
   return out;
 }
@@ -92,7 +95,7 @@ struct NudgedHosts {
   explicit NudgedHosts(const QEqSettings &set) {
     for (int p = 0; p < kNudges; ++p) hosts.push_back(std::make_unique<HostQEq>(set));
   }
-  IterationRange iterations(const qeq_test::System &sys, bool owners_given);
+  IterationRange iterations(const qeq_test::System &sys);
 };
 
 // Same q, u (every atom, ghosts included), history, and iteration counts
@@ -116,27 +119,28 @@ void expect_same(const Acks2Out &host, const Acks2Out &gpu, ChargeHistory &hs, C
     }
 }
 
-IterationRange NudgedHosts::iterations(const qeq_test::System &sys, bool owners_given) {
+IterationRange NudgedHosts::iterations(const qeq_test::System &sys) {
   IterationRange r;
   for (int p = 0; p < kNudges; ++p) {
     const qeq_test::System moved = nudged(sys, p);
     HostQEq &host = *hosts[p];
     const Acks2Out h =
         solve([&](const QEqInput &i, QEqComm &c, double *q) { return host.solve(i, c, q); }, moved,
-              qeq_test::make_input(moved, owners_given));
+              qeq_test::make_input(moved));
     r.lo = std::min(r.lo, h.res.iter_s);
     r.hi = std::max(r.hi, h.res.iter_s);
   }
   return r;
 }
 
-// How the ghosts are refreshed: owners given, owners found by id, or QEqComm.
-enum class Ghosts { Given, ById, Comm };
+// Where BiCGStab's scalars live: one rank's on the GPU, several ranks' at
+// home (QEqComm::sum; TwoRankStandIn).
+enum class Ranks { One, Several };
 
 void compare_solves(qeq_test::System sys, const std::string &what, int solves,
                     int threads_per_row = 0, QEqPredictor predictor = QEqPredictor::Lammps) {
   for (QEqMatrix matrix : {QEqMatrix::Full, QEqMatrix::Half, QEqMatrix::Free})
-    for (Ghosts ghosts : {Ghosts::Given, Ghosts::ById, Ghosts::Comm}) {
+    for (Ranks ranks : {Ranks::One, Ranks::Several}) {
       QEqSettings set;
       set.cut_hi = 6.0;
       set.tolerance = 1e-20;  // BiCGStab stops on s . s < 1e-20
@@ -151,20 +155,18 @@ void compare_solves(qeq_test::System sys, const std::string &what, int solves,
       std::uniform_real_distribution<double> jiggle(-0.02, 0.02);
       qeq_test::System moving = sys;
       for (int k = 0; k < solves; ++k) {
-        const char *how[] = {", owners given", ", owners by id", ", ghosts through comm"};
+        const char *how[] = {", one rank", ", several ranks"};
         const char *format[] = {"", ", full matrix", ", H in tiles", ", matrix-free"};
         const std::string where = what + format[static_cast<int>(matrix)] +
-                                  how[static_cast<int>(ghosts)] + ", solve " +
-                                  std::to_string(k + 1);
-        QEqInput in = qeq_test::make_input(moving, ghosts == Ghosts::Given);
-        in.ghosts_are_images = ghosts == Ghosts::ById;
+                                  how[static_cast<int>(ranks)] + ", solve " + std::to_string(k + 1);
+        const QEqInput in = qeq_test::make_input(moving);
         const Acks2Out h =
             solve([&](const QEqInput &i, QEqComm &c, double *q) { return host.solve(i, c, q); },
                   moving, in);
         const Acks2Out g =
             solve([&](const QEqInput &i, QEqComm &c, double *q) { return cuda.solve(i, c, q); },
-                  moving, in);
-        const IterationRange range = nudged_hosts.iterations(moving, ghosts == Ghosts::Given);
+                  moving, in, ranks == Ranks::One ? 1 : 2);
+        const IterationRange range = nudged_hosts.iterations(moving);
         expect_same(h, g, host.history, cuda.history, moving, where, &range);
         EXPECT_EQ(g.res.matrix, matrix) << where << ": the format asked for";
         // the atoms move a little (images with them): the next guess is extrapolated
@@ -223,10 +225,10 @@ TEST(CudaAcks2, HistoryOfRepeatedSolves) {
   // the fifth solve's iteration count on the host's nudged copies
   NudgedHosts nudged_hosts(set);
   IterationRange fifth;
-  for (int k = 0; k < kSolves; ++k) fifth = nudged_hosts.iterations(sys, true);
+  for (int k = 0; k < kSolves; ++k) fifth = nudged_hosts.iterations(sys);
   HostQEq host(set);
   qeq_test::CudaQEq cuda(set);
-  const QEqInput in = qeq_test::make_input(sys, true);
+  const QEqInput in = qeq_test::make_input(sys);
   auto on_host = [&](const QEqInput &i, QEqComm &c, double *q) { return host.solve(i, c, q); };
   auto on_gpu = [&](const QEqInput &i, QEqComm &c, double *q) { return cuda.solve(i, c, q); };
   Acks2Out first, h, g;
@@ -341,15 +343,15 @@ TEST(CudaAcks2, RefusesWhatTheHostRefusesWithItsMessage) {
   auto on_gpu = [&](const QEqInput &i, QEqComm &c, double *qq) { return cuda.solve(i, c, qq); };
   for (const Bad &c : cases) {
     SCOPED_TRACE(c.what);
-    QEqInput in = qeq_test::make_input(sys, true);
+    QEqInput in = qeq_test::make_input(sys);
     in.model = &c.ak;
     if (c.bad_ghost_type) in.type = ghost_bad.data();
     const std::string host_says = message(on_host, in);
     EXPECT_NE(host_says, "(no error)");
     EXPECT_EQ(message(on_gpu, in), host_says);
   }
-  const Acks2Out h = solve(on_host, sys, qeq_test::make_input(sys, true));
-  const Acks2Out g = solve(on_gpu, sys, qeq_test::make_input(sys, true));
+  const Acks2Out h = solve(on_host, sys, qeq_test::make_input(sys));
+  const Acks2Out g = solve(on_gpu, sys, qeq_test::make_input(sys));
   // a first solve (no history): its count within 6 of the host's (3, widened by 3)
   const IterationRange near_host{h.res.iter_s - 3, h.res.iter_s + 3};
   expect_same(h, g, host.history, cuda.history, sys, "after the refusals", &near_host);

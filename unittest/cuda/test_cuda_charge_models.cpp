@@ -19,7 +19,7 @@
 #if defined(PUREMD_WITH_CUDA)
 #include <cuda_runtime.h>
 
-#include "cuda/cuda_charge_model.h"
+#include "cuda/charges/cuda_charge_model.h"
 #include "cuda/device_buffer.h"
 #endif
 

@@ -47,6 +47,7 @@ TEST(CudaEngine, ChargeStageOfTheEngine) {
       periodic_system(read_data(example("water/data.water")), st.ff, {"O", "H"}, 12.0, 19, 0.05);
   const int n = s.n_total(), nl = s.n_local;
   qeq_test::SingleRankComm comm = single_rank_comm(s);
+  const std::vector<int> owner = ghost_owners(s);
   const QEqParams par = qeq_params(st.ff);
   QEqSettings set;
   set.cut_lo = 0.0;
@@ -59,10 +60,10 @@ TEST(CudaEngine, ChargeStageOfTheEngine) {
   // fix's group bit 0x4 on four atoms of five.
   std::vector<int> mask(n, 0x5);
   for (int g = 0; g < n; ++g)
-    if ((g < nl ? g : comm.owner[g - nl]) % 5 == 0) mask[g] = 0x1;
+    if ((g < nl ? g : owner[g - nl]) % 5 == 0) mask[g] = 0x1;
   // LAMMPS's 32-bit ids
   const std::vector<int> tag32(s.tag.begin(), s.tag.end());
-  auto qeq_input = [&](bool sub_group, int ghosts) {
+  auto qeq_input = [&](bool sub_group) {
     QEqInput qi;
     qi.n_local = nl;
     qi.n_total = n;
@@ -75,30 +76,26 @@ TEST(CudaEngine, ChargeStageOfTheEngine) {
     qi.chi = par.chi.data();
     qi.eta = par.eta.data();
     qi.gamma = par.gamma.data();
-    qi.ghost_owner = ghosts == 0 ? comm.owner.data() : nullptr;
-    qi.ghosts_are_images = ghosts == 1;
     return qi;
   };
   auto charges_equal_host = [&](const std::string &what) {
-    for (bool sub_group : {false, true})
-      for (int ghosts : {0, 1, 2}) {  // owners given, found by id (images), QEqComm
-        const char *how[] = {", device ghost refresh", ", ghosts found by id", ", QEqComm"};
-        const std::string where = what + (sub_group ? ", sub-group" : ", all atoms") + how[ghosts];
-        QEqInput qi = qeq_input(sub_group, ghosts);
-        std::vector<double> q_host = s.q, q_gpu = s.q;
-        const QEqResult rh = HostQEq(set).solve(qi, comm, q_host.data());
-        StepInput in = step_input(s);
-        if (ghosts == 1) in.tag = tag32.data();
-        ChargeHistory history;
-        const QEqResult rg =
-            e.gpu->solve_charges(in, problem_of(qi, set), history, comm, q_gpu.data());
-        EXPECT_NEAR(rg.iter_s, rh.iter_s, 1) << where;
-        EXPECT_NEAR(rg.iter_t, rh.iter_t, 1) << where;
-        double worst = 0.0;
-        for (int i = 0; i < n; ++i) worst = std::max(worst, std::fabs(q_gpu[i] - q_host[i]));
-        EXPECT_LE(worst, 1e-10) << where << ": charges of the charge stage vs host";
-        if (!sub_group && ghosts == 0) s.q = q_host;
-      }
+    for (bool sub_group : {false, true}) {
+      const std::string where = what + (sub_group ? ", sub-group" : ", all atoms");
+      QEqInput qi = qeq_input(sub_group);
+      std::vector<double> q_host = s.q, q_gpu = s.q;
+      const QEqResult rh = HostQEq(set).solve(qi, comm, q_host.data());
+      StepInput in = step_input(s);
+      in.tag = tag32.data();
+      ChargeHistory history;
+      const QEqResult rg =
+          e.gpu->solve_charges(in, problem_of(qi, set), history, comm, q_gpu.data());
+      EXPECT_NEAR(rg.iter_s, rh.iter_s, 1) << where;
+      EXPECT_NEAR(rg.iter_t, rh.iter_t, 1) << where;
+      double worst = 0.0;
+      for (int i = 0; i < n; ++i) worst = std::max(worst, std::fabs(q_gpu[i] - q_host[i]));
+      EXPECT_LE(worst, 1e-10) << where << ": charges of the charge stage vs host";
+      if (!sub_group) s.q = q_host;
+    }
   };
 
   // Without a skin the far list is built each step; with one, the reverse
@@ -115,7 +112,7 @@ TEST(CudaEngine, ChargeStageOfTheEngine) {
     std::vector<double> dx(3 * static_cast<size_t>(nl));
     for (double &v : dx) v = shake(rng);
     for (int g = 0; g < n; ++g) {  // images move with their owners
-      const int o = g < nl ? g : comm.owner[g - nl];
+      const int o = g < nl ? g : owner[g - nl];
       for (int k = 0; k < 3; ++k) s.x[3 * g + k] += dx[3 * o + k];
     }
     charges_equal_host(with + ", atoms moved");
@@ -126,7 +123,7 @@ TEST(CudaEngine, ChargeStageOfTheEngine) {
     const std::string what = from_solve ? "compute with the solve's charges kept on the GPU"
                                         : "compute with the caller's charges";
     System sg = s;  // the GPU's copy of the atoms
-    const QEqInput qi = qeq_input(false, 1);
+    const QEqInput qi = qeq_input(false);
     std::vector<double> q_host = s.q;
     HostQEq(set).solve(qi, comm, q_host.data());
     ChargeHistory history;
@@ -149,7 +146,7 @@ TEST(CudaEngine, ChargeStageOfTheEngine) {
   // solve's positions there (a cache keyed on the array and the count).
   {
     System sg = s;
-    const QEqInput qi = qeq_input(false, 1);
+    const QEqInput qi = qeq_input(false);
     ChargeHistory history;
     StepKey outer;  // the solve's: the outermost of two levels
     outer.timestep = 5;
@@ -159,7 +156,7 @@ TEST(CudaEngine, ChargeStageOfTheEngine) {
     atoms.key = outer;
     e.gpu->solve_charges(atoms, problem_of(qi, set), history, comm, sg.q.data());
     for (int g = 0; g < n; ++g) {
-      const int o = g < nl ? g : comm.owner[g - nl];
+      const int o = g < nl ? g : owner[g - nl];
       sg.x[3 * g] += 0.05 * std::sin(o);
       sg.x[3 * g + 1] -= 0.04 * std::cos(3.0 * o);
     }
@@ -175,7 +172,7 @@ TEST(CudaEngine, ChargeStageOfTheEngine) {
   QEqSettings wide = set;
   wide.cut_hi = st.control.nonb_cut + 1.5;
   {
-    const QEqInput qi = qeq_input(false, 1);
+    const QEqInput qi = qeq_input(false);
     std::vector<double> q_host = s.q, q_gpu = s.q;
     const QEqResult rh = HostQEq(wide).solve(qi, comm, q_host.data());
     ChargeHistory history;
@@ -193,7 +190,7 @@ TEST(CudaEngine, ChargeStageOfTheEngine) {
   // the GPU's mirror; the host engine's solve then starts from it (brought
   // home), as from a history the host engine made itself.
   {
-    const QEqProblem p = problem_of(qeq_input(false, 1), set);
+    const QEqProblem p = problem_of(qeq_input(false), set);
     ChargeHistory on_gpu, on_host;
     std::vector<double> q_gpu = s.q, q_host = s.q;
     for (int k = 0; k < 2; ++k) {

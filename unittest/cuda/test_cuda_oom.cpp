@@ -271,7 +271,7 @@ Solve solve(qeq_test::CudaQEq &solver, const qeq_test::System &sys) {
   qeq_test::SingleRankComm comm = qeq_test::make_comm(sys);
   Solve s;
   s.q.assign(sys.n_total(), 0.0);
-  s.res = solver.solve(qeq_test::make_input(sys, true), comm, s.q.data());
+  s.res = solver.solve(qeq_test::make_input(sys), comm, s.q.data());
   return s;
 }
 

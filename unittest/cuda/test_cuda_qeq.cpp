@@ -1,10 +1,8 @@
 // CUDA QEq solver, run as the charge stage of a CUDA engine
 // (cuda_qeq_engine.h), against the host reference solver: same charges
 // (1e-10), same iteration counts (within 1), same history, on the systems of
-// test_qeq.cpp, through both ghost refresh paths (device gather with
-// QEqInput::ghost_owner, QEqComm forward/reverse without) and both homes of
-// CG's scalars (the host through QEqComm::sum, or the GPU with one
-// sub-domain). Skipped without a GPU.
+// test_qeq.cpp, on one rank (ghosts are images of owned atoms, found by id;
+// CG's scalars on the GPU). Skipped without a GPU.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -56,33 +54,17 @@ const char *format_name(QEqMatrix m) {
   }
 }
 
-// Every way the CUDA solver can run: a matrix stored in full, each pair
-// stored once, or matrix-free products; CG's scalars through QEqComm or on
-// the GPU; and the three ghost refreshes.
+// Every way the CUDA solver can run on one rank: a matrix stored in full,
+// each pair stored once, or matrix-free products (ghosts are images found by
+// id, CG's scalars on the GPU).
 void compare_once(const System &sys, const QEqSettings &stored, const std::string &what) {
-  for (QEqMatrix matrix : {QEqMatrix::Full, QEqMatrix::Half, QEqMatrix::Free})
-    for (bool one_domain : {false, true}) {
-      QEqSettings set = stored;
-      set.matrix = matrix;
-      const std::string scalars =
-          std::string(format_name(matrix)) + (one_domain ? ", CG scalars on the GPU" : "");
-      for (bool with_owner : {true, false}) {
-        HostQEq host(set);
-        CudaQEq cuda(set);
-        expect_same_solve(host, cuda, make_input(sys, with_owner), sys,
-                          what +
-                              (with_owner ? " (device ghost refresh" : " (QEqComm ghost refresh") +
-                              scalars + ")",
-                          one_domain);
-      }
-      // ghost owners found on the GPU by id, as fix qeq/reaxff/gpu asks on one rank
-      QEqInput in = make_input(sys, false);
-      in.ghosts_are_images = true;
-      HostQEq host(set);
-      CudaQEq cuda(set);
-      expect_same_solve(host, cuda, in, sys, what + " (ghost owners found by id" + scalars + ")",
-                        one_domain);
-    }
+  for (QEqMatrix matrix : {QEqMatrix::Full, QEqMatrix::Half, QEqMatrix::Free}) {
+    QEqSettings set = stored;
+    set.matrix = matrix;
+    HostQEq host(set);
+    CudaQEq cuda(set);
+    expect_same_solve(host, cuda, make_input(sys), sys, what + format_name(matrix));
+  }
 }
 
 }  // namespace
@@ -132,24 +114,22 @@ TEST(CudaQEq, TypeMappedToNullTakesNoPart) {
   REQUIRE_GPU();
   const System sys = make_periodic_system(64, 10.0, 6.0, 99u);
   const int type_map[3] = {0, -1, 2};
-  for (bool flags : {true, false})
-    for (bool owners : {true, false}) {
-      QEqInput in = make_input(sys, owners);
-      in.type_map = type_map;
-      in.num_mapped = 3;
-      if (!flags) in.active = nullptr;
-      HostQEq host(settings(0.0, 6.0, 1e-12, 1000));
-      CudaQEq cuda(settings(0.0, 6.0, 1e-12, 1000));
-      expect_same_solve(host, cuda, in, sys,
-                        std::string("NULL type") + (flags ? ", group flags" : ", no flags") +
-                            (owners ? ", device ghost refresh" : ", QEqComm"));
-    }
+  for (bool flags : {true, false}) {
+    QEqInput in = make_input(sys);
+    in.type_map = type_map;
+    in.num_mapped = 3;
+    if (!flags) in.active = nullptr;
+    HostQEq host(settings(0.0, 6.0, 1e-12, 1000));
+    CudaQEq cuda(settings(0.0, 6.0, 1e-12, 1000));
+    expect_same_solve(host, cuda, in, sys,
+                      std::string("NULL type") + (flags ? ", group flags" : ", no flags"));
+  }
 }
 
-// QTPIE's and QEqR's electronegativities (QtpieInput, a registered charge model): the CUDA solver's chi_eff
-// from the engine's far list, with and without a potential, against the host
-// solver's from its own pair list; the overlap cut-off (7.6 A) reaches beyond
-// the matrix's (6 A), so the engine widens its list.
+// QTPIE's and QEqR's electronegativities (QtpieInput, a registered charge model): the CUDA solver's
+// chi_eff from the engine's far list, with and without a potential, against the host solver's from
+// its own pair list; the overlap cut-off (7.6 A) reaches beyond the matrix's (6 A), so the engine
+// widens its list.
 TEST(CudaQEq, QtpieSameAsHost) {
   REQUIRE_GPU();
   const double exponent[3] = {0.2240, 0.5434, 0.3100};
@@ -166,21 +146,19 @@ TEST(CudaQEq, QtpieSameAsHost) {
                         {"QTPIE with a potential", OverlapModel::Qtpie, true, 1.0},
                         {"QTPIE, scale 1.5", OverlapModel::Qtpie, true, 1.5},
                         {"QEqR, scale 0.7", OverlapModel::Relative, true, 0.7}};
-  for (const Case &c : cases)
-    for (bool with_owner : {true, false}) {
-      QtpieInput qt;
-      qt.model = c.model;
-      qt.exponent = exponent;
-      qt.phi = c.field ? phi.data() : nullptr;
-      qt.phi_scale = c.scale;
-      qt.cutoff_bohr = qtpie_cutoff_bohr(exponent[0]);
-      QEqInput in = make_input(sys, with_owner);
-      in.model = &qt;
-      HostQEq host(settings(0.0, 6.0, 1e-12));
-      CudaQEq cuda(settings(0.0, 6.0, 1e-12));
-      expect_same_solve(host, cuda, in, sys,
-                        std::string(c.name) + (with_owner ? ", device" : ", comm"));
-    }
+  for (const Case &c : cases) {
+    QtpieInput qt;
+    qt.model = c.model;
+    qt.exponent = exponent;
+    qt.phi = c.field ? phi.data() : nullptr;
+    qt.phi_scale = c.scale;
+    qt.cutoff_bohr = qtpie_cutoff_bohr(exponent[0]);
+    QEqInput in = make_input(sys);
+    in.model = &qt;
+    HostQEq host(settings(0.0, 6.0, 1e-12));
+    CudaQEq cuda(settings(0.0, 6.0, 1e-12));
+    expect_same_solve(host, cuda, in, sys, c.name);
+  }
 }
 
 TEST(CudaQEq, PerAtomParametersAndChiShift) {
@@ -193,8 +171,8 @@ TEST(CudaQEq, PerAtomParametersAndChiShift) {
     gamma.push_back(kGamma[t]);
   }
   for (int i = 0; i < sys.n_local; ++i) shift.push_back(0.05 * std::sin(1.7 * i));
-  for (bool with_owner : {true, false}) {
-    QEqInput in = make_input(sys, with_owner);
+  {
+    QEqInput in = make_input(sys);
     in.type = nullptr;
     in.num_types = 0;
     in.chi = chi.data();
@@ -203,14 +181,14 @@ TEST(CudaQEq, PerAtomParametersAndChiShift) {
     in.chi_shift = shift.data();
     HostQEq host(settings(0.0, 5.0, 1e-12));
     CudaQEq cuda(settings(0.0, 5.0, 1e-12));
-    expect_same_solve(host, cuda, in, sys, with_owner ? "per-atom, device" : "per-atom, comm");
+    expect_same_solve(host, cuda, in, sys, "per-atom");
   }
 }
 
 // Extended-Lagrangian charges (QEqSettings::xl): Start, Warm, Steps of two CG
 // iterations from the auxiliary vectors, a Hold in between, on moving atoms,
 // at orders 3, 5 and 7; the CUDA solver's charges and histories equal the
-// host's, on both ghost paths and with each stored matrix format.
+// host's, with each stored matrix format.
 TEST(CudaQEq, ExtendedLagrangianSameAsHost) {
   REQUIRE_GPU();
   const int n = 64;
@@ -224,28 +202,27 @@ TEST(CudaQEq, ExtendedLagrangianSameAsHost) {
   const QEqXl modes[] = {QEqXl::Start, QEqXl::Warm, QEqXl::Step, QEqXl::Step,
                          QEqXl::Hold,  QEqXl::Step, QEqXl::Step, QEqXl::Step};
   for (int order : {3, 5, 7})
-    for (QEqMatrix m : {QEqMatrix::Full, QEqMatrix::Half})
-      for (bool with_owner : {true, false}) {
-        QEqSettings set = settings(0.0, cut, 1e-12);
-        set.matrix = m;
-        set.xl_iterations = 2;
-        set.xl = QEqXl::Start;
-        set.xl_order = order;
-        HostQEq host(set);
-        CudaQEq cuda(set);
-        std::vector<double> p = pos;
-        for (int step = 0; step < 8; ++step) {
-          host.settings.xl = cuda.settings.xl = modes[step];
-          const System sys = periodic_from_positions(p, type, active, L, cut);
-          QEqResult rc;
-          expect_same_solve(host, cuda, make_input(sys, with_owner), sys,
-                            "XL order " + std::to_string(order) + " step " + std::to_string(step) +
-                                format_name(m) + (with_owner ? " device" : " comm"),
-                            false, &rc);
-          if (modes[step] == QEqXl::Step) EXPECT_EQ(rc.iter_s, 3);
-          for (double &v : p) v += kick(rng);
-        }
+    for (QEqMatrix m : {QEqMatrix::Full, QEqMatrix::Half}) {
+      QEqSettings set = settings(0.0, cut, 1e-12);
+      set.matrix = m;
+      set.xl_iterations = 2;
+      set.xl = QEqXl::Start;
+      set.xl_order = order;
+      HostQEq host(set);
+      CudaQEq cuda(set);
+      std::vector<double> p = pos;
+      for (int step = 0; step < 8; ++step) {
+        host.settings.xl = cuda.settings.xl = modes[step];
+        const System sys = periodic_from_positions(p, type, active, L, cut);
+        QEqResult rc;
+        expect_same_solve(
+            host, cuda, make_input(sys), sys,
+            "XL order " + std::to_string(order) + " step " + std::to_string(step) + format_name(m),
+            &rc);
+        if (modes[step] == QEqXl::Step) EXPECT_EQ(rc.iter_s, 3);
+        for (double &v : p) v += kick(rng);
       }
+    }
 }
 
 TEST(CudaQEq, HistoryOverSeveralSolvesWithMovingAtoms) {
@@ -259,15 +236,14 @@ TEST(CudaQEq, HistoryOverSeveralSolvesWithMovingAtoms) {
   std::mt19937 rng(5u);
   std::normal_distribution<double> kick(0.0, 0.05);
 
-  for (bool with_owner : {true, false}) {
+  {
     HostQEq host(settings(0.0, cut, 1e-12));
     CudaQEq cuda(settings(0.0, cut, 1e-12));
     std::vector<double> p = pos;
     std::vector<int> t = type;
     for (int step = 0; step < 6; ++step) {
       const System sys = periodic_from_positions(p, t, active, L, cut);
-      expect_same_solve(host, cuda, make_input(sys, with_owner), sys,
-                        "step " + std::to_string(step) + (with_owner ? " device" : " comm"));
+      expect_same_solve(host, cuda, make_input(sys), sys, "step " + std::to_string(step));
       // Atoms move; every other step two atoms swap places in the arrays (as
       // LAMMPS sorting or exchange does), through the history API.
       for (double &v : p) v += kick(rng);
@@ -309,9 +285,9 @@ TEST(CudaQEq, HistoryOverSeveralSolvesWithMovingAtoms) {
     free_set.matrix = QEqMatrix::Free;
     CudaQEq free_solver(free_set);
     const System sys = make_periodic_system(64, 10.0, 7.0, 42u);
-    SingleRankComm comm = make_comm(sys, true);
+    SingleRankComm comm = make_comm(sys);
     std::vector<double> q(sys.n_total());
-    free_solver.solve(make_input(sys, true), comm, q.data());
+    free_solver.solve(make_input(sys), comm, q.data());
     for (const MemoryEntry &e : free_solver.engine->device_memory_table())
       EXPECT_FALSE(e.what == "QEq: matrix values" && e.bytes > 0) << "matrix-free solver";
     EXPECT_EQ(sum, cuda.engine->device_bytes());
@@ -323,65 +299,42 @@ TEST(CudaQEq, CommPattern) {
   const System sys = make_periodic_system(27, 9.0, 6.0, 5u);
   const QEqSettings set = settings(0.0, 6.0, 1e-10);
   {
-    // QEqComm path: the host solver's exchanges exactly; one collective
-    // call per reduction of both systems (start, d.w and r.p an iteration
-    // while either runs, mu)
+    // One rank: CG's scalars and mu stay on the GPU, nothing goes through
+    // QEqComm; the ghosts' final charges are their owners', set on the GPU.
     CudaQEq cuda(set);
     SingleRankComm comm = make_comm(sys);
-    std::vector<double> q(sys.n_total());
-    const QEqResult res = cuda.solve(make_input(sys, false), comm, q.data());
-    const int iters = res.iter_s - 1 + res.iter_t - 1;
-    const int joint = std::max(res.iter_s, res.iter_t) - 1;
-    EXPECT_EQ(comm.n_forward, iters + 3);
-    EXPECT_EQ(comm.n_reverse, iters + 2);
-    EXPECT_EQ(comm.n_collective, 1 + 2 * joint + 1);
-    for (size_t g = 0; g < sys.owner.size(); ++g) EXPECT_EQ(q[sys.n_local + g], q[sys.owner[g]]);
-  }
-  {
-    // Device paths (owners given, or found by id): only the sums; the
-    // ghosts' final charges are set on the device too.
-    for (bool images : {false, true}) {
-      CudaQEq cuda(set);
-      SingleRankComm comm = make_comm(sys);
-      std::vector<double> q(sys.n_total(), -7.0);
-      QEqInput in = make_input(sys, !images);
-      in.ghosts_are_images = images;
-      const QEqResult res = cuda.solve(in, comm, q.data());
-      const int joint = std::max(res.iter_s, res.iter_t) - 1;
-      EXPECT_EQ(comm.n_forward, 0) << (images ? "owners by id" : "owners given");
-      EXPECT_EQ(comm.n_reverse, 0);
-      EXPECT_EQ(comm.n_collective, 1 + 2 * joint + 1);
-      for (size_t g = 0; g < sys.owner.size(); ++g) {
-        EXPECT_EQ(q[sys.n_local + g], q[sys.owner[g]]);
-        EXPECT_NE(q[sys.n_local + g], -7.0);
-      }
+    std::vector<double> q(sys.n_total(), -7.0);
+    cuda.solve(make_input(sys), comm, q.data());
+    EXPECT_EQ(comm.n_collective, 0);
+    for (size_t g = 0; g < sys.owner.size(); ++g) {
+      EXPECT_EQ(q[sys.n_local + g], q[sys.owner[g]]);
+      EXPECT_NE(q[sys.n_local + g], -7.0);
     }
   }
   {
-    // One sub-domain, ghosts on the device: CG's scalars stay on the GPU,
-    // nothing goes through QEqComm; the QEqComm path stays as it was.
-    for (bool owners_given : {true, false}) {
-      CudaQEq cuda(set);
-      SingleRankComm comm = make_comm(sys, true);
-      std::vector<double> q(sys.n_total(), -7.0);
-      cuda.solve(make_input(sys, owners_given), comm, q.data());
-      if (owners_given) {
-        EXPECT_EQ(comm.n_collective, 0) << "owners given";
-        EXPECT_EQ(comm.n_forward, 0);
-        EXPECT_EQ(comm.n_reverse, 0);
-      } else {  // ghosts through QEqComm every iteration: the scalars go with them
-        EXPECT_GT(comm.n_collective, 0) << "QEqComm ghost refresh";
-        EXPECT_GT(comm.n_forward, 0);
-      }
+    // Several ranks: one collective call per reduction of both systems
+    // (start, d.w and r.p an iteration while either runs, mu), and one, at
+    // the first solve, in which the ranks agree on GPU-to-GPU sums
+    // (CudaHalo::peer_reduce_ready); the ghosts come through the halo.
+    CudaQEq cuda(set);
+    TwoRankStandIn comm = stand_in(sys);
+    std::vector<double> q(sys.n_total(), -7.0);
+    const QEqResult res = cuda.solve(make_input(sys), comm, q.data());
+    const int joint = std::max(res.iter_s, res.iter_t) - 1;
+    EXPECT_EQ(comm.n_collective, 1 + 1 + 2 * joint + 1);
+    for (size_t g = 0; g < sys.owner.size(); ++g) {
+      EXPECT_EQ(q[sys.n_local + g], q[sys.owner[g]]);
+      EXPECT_NE(q[sys.n_local + g], -7.0);
     }
   }
 }
 
-// The two homes of CG's scalars give the same solve to the bit: the same
-// operations in the same order, and the same iteration at which each system
-// stops (over solves with history, a tolerance CG barely reaches and an
-// iteration limit that stops it). With the full matrix, whose product sums
-// in a fixed order (a matrix with each pair once adds by atomics).
+// The two homes of CG's scalars (the GPU on one rank, QEqComm::sum on
+// several) give the same solve to the bit: the same operations in the same
+// order, and the same iteration at which each system stops (over solves with
+// history, a tolerance CG barely reaches and an iteration limit that stops
+// it). With the full matrix, whose product sums in a fixed order (a matrix
+// with each pair once adds by atomics).
 TEST(CudaQEq, ScalarsOnTheGpuSameAsThroughTheHost) {
   REQUIRE_GPU();
   const int n = 125;
@@ -398,8 +351,9 @@ TEST(CudaQEq, ScalarsOnTheGpuSameAsThroughTheHost) {
     std::vector<double> p = pos;
     for (int step = 0; step < 6; ++step) {
       const System sys = periodic_from_positions(p, type, active, L, cut);
-      const QEqInput in = make_input(sys, true);
-      SingleRankComm ch = make_comm(sys, false), cg = make_comm(sys, true);
+      const QEqInput in = make_input(sys);
+      TwoRankStandIn ch = stand_in(sys);
+      SingleRankComm cg = make_comm(sys);
       std::vector<double> qh(sys.n_total()), qg(sys.n_total());
       const QEqResult rh = through_host.solve(in, ch, qh.data());
       const QEqResult rg = on_gpu.solve(in, cg, qg.data());
@@ -408,6 +362,7 @@ TEST(CudaQEq, ScalarsOnTheGpuSameAsThroughTheHost) {
       EXPECT_EQ(rg.iter_s, rh.iter_s) << where;
       EXPECT_EQ(rg.iter_t, rh.iter_t) << where;
       EXPECT_EQ(rg.converged(), rh.converged()) << where;
+      EXPECT_GT(ch.n_collective, 0) << where;
       EXPECT_EQ(cg.n_collective, 0) << where;
       for (int i = 0; i < sys.n_total(); ++i) ASSERT_EQ(qg[i], qh[i]) << where << ": atom " << i;
       for (double &v : p) v += kick(rng);
@@ -422,14 +377,13 @@ TEST(CudaQEq, GhostOwnersFoundByIdKeptUntilReordered) {
   const std::vector<int> tag32(sys.tag.begin(), sys.tag.end());
   HostQEq host(settings(0.0, 6.0, 1e-12));
   CudaQEq cuda(settings(0.0, 6.0, 1e-12));
-  QEqInput in = make_input(sys, false);
+  QEqInput in = make_input(sys);
   in.tag = tag32.data();
-  in.ghosts_are_images = true;
   expect_same_solve(host, cuda, in, sys, "first solve");
   in.atoms_reordered = false;
   expect_same_solve(host, cuda, in, sys, "owners kept");
-  // A ghost whose id no owned atom has (another rank's atom): QEqComm path,
-  // found again because the atoms were reordered.
+  // A ghost whose id no owned atom has, on one rank: an error that says so,
+  // once the owners are found again (the atoms were reordered).
   System other = sys;
   other.tag[sys.n_local] = 100000;
   const std::vector<int> other32(other.tag.begin(), other.tag.end());
@@ -437,59 +391,47 @@ TEST(CudaQEq, GhostOwnersFoundByIdKeptUntilReordered) {
   in.atoms_reordered = true;
   SingleRankComm comm = make_comm(sys);
   std::vector<double> q(sys.n_total());
-  cuda.solve(in, comm, q.data());
-  EXPECT_GT(comm.n_forward, 0) << "a ghost without an owner must go through QEqComm";
-}
-
-TEST(CudaQEq, SomeGhostOwnersUnknownUsesComm) {
-  REQUIRE_GPU();
-  const System sys = make_periodic_system(27, 9.0, 6.0, 6u);
-  std::vector<int> owner = sys.owner;
-  owner[0] = -1;  // another rank's atom: the QEqComm path runs
-  QEqInput in = make_input(sys, true);
-  in.ghost_owner = owner.data();
-  HostQEq host(settings(0.0, 6.0, 1e-12));
-  CudaQEq cuda(settings(0.0, 6.0, 1e-12));
-  expect_same_solve(host, cuda, in, sys, "partial ghost_owner");
-  owner[0] = sys.n_local;  // not an owned atom
-  owner[1] = -3;            // nor -1: the lowest such ghost is named
-  SingleRankComm comm = make_comm(sys);
-  std::vector<double> q(sys.n_total());
   try {
     cuda.solve(in, comm, q.data());
-    ADD_FAILURE() << "a ghost owner that is not an owned atom was taken";
+    ADD_FAILURE() << "a ghost without an owned atom was taken on one rank";
   } catch (const RuntimeError &e) {
-    const std::string want = "ghost_owner[0] = " + std::to_string(sys.n_local);
-    EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("1 of " + std::to_string(sys.owner.size()) + " ghosts"),
+              std::string::npos)
+        << e.what();
   }
+  // The solver is still usable afterwards.
+  in.tag = tag32.data();
+  expect_same_solve(host, cuda, in, sys, "owners found again");
 }
 
-// A sub-domain without ghosts, given no owner information (several ranks in
-// LAMMPS): its exchanges still go through QEqComm, whose forward / reverse
-// pair this rank's sends with the neighbours' receives (its atoms may be
-// their ghosts); skipping them would leave the neighbours waiting.
-TEST(CudaQEq, NoGhostsStillCommunicatesWithoutOwnerInformation) {
+// Ghosts need a halo: a communicator that gives none is refused with a
+// message that says what to give.
+TEST(CudaQEq, GhostsWithoutAHaloAreRefused) {
   REQUIRE_GPU();
-  const System iso = isolated_cluster();
-  CudaQEq cuda(settings(0.0, 6.0, 1e-10));
-  SingleRankComm comm = make_comm(iso);
-  std::vector<double> q(iso.n_total());
-  const QEqResult res = cuda.solve(make_input(iso, false), comm, q.data());
-  const int iters = res.iter_s - 1 + res.iter_t - 1;
-  EXPECT_EQ(comm.n_forward, iters + 3);
-  EXPECT_EQ(comm.n_reverse, iters + 2);
+  const System sys = make_periodic_system(27, 9.0, 6.0, 6u);
+  struct NoHalo : SingleRankComm {
+    const HaloPattern *halo() const override { return nullptr; }
+  } comm;
+  CudaQEq cuda(settings(0.0, 6.0, 1e-12));
+  std::vector<double> q(sys.n_total());
+  try {
+    cuda.solve(make_input(sys), comm, q.data());
+    ADD_FAILURE() << "ghosts without a halo were taken";
+  } catch (const RuntimeError &e) {
+    EXPECT_NE(std::string(e.what()).find("QEqComm::halo()"), std::string::npos) << e.what();
+  }
 }
 
 TEST(CudaQEq, ReportsNonConvergence) {
   REQUIRE_GPU();
   const System sys = make_periodic_system(27, 9.0, 6.0, 31u);
-  for (bool with_owner : {true, false}) {
+  {
     HostQEq host(settings(0.0, 6.0, 1e-14, 2));
     CudaQEq cuda(settings(0.0, 6.0, 1e-14, 2));
-    expect_same_solve(host, cuda, make_input(sys, with_owner), sys, "max_iter 2");
+    expect_same_solve(host, cuda, make_input(sys), sys, "max_iter 2");
     SingleRankComm comm = make_comm(sys);
     std::vector<double> q(sys.n_total());
-    const QEqResult res = cuda.solve(make_input(sys, with_owner), comm, q.data());
+    const QEqResult res = cuda.solve(make_input(sys), comm, q.data());
     EXPECT_FALSE(res.converged());
     EXPECT_EQ(res.iter_s, 2);
     EXPECT_EQ(res.iter_t, 2);
@@ -516,7 +458,7 @@ TEST(CudaQEq, RejectsBadInput) {
   CudaQEq solver(settings(0.0, 5.0, 1e-6));
   SingleRankComm comm = make_comm(sys);
   std::vector<double> q(sys.n_total());
-  QEqInput in = make_input(sys, true);
+  QEqInput in = make_input(sys);
   const std::vector<double> bad_eta = {7.0, 0.0, 0.0};
   std::vector<int> types(sys.n_total(), 1);
   // the message names what the GPU found (its checks come home in one read)
@@ -535,12 +477,12 @@ TEST(CudaQEq, RejectsBadInput) {
   in.num_types = 1;
   expect_rejected(in, "atom type 1 has no QEq parameters");
   // A ghost partner with a type that has no parameters (found on the GPU).
-  in = make_input(sys, true);
+  in = make_input(sys);
   std::vector<int> ghost_bad = sys.type;
   for (int g = sys.n_local; g < sys.n_total(); ++g) ghost_bad[g] = 7;
   in.type = ghost_bad.data();
   expect_rejected(in, "atom type 7 has no QEq parameters");
   // The solver is still usable afterwards.
-  in = make_input(sys, true);
+  in = make_input(sys);
   EXPECT_NO_THROW(solver.solve(in, comm, q.data()));
 }

@@ -36,7 +36,7 @@ TEST(CudaQEq, HistoryStaysOnTheGpuBetweenSolves) {
   CudaQEq cuda(settings(0.0, cut, 1e-12));
   for (int step = 0; step < 8; ++step) {
     const System sys = periodic_from_positions(pos, type, active, L, cut);
-    QEqInput in = make_input(sys, true);
+    QEqInput in = make_input(sys);
     SingleRankComm ch = make_comm(sys), cc = make_comm(sys);
     std::vector<double> qh(sys.n_total()), qc(sys.n_total());
     host.solve(in, ch, qh.data());
@@ -83,8 +83,8 @@ TEST(CudaQEq, EveryPredictorStartsWhereTheHostDoes) {
     }
     SingleRankComm ch = make_comm(sys), cc = make_comm(sys);
     std::vector<double> qh(sys.n_total()), qc(sys.n_total());
-    host.solve(make_input(sys, true), ch, qh.data());
-    cuda.solve(make_input(sys, true), cc, qc.data());
+    host.solve(make_input(sys), ch, qh.data());
+    cuda.solve(make_input(sys), cc, qc.data());
     for (int i = 0; i < sys.n_local; ++i) {
       ASSERT_EQ(cuda.history.s(i, 0), host.history.s(i, 0)) << name << ": s guess of atom " << i;
       ASSERT_EQ(cuda.history.t(i, 0), host.history.t(i, 0)) << name << ": t guess of atom " << i;
@@ -103,7 +103,7 @@ TEST(CudaQEq, EveryPredictorStartsWhereTheHostDoes) {
     std::normal_distribution<double> kick(0.0, 0.02);
     for (int step = 0; step < 6; ++step) {
       const System moving = periodic_from_positions(pos, type, active, L, cut);
-      expect_same_solve(host_md, cuda_md, make_input(moving, true), moving,
+      expect_same_solve(host_md, cuda_md, make_input(moving), moving,
                         name + ", step " + std::to_string(step));
       for (double &v : pos) v += kick(rng);
     }

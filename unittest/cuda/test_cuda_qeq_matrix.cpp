@@ -22,7 +22,7 @@
 using namespace puremd;
 using namespace qeq_test;
 
-// QEqMatrix::Half stores its pairs in tiles of 32 rows (qeq_cuda_tiles.cu)
+// QEqMatrix::Half stores its pairs in tiles of 32 rows (qeq_matrix_half_tiles.cu)
 // where a tile's partners fit its table, as in a system of LAMMPS-sorted
 // atoms; the row format (column array) is then not held. Same charges as the
 // host (compare_once covers both paths; this pins down that tiles ran). The
@@ -36,16 +36,16 @@ TEST(CudaQEq, HalfMatrixInTiles) {
   set.matrix = QEqMatrix::Half;
   HostQEq host(set);
   CudaQEq cuda(set);
-  expect_same_solve(host, cuda, make_input(small, true), small, "half, tiles, small", true);
+  expect_same_solve(host, cuda, make_input(small), small, "half, tiles, small");
   // the same engine on the larger system, from an empty history as the host's
   cuda.history.clear();
-  QEqInput larger = make_input(sys, true);
+  QEqInput larger = make_input(sys);
   larger.atoms_reordered = true;
   HostQEq host2(set);
-  expect_same_solve(host2, cuda, larger, sys, "half, tiles, after the small", true);
+  expect_same_solve(host2, cuda, larger, sys, "half, tiles, after the small");
   HostQEq host3(set);
   CudaQEq cuda2(set);
-  expect_same_solve(host3, cuda2, make_input(sys, true), sys, "half, tiles", true);
+  expect_same_solve(host3, cuda2, make_input(sys), sys, "half, tiles");
   std::size_t tiles = 0, columns = 0;
   for (const MemoryEntry &e : cuda2.engine->device_memory_table()) {
     if (e.what == "QEq: tile entries") tiles = e.bytes;
@@ -95,11 +95,11 @@ TEST(CudaQEq, HalfTilesFollowAtomsWithinTheSkin) {
       for (std::size_t p = 0; p < now.size(); ++p) crossed += now[p] != before[p];
       before = now;
     }
-    QEqInput in = make_input(sys, true);
+    QEqInput in = make_input(sys);
     in.atoms_reordered = solve == 0;  // (as LAMMPS says between its neighbour-list builds)
     const std::string where = "half, tiles, solve " + std::to_string(solve);
     QEqResult r;
-    expect_same_solve(host, cuda, in, sys, where, true, &r);
+    expect_same_solve(host, cuda, in, sys, where, &r);
     EXPECT_EQ(r.matrix, QEqMatrix::Half) << where;
     EXPECT_EQ(r.tiles_reused, solve > 0) << where << ": the partners of the first solve's list";
   }
@@ -137,7 +137,7 @@ TEST(CudaQEq, HalfMatrixInRowsWhenTilesOverflow) {
   set.matrix = QEqMatrix::Half;
   HostQEq host(set);
   CudaQEq cuda(set);
-  expect_same_solve(host, cuda, make_input(sys, true), sys, "half, rows", true);
+  expect_same_solve(host, cuda, make_input(sys), sys, "half, rows");
   std::size_t columns = 0;
   for (const MemoryEntry &e : cuda.engine->device_memory_table())
     if (e.what == "QEq: matrix columns") columns = e.bytes;
@@ -156,9 +156,9 @@ TEST(CudaQEq, AutoTakesHalfInTilesOrFull) {
     QEqSettings set = settings(0.0, 10.0, 1e-10, 500);
     set.half_from_atoms = from;
     CudaQEq cuda(set);
-    SingleRankComm comm = make_comm(sorted, true);
+    SingleRankComm comm = make_comm(sorted);
     std::vector<double> q(sorted.n_total());
-    const QEqResult r = cuda.solve(make_input(sorted, true), comm, q.data());
+    const QEqResult r = cuda.solve(make_input(sorted), comm, q.data());
     EXPECT_EQ(r.matrix, from == 0 ? QEqMatrix::Half : QEqMatrix::Full) << "from " << from;
     std::size_t reverse = 0;
     for (const MemoryEntry &e : cuda.engine->device_memory_table())
@@ -173,10 +173,10 @@ TEST(CudaQEq, AutoTakesHalfInTilesOrFull) {
   HostQEq host(set);
   CudaQEq cuda(set);
   for (int solve = 0; solve < 2; ++solve) {
-    SingleRankComm ch = make_comm(shuffled), cc = make_comm(shuffled, true);
+    SingleRankComm ch = make_comm(shuffled), cc = make_comm(shuffled);
     std::vector<double> qh(shuffled.n_total()), qc(shuffled.n_total());
-    host.solve(make_input(shuffled, true), ch, qh.data());
-    const QEqResult r = cuda.solve(make_input(shuffled, true), cc, qc.data());
+    host.solve(make_input(shuffled), ch, qh.data());
+    const QEqResult r = cuda.solve(make_input(shuffled), cc, qc.data());
     EXPECT_EQ(r.matrix, solve == 0 ? QEqMatrix::Half : QEqMatrix::Full)
         << "solve " << solve << " (a tile overflows at the first)";
     // (the table is the peak's, which Full's matrix, larger than the first
@@ -225,8 +225,8 @@ TEST(CudaQEq, AutoKeepsItsTilesWhenTheGpuIsNearlyFull) {
   CudaQEq cuda(set);
   std::vector<double> q(sys.n_total());
   {
-    SingleRankComm comm = make_comm(sys, true);
-    ASSERT_EQ(cuda.solve(make_input(sys, true), comm, q.data()).matrix, QEqMatrix::Half);
+    SingleRankComm comm = make_comm(sys);
+    ASSERT_EQ(cuda.solve(make_input(sys), comm, q.data()).matrix, QEqMatrix::Half);
   }
   // leave the memory in use 16 MB under kQEqStoredShare of the GPU; the far
   // list's entries in rows would need about 45 MB more
@@ -237,8 +237,8 @@ TEST(CudaQEq, AutoKeepsItsTilesWhenTheGpuIsNearlyFull) {
   void *block = nullptr;
   ASSERT_EQ(cudaMalloc(&block, static_cast<std::size_t>(static_cast<double>(free_b) - leave)),
             cudaSuccess);
-  SingleRankComm comm = make_comm(sys, true);
-  const QEqResult r = cuda.solve(make_input(sys, true), comm, q.data());
+  SingleRankComm comm = make_comm(sys);
+  const QEqResult r = cuda.solve(make_input(sys), comm, q.data());
   cudaFree(block);
   EXPECT_EQ(r.matrix, QEqMatrix::Half);
   for (const MemoryEntry &e : cuda.engine->device_memory_table())

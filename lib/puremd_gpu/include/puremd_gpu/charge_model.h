@@ -4,7 +4,7 @@
 // input derives from ChargeModelInput in the model's own header; each solver
 // finds the model's implementation by the input's type, where the model's own
 // source registers it (src/host/charges/host_charge_model.h,
-// src/cuda/cuda_charge_model.h). No list of models exists to extend.
+// src/cuda/charges/cuda_charge_model.h). No list of models exists to extend.
 #pragma once
 
 namespace puremd {

@@ -4,7 +4,7 @@
 // pattern's order), the copies it makes within itself (periodic images), and
 // where the values it receives go. The host solver replays it with
 // halo_forward_host; the CUDA solver uploads the index arrays and replays it
-// on the GPU (cuda/halo_exchange.h).
+// on the GPU (cuda/charges/halo_exchange.h).
 #pragma once
 
 #include <vector>

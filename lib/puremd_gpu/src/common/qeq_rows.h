@@ -1,6 +1,6 @@
 // Which atoms of a QEqInput take part and where their parameters are: the
 // rules both charge solvers read (the CUDA solver's kernels apply the same
-// ones on the GPU: cuda/qeq_cuda_rows.cuh).
+// ones on the GPU: cuda/charges/qeq_cuda_rows.cuh).
 #pragma once
 
 #include <vector>

@@ -13,7 +13,7 @@
 #include "common/driver_entry.h"
 #include "cuda/cuda_engine.h"
 #include "cuda/kernel_utils.cuh"
-#include "cuda/qeq_cuda_solver.h"
+#include "cuda/charges/qeq_cuda_solver.h"
 #include "puremd_gpu/device_choice.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/long_range_tables.h"

@@ -19,7 +19,7 @@
 #include "cuda/device_buffer.h"
 #include "cuda/engine_atoms.h"
 #include "cuda/host_pins.h"
-#include "cuda/qeq_cuda_solver.h"
+#include "cuda/charges/qeq_cuda_solver.h"
 #include "puremd_gpu/engine.h"
 
 namespace puremd::cuda {

@@ -12,7 +12,7 @@
 //   fill   the caller's kernels write the entries from the row starts.
 // A step never overflows a list and is never repeated: everything is sized
 // before anything is written. (The QEq solver's lists, on its own stream
-// and scratch, are built in qeq_cuda_matrix.cu and qeq_cuda_tiles.cu.)
+// and scratch, are built in charges/qeq_matrix_*.cu.)
 //
 // A new list: its count and start arrays (and entry arrays) in CudaContext,
 // a TotalSlot, a count kernel that adds to the slot, a fill kernel, and one

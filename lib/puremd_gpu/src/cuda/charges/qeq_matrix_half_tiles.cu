@@ -30,23 +30,23 @@
 //     solve that finds more builds its entries again with room for all.
 // A tile whose partners do not fit its table makes the solve fall back: as
 // QEqMatrix::Auto chooses without tiles, else to rows (k_list_rows,
-// k_spmv_once). Measured: bench/README, "Issue 25".
+// k_spmv_once, qeq_matrix_half_rows.cu). Measured: bench/README, "Issue 25".
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <type_traits>
 
+#include "cuda/charges/qeq_cuda_rows.cuh"
+#include "cuda/charges/qeq_cuda_solver.h"
+#include "cuda/charges/qeq_cuda_sums.cuh"
+#include "cuda/charges/qeq_matrix_half_tiles.h"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/lane_group.cuh"
-#include "cuda/qeq_cuda_rows.cuh"
-#include "cuda/qeq_cuda_solver.h"
-#include "cuda/qeq_cuda_sums.cuh"
 #include "puremd_gpu/errors.h"
 
 namespace puremd::cuda {
 namespace {
 
-constexpr int kTileRows = 32;     // rows per tile: the lanes of a warp
 constexpr int kTileSlots = 4096;  // hash slots of a tile's partner table (32 KB of shared memory)
 constexpr int kTileEmpty = -1;    // an empty slot's key
 constexpr int kTileWarps = kQEqBlock / 32;  // tiles per block of the per-solve kernels
@@ -267,252 +267,109 @@ __global__ void __launch_bounds__(kQEqBlock)
   }
 }
 
-constexpr int kTileProductWarps = 4;  // warps sharing a tile's entries (one block a tile)
-
-// The 32 x 32 bit matrix held one row a lane (lane k's bit r) transposed:
-// lane r gets bit r of every lane's word (bit k from lane k). Five exchanges
-// of half-blocks.
-__device__ __forceinline__ unsigned transpose_bits(unsigned x, int lane) {
-  unsigned m = 0x0000ffffu;
-  for (int j = 16; j > 0; j >>= 1, m ^= m << j) {
-    const unsigned y = __shfl_xor_sync(0xffffffffu, x, j);
-    x = (lane & j) ? (x & ~m) | ((y >> j) & m) : (x & m) | ((y & m) << j);
-  }
-  return x;
-}
-
-// What a product reads of v and adds to y: both systems (QEq's s and t) or
-// the first only (ACKS2's q part: half the gathers and shared reads).
-template <bool kBoth>
-struct TileVec {
-  using T = double2;
-  __device__ static T load(const double2 *v, int i) { return v[i]; }
-  __device__ static T zero() { return make_double2(0.0, 0.0); }
-  __device__ static void fma(double h, const T &a, double2 &acc) {
-    acc.x += h * a.x;
-    acc.y += h * a.y;
-  }
-  __device__ static void add(double2 *y, int j, const double2 &a) {
-    qeq_atomic_add(y, j, a.x, a.y);
-  }
-};
-template <>
-struct TileVec<false> {
-  using T = double;
-  __device__ static T load(const double2 *v, int i) { return v[i].x; }
-  __device__ static T zero() { return 0.0; }
-  __device__ static void fma(double h, const T &a, double2 &acc) { acc.x += h * a; }
-  __device__ static void add(double2 *y, int j, const double2 &a) { atomicAdd(&y[j].x, a.x); }
-};
-
-// y += H v, y zeroed before. Block t takes tile t; its warps take the tile's
-// entries 32 at a time (warp w chunks w, w + 4, ...), lane k entry k of the
-// chunk:
-//   columns: lane k is entry k and sums the transpose's shares H_ij v_i over
-//            the rows of its mask (v of the tile's rows in shared memory),
-//            reading its entry's values in a run, and adds them to y_j with
-//            one atomic per system;
-//   rows:    lane l is row 32t + l and gathers H_ij v_j over the chunk's
-//            entries whose mask holds it (the masks transposed: each lane
-//            visits its own entries only), adding its sum to y_i at the end.
-// The values come through L1, which still holds the chunk's lines from the
-// columns pass when the rows pass reads them again; staging them in shared
-// memory first (28 KB a block) held the SM to 8 blocks of 63 registers and
-// was 5 % slower on ACKS2 (bench/README, issue 41). The next chunk's entries
-// are loaded, and its v_j gathered, while this one is multiplied.
-// (A rows pass over all 32 entries of a chunk, each lane testing its bit,
-// made the product issue-bound: 1,100 instructions a chunk, bench/README.)
-// The adds come in a run-dependent order.
-template <bool kBoth>
-__global__ void __launch_bounds__(kTileProductWarps * 32, 8)
-    k_spmv_tiles(int n_local, const long long *__restrict__ entry_start,
-                 const int *__restrict__ entry_count, const long long *__restrict__ value_start,
-                 const int4 *__restrict__ entry, const double *__restrict__ val,
-                 const double *__restrict__ diag, const double2 *__restrict__ v,
-                 double2 *__restrict__ y, const int *running, bool run_at_zero) {
-  using V = TileVec<kBoth>;
-  using T = typename V::T;
-  __shared__ T v_rows[kTileRows];
-  __shared__ int2 stage[kTileProductWarps][32];
-  __shared__ T v_cols[kTileProductWarps][32];
-  if (running && (*running == 0) != run_at_zero) return;
-  const int t = blockIdx.x;
-  const int lane = threadIdx.x & 31, w = threadIdx.x / 32;
-  const int i = t * kTileRows + lane;
-  const double2 vi = i < n_local ? v[i] : make_double2(0.0, 0.0);
-  if (w == 0) {
-    if constexpr (kBoth)
-      v_rows[lane] = vi;
-    else
-      v_rows[lane] = vi.x;
-  }
-  __syncthreads();
-  const double *tv = val + value_start[t];
-  double2 acc = make_double2(0.0, 0.0);
-  const long long e0 = entry_start[t];
-  const int ne = entry_count[t];
-  constexpr int kStride = 32 * kTileProductWarps;
-  auto entry_at = [&](int base) {
-    return base + lane < ne ? entry[e0 + base + lane] : make_int4(0, 0, 0, 0);
-  };
-  const unsigned below = (1u << lane) - 1u;
-  int base = 32 * w;
-  int4 en = entry_at(base);
-  T vj = base + lane < ne ? V::load(v, en.x) : V::zero();
-  for (; base < ne; base += kStride) {
-    const int k = base + lane;
-    const int4 en_next = entry_at(base + kStride);  // on its way during this chunk
-    stage[w][lane] = make_int2(en.y, en.z);
-    v_cols[w][lane] = vj;
-    unsigned held = transpose_bits(static_cast<unsigned>(en.y), lane);
-    __syncwarp();
-    // columns first: lane k reads its entry's values in a run (through L1,
-    // which keeps the chunk's lines for the rows pass)
-    if (k < ne) {
-      double2 col = make_double2(0.0, 0.0);
-      int q = en.z;
-      for (unsigned m = static_cast<unsigned>(en.y); m; m &= m - 1u)
-        V::fma(__ldg(tv + q++), v_rows[__ffs(m) - 1], col);
-      V::add(y, en.x, col);
-    }
-    // rows: the entries that hold this lane's row
-    for (; held; held &= held - 1u) {
-      const int q = __ffs(held) - 1;
-      const int2 e = stage[w][q];  // (mask, first value)
-      V::fma(__ldg(tv + e.y + __popc(static_cast<unsigned>(e.x) & below)), v_cols[w][q], acc);
-    }
-    vj = k + kStride < ne ? V::load(v, en_next.x) : V::zero();
-    en = en_next;
-    __syncwarp();
-  }
-  if (i < n_local) {
-    if (w == 0 && diag) {
-      const double dg = diag[i];
-      acc.x += dg * vi.x;
-      acc.y += dg * vi.y;
-    }
-    if (!kBoth)
-      atomicAdd(&y[i].x, acc.x);
-    else if (acc.x != 0.0 || acc.y != 0.0 || w == 0)
-      qeq_atomic_add(y, i, acc.x, acc.y);
-  }
-}
-
 }  // namespace
 
 // The tiles of this solve (see the top of the file): false, with nothing
 // kept, when a tile's partners overflow its table.
-bool CudaQEqSolver::build_tiles(const QEqInput &in) {
-  n_tiles_ = (in.n_local + kTileRows - 1) / kTileRows;
-  if (!find_tile_partners(in)) return false;
-  col_.release();
+bool CudaHalfTiles::build(const QEqMatrixSolve &s) {
+  p_.n_tiles = (s.n_local + kTileRows - 1) / kTileRows;
+  const int nt = p_.n_tiles;
+  if (!find_partners(s)) return false;
+  p_.col.release();
   TileMasksArgs m{};
-  m.n_tiles = n_tiles_;
-  m.partner_start = tile_entry_start_.data();
-  m.partner_count = tile_partner_count_.data();
-  m.partner = tile_partner_.data();
-  m.entry_count = tile_entry_count_.data();
-  m.value_start = tile_value_start_.data();
-  m.entry = tile_entry_.data();
-  m.counters = slots_.at(kQEqEntries);
+  m.n_tiles = nt;
+  m.partner_start = p_.tile_entry_start.data();
+  m.partner_count = p_.tile_partner_count.data();
+  m.partner = p_.tile_partner.data();
+  m.entry_count = p_.tile_entry_count.data();
+  m.value_start = p_.tile_value_start.data();
+  m.entry = p_.tile_entry.data();
+  m.counters = s.slots->at(kQEqEntries);
   for (;;) {
-    slots_.clear(stream_, kQEqEntries, 2);
-    m.value_room = static_cast<long long>(val_.capacity());
-    if (n_tiles_ > 0) {
-      k_tile_masks<<<blocks_for(n_tiles_, kTileWarps), kQEqBlock, 0, stream_>>>(row_args_, m);
-      PMD_CUDA_CHECK_LAUNCH("k_tile_masks", stream_);
-      k_tile_values<<<blocks_for(n_tiles_, kTileWarps), kQEqBlock, 0, stream_>>>(
-          row_args_, n_tiles_, tile_entry_start_.data(), tile_entry_count_.data(),
-          tile_value_start_.data(), tile_entry_.data(), val_.data());
-      PMD_CUDA_CHECK_LAUNCH("k_tile_values", stream_);
+    s.slots->clear(s.stream, kQEqEntries, 2);
+    m.value_room = static_cast<long long>(p_.val.capacity());
+    if (nt > 0) {
+      k_tile_masks<<<blocks_for(nt, kTileWarps), kQEqBlock, 0, s.stream>>>(*s.rows, m);
+      PMD_CUDA_CHECK_LAUNCH("k_tile_masks", s.stream);
+      k_tile_values<<<blocks_for(nt, kTileWarps), kQEqBlock, 0, s.stream>>>(
+          *s.rows, nt, p_.tile_entry_start.data(), p_.tile_entry_count.data(),
+          p_.tile_value_start.data(), p_.tile_entry.data(), p_.val.data());
+      PMD_CUDA_CHECK_LAUNCH("k_tile_values", s.stream);
     }
-    read_matrix_size(in);  // values, entries; the checks throw here
-    x_nnz_ = 0;
-    if (nnz_ <= static_cast<long long>(val_.capacity())) return true;
+    s.read_sizes();  // values, entries; the checks throw here
+    if (*s.nnz <= static_cast<long long>(p_.val.capacity())) return true;
     // (the first solve of a list finds its count this way: no values room held)
-    val_.reserve_discarding(static_cast<std::size_t>(nnz_), kMatrixHeadroom);
+    p_.val.reserve_discarding(static_cast<std::size_t>(*s.nnz), kMatrixHeadroom);
   }
 }
 
 // The tiles' partners, from the list behind this step's far list: found once
 // per build of that list (k_tile_partners); false, with nothing kept, when
 // a tile's partners do not fit its table.
-bool CudaQEqSolver::find_tile_partners(const QEqInput &in) {
-  const EngineAtoms &f = atoms_;
+bool CudaHalfTiles::find_partners(const QEqMatrixSolve &s) {
+  const EngineAtoms &f = s.rows->far;
+  const int nt = p_.n_tiles;
+  Readback<QEqSlot, kNumQEqSlots> &slots = *s.slots;
   const bool same_list =
-      f.list_build >= 0 && partners_n_local_ == in.n_local && partners_n_total_ == in.n_total;
-  tiles_reused_ = same_list && partners_of_ == f.list_build;
-  if (tiles_reused_) return true;
+      f.list_build >= 0 && partners_n_local_ == s.n_local && partners_n_total_ == s.n_total;
+  reused_ = same_list && partners_of_ == f.list_build;
+  if (reused_) return true;
   if (same_list && overflowed_for_ == f.list_build) return false;  // (known: no second try)
   partners_of_ = -1;
-  const std::size_t nt = static_cast<std::size_t>(std::max(n_tiles_, 1));
-  tile_entry_start_.reserve_discarding(nt, kGrowHeadroom);
-  tile_value_start_.reserve_discarding(nt, kGrowHeadroom);
-  tile_entry_count_.reserve_discarding(nt, kGrowHeadroom);
-  tile_partner_count_.reserve_discarding(nt, kGrowHeadroom);
-  if (tile_partner_.capacity() == 0)
-    tile_partner_.reserve_discarding(
+  const std::size_t room = static_cast<std::size_t>(std::max(nt, 1));
+  p_.tile_entry_start.reserve_discarding(room, kGrowHeadroom);
+  p_.tile_value_start.reserve_discarding(room, kGrowHeadroom);
+  p_.tile_entry_count.reserve_discarding(room, kGrowHeadroom);
+  p_.tile_partner_count.reserve_discarding(room, kGrowHeadroom);
+  if (p_.tile_partner.capacity() == 0)
+    p_.tile_partner.reserve_discarding(
         static_cast<std::size_t>(std::max<long long>(f.row_room / 8, 1)));
   TilePartnersOut out{};
-  out.start = tile_entry_start_.data();
-  out.count = tile_partner_count_.data();
-  out.counters = slots_.at(kQEqEntries);
-  out.overflow = slots_.at(kQEqTileOverflow);
+  out.start = p_.tile_entry_start.data();
+  out.count = p_.tile_partner_count.data();
+  out.counters = slots.at(kQEqEntries);
+  out.overflow = slots.at(kQEqTileOverflow);
   for (;;) {
-    out.partner = tile_partner_.data();
-    out.room = static_cast<long long>(tile_partner_.capacity());
-    slots_.clear(stream_, kQEqEntries, 2);
-    if (n_tiles_ > 0) {
-      k_tile_partners<<<n_tiles_, 32, 0, stream_>>>(f, out);
-      PMD_CUDA_CHECK_LAUNCH("k_tile_partners", stream_);
+    out.partner = p_.tile_partner.data();
+    out.room = static_cast<long long>(p_.tile_partner.capacity());
+    slots.clear(s.stream, kQEqEntries, 2);
+    if (nt > 0) {
+      k_tile_partners<<<nt, 32, 0, s.stream>>>(f, out);
+      PMD_CUDA_CHECK_LAUNCH("k_tile_partners", s.stream);
     }
-    read_matrix_size(in);
-    if (slots_[kQEqTileOverflow]) {  // a tile overflowed its table
+    s.read_sizes();
+    if (slots[kQEqTileOverflow]) {  // a tile overflowed its table
       overflowed_for_ = f.list_build;
-      partners_n_local_ = in.n_local;
-      partners_n_total_ = in.n_total;
-      slots_.clear(stream_, kQEqEntries, kNumQEqSlots - kQEqEntries);
+      partners_n_local_ = s.n_local;
+      partners_n_total_ = s.n_total;
+      slots.clear(s.stream, kQEqEntries, kNumQEqSlots - kQEqEntries);
       return false;
     }
-    const long long partners = slots_.value(kQEqEntries2);
-    if (partners <= static_cast<long long>(tile_partner_.capacity())) {
+    const long long partners = slots.value(kQEqEntries2);
+    if (partners <= static_cast<long long>(p_.tile_partner.capacity())) {
       // this solve's entries lie at their partners' places
       // (a list build changes the count by little: the matrix's headroom)
-      tile_entry_.reserve_discarding(static_cast<std::size_t>(std::max<long long>(partners, 1)),
-                                     kMatrixHeadroom);
+      p_.tile_entry.reserve_discarding(static_cast<std::size_t>(std::max<long long>(partners, 1)),
+                                       kMatrixHeadroom);
       partners_of_ = f.list_build;
-      partners_n_local_ = in.n_local;
-      partners_n_total_ = in.n_total;
+      partners_n_local_ = s.n_local;
+      partners_n_total_ = s.n_total;
       return true;
     }
-    tile_partner_.reserve_discarding(static_cast<std::size_t>(partners), kMatrixHeadroom);
+    p_.tile_partner.reserve_discarding(static_cast<std::size_t>(partners), kMatrixHeadroom);
   }
 }
 
 // The tiles' arrays given back (a solve that stores another format); found
 // again if a later solve takes Half.
-void CudaQEqSolver::release_tiles() {
+void CudaHalfTiles::release() {
   partners_of_ = -1;
-  tile_entry_start_.release();
-  tile_value_start_.release();
-  tile_partner_count_.release();
-  tile_entry_count_.release();
-  tile_partner_.release();
-  tile_entry_.release();
-}
-
-void CudaQEqSolver::multiply_tiles(const double2 *v, double2 *y, const int *running, bool acks2) {
-  if (n_tiles_ == 0) return;
-  auto launch = [&](auto both) {
-    k_spmv_tiles<decltype(both)::value><<<n_tiles_, kTileProductWarps * 32, 0, stream_>>>(
-        n_local_, tile_entry_start_.data(), tile_entry_count_.data(), tile_value_start_.data(),
-        tile_entry_.data(), val_.data(), acks2 ? nullptr : diag_.data(), v, y, running, acks2);
-  };
-  if (acks2)
-    launch(std::false_type{});
-  else
-    launch(std::true_type{});
-  PMD_CUDA_CHECK_LAUNCH("k_spmv_tiles", stream_);
+  p_.tile_entry_start.release();
+  p_.tile_value_start.release();
+  p_.tile_partner_count.release();
+  p_.tile_entry_count.release();
+  p_.tile_partner.release();
+  p_.tile_entry.release();
 }
 
 }  // namespace puremd::cuda

@@ -9,9 +9,9 @@
 #include <algorithm>
 #include <string>
 
+#include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/lane_group.cuh"
-#include "cuda/qeq_cuda_solver.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/physics/qtpie.h"
 

@@ -8,44 +8,45 @@
 //   qeq_cuda_input.cu   the caller's group and parameters up, checked and
 //                       prepared on the GPU (group flags, rows of H); the
 //                       history's mirror on the GPU
-//   qeq_cuda_ghosts.cu  which owned atom each ghost is an image of, and the
-//                       ghost refresh (device gather, or QEqComm on the host)
-//   qeq_cuda_matrix.cu  the rows of H, from the engine's far list; which format
-//   qeq_cuda_tiles.cu   H with each pair once, in tiles of 32 rows, and its product
+//   qeq_cuda_ghosts.cu  which owned atom each ghost is an image of, the
+//                       ghost refresh (gather, or the halo), the results home
+//   qeq_cuda_matrix.cu  which way of holding H (decided on the host:
+//                       common/qeq_matrix_choice.h), the fold of ghost rows
+//   qeq_matrix_*.cu     the ways (qeq_matrix_store.h): Full, Half in tiles
+//                       or in rows, Free
 //   qeq_cuda_cg.cu      CG on both systems, scalars on the host or the GPU
+//                       (where: common/qeq_scalars_home.h)
+//                       (qeq_cuda_cg_steps.cuh: the scalars' device steps;
+//                       qeq_cuda_cg_apply.cu: a preconditioner that is no
+//                       diagonal, cuda_preconditioner.h; Jacobi's is
+//                       qeq_cuda_jacobi.cu)
 //   qeq_cuda_solve.cu   solve_on(), top-down; the product H v; the charges
+//   halo_exchange.cu, halo_peer_reduce.cu  several ranks' ghosts and sums
 // Another charge model (QEqProblem::model) runs through its registered
 // implementation (cuda_charge_model.h): QTPIE's electronegativities in
-// qeq_cuda_qtpie.cu; ACKS2 in qeq_cuda_acks2.cu, whose X rows and BiCGStab
-// vectors live here, as its X is built with H and its product is H's
-// (qeq_cuda_acks2_product.cu).
+// qeq_cuda_qtpie.cu; ACKS2's system of its own (qeq_cuda_acks2.h), with
+// its arrays, X beside H through the model's hooks, and its products and
+// BiCGStab on the solve's parts (CudaSolveParts).
 //
 // Matrix. Rows are atoms (owned and ghosts), stored in full (both (i, j) and
 // (j, i)), so the product is a pure gather:
 //   - owned active row i: every active partner j within cut_hi that the host
 //     solver keeps for i (owned j always, ghost j by ghost_pair_is_mine);
 //   - ghost row g: every owned active partner a whose pair (a, g) is kept.
-// y = H v then gives, on the ghost rows, exactly what the host solver scatters
-// to ghosts (y[j] += H_ij v[i]) before its reverse comm; the ghost rows are
-// folded into their owners the same way (device gather or QEqComm::reverse).
-// That is QEqMatrix::Full. Half stores each pair once, in tiles of 32 owned
-// rows (qeq_cuda_tiles.cu), and Free evaluates each pair once per product:
-// both add the transpose by atomics, to the owner's column on the device
-// path (no ghost rows) or to the ghost's for QEqComm::reverse.
+// y = H v then gives, on the ghost rows of this rank's images, exactly what
+// the host solver scatters to them (y[j] += H_ij v[i]); those rows are folded
+// into their owners by a gather (qeq_cuda_ghosts.cu). Another rank's ghost
+// has no row: its pairs are kept in full. That is QEqMatrix::Full. Half
+// stores each pair once, in tiles of 32 owned rows (qeq_matrix_half_tiles.cu), and
+// Free evaluates each pair once per product: both add the transpose by
+// atomics, to the owner's column (no ghost rows).
 //
 // CG. s and t are solved together: one vector of double2 (s, t) per CG
 // quantity, one SpMV for both right-hand sides (a group of lanes per row,
 // shuffle reduction), fused vector updates with block partial sums finished
 // on the GPU; the scalars then go through QEqComm::sum on the host, or stay
-// on the GPU with one sub-domain (qeq_cuda_cg.cu). A system that has
+// on the GPU on one rank (qeq_cuda_cg.cu). A system that has
 // converged is frozen; iteration counts are those of two separate CG runs.
-//
-// ACKS2. X has rows of its own beside H's (x_col_/x_val_: only the pairs
-// within bcut_ij, a few per cent of H's), and a double2 per atom holds (q, u)
-// instead of (s, t): the product takes H to the .x parts and X to the .y
-// parts in one kernel, H's row then X's. The two multipliers of the extended system and BiCGStab's
-// scalars are one state (common/acks2_bicgstab.h), on the GPU with one sub-domain, else on the host
-// (qeq_cuda_acks2.cu).
 //
 // History: the caller's ChargeHistory, extrapolated and shifted on the GPU
 // (physics/qeq_history.h) in a mirror attached to it (CudaHistoryMirror),
@@ -55,15 +56,20 @@
 
 #include <cuda_runtime.h>
 
+#include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "common/acks2_bicgstab.h"
 #include "common/qeq_cg_loop.h"
-#include "cuda/cuda_charge_model.h"
+#include "common/qeq_matrix_choice.h"
+#include "cuda/charges/cuda_charge_model.h"
+#include "cuda/charges/cuda_preconditioner.h"
+#include "cuda/charges/halo_exchange.h"
+#include "cuda/charges/qeq_matrix_pool.h"
 #include "cuda/device_buffer.h"
 #include "cuda/engine_atoms.h"
-#include "cuda/halo_exchange.h"
 #include "cuda/readback.h"
 #include "puremd_gpu/physics/acks2.h"
 #include "puremd_gpu/qeq.h"
@@ -72,15 +78,7 @@ namespace puremd::cuda {
 
 constexpr int kQEqBlock = 256;             // threads per block of every QEq kernel
 constexpr int kQEqMaxReduceBlocks = 1024;  // blocks of the row kernels with partial sums
-// The matrix is written into room that both lists reserve (room = far-list
-// entries + reverse-index entries, skin pairs included), an upper bound of
-// its size already: a little headroom only keeps the room from being
-// reallocated at each list build (1.25 cost 1.5 GB at HNS 16^3).
-constexpr double kMatrixHeadroom = 1.05;
-
-// Threads per matrix row in the SpMV: `forced` (QEqSettings::threads_per_row)
-// or, for 0, chosen from the mean length of the non-empty rows.
-int pick_threads_per_row(long long nnz, long long nonempty_rows, int forced);
+constexpr int kTileRows = 32;              // rows per tile of QEqMatrix::Half: the lanes of a warp
 
 // Owner -> images map for folding ghost rows into owners on the device.
 struct ImageMap {
@@ -94,8 +92,8 @@ struct QEqRowArgs {
   const int *type;    // null: per-atom parameters
   int num_types;
   const double *shield, *gamma;
-  // per ghost, device path only (null: keep ghost columns): the owned atom
-  // it is an image of, or -1 (halo mode) for another rank's atom, whose
+  // per ghost (null without ghosts): the owned atom it is an image of, or
+  // -1 (several ranks) for another rank's atom, whose
   // value the halo exchange brings: its pairs are kept in full in the owned
   // rows (never summed back to its owner) and its own row is empty
   const int *owner;
@@ -114,7 +112,7 @@ struct ParamArgs {
   const double *chi, *eta, *chi_shift, *chi_eff;
 };
 
-// CG's state on the GPU (one sub-domain): the scalars of iterations by
+// CG's state on the GPU (one rank, or peer sums): the scalars of iterations by
 // parity (an iteration reads its own while it sets which systems run the
 // next), rho = r . M^-1 r, |b| and the iteration counts.
 struct CgState {
@@ -131,7 +129,6 @@ struct CgState {
 enum QEqSlot : int {
   kQEqRows = 0,      // rows selected (cub::DeviceSelect's count)
   kQEqBadRow,        // lowest owned atom of the group qeq_row_parameters_ok rejects (kNoIndex)
-  kQEqBadOwner,      // lowest ghost whose given owner is neither owned nor -1 (kNoIndex)
   kQEqNoOwner,       // ghosts whose owner is not known (-1)
   kQEqEntries,       // H's entries (rows), the tiles' values
   kQEqEntries2,      // beside them: X's entries (rows), the tiles' entries or partners
@@ -154,6 +151,37 @@ class CudaHistoryMirror final : public ChargeHistory::Mirror {
 
  private:
   int device_;
+};
+
+class QEqMatrixStore;
+struct QEqMatrixSolve;
+struct QEqMatrixPool;
+
+// What a model that solves a system of its own (CudaChargeModel::solve)
+// uses of the solve in progress, lent by the solver (CudaQEqSolver::parts).
+struct CudaSolveParts {
+  cudaStream_t stream = nullptr;
+  MemoryTracker *mem = nullptr;
+  DeviceArray<unsigned char> *cub = nullptr;         // the engine's CUB scratch
+  Readback<QEqSlot, kNumQEqSlots> *slots = nullptr;  // (read by the matrix's build)
+  const QEqSettings *settings = nullptr;             // CG's limits as the solve has them
+  const ParamArgs *params = nullptr;
+  const QEqRowArgs *row_args = nullptr;  // the row rules' inputs
+  int n_local = 0, n_total = 0, n_rows = 0;
+  const int *rows = nullptr;  // H's rows (the group's owned atoms), n_rows
+  // CG's vectors, a double2 per atom (two quantities), sized for the solve
+  double2 *x = nullptr, *b = nullptr, *r = nullptr, *d = nullptr, *p = nullptr, *w = nullptr;
+  double *diag = nullptr, *diag_inv = nullptr;  // for H's diagonal and its inverse
+  double *partial = nullptr;                    // row kernels' partial sums (reduce_blocks)
+  DeviceArray<double> *q = nullptr;             // the charges on the GPU (n_total)
+  // the history's mirror (per atom, depth) and its global block (host)
+  double *hist = nullptr, *global_hist = nullptr;
+  int hist_depth = 0;
+  // H: the pool's arrays, this solve's way of holding it, what that reads
+  const QEqMatrixPool *pool = nullptr;
+  QEqMatrixStore *store = nullptr;
+  const QEqMatrixSolve *matrix = nullptr;
+  bool tiles = false;  // the store is Half in tiles (CudaHalfTiles)
 };
 
 class CudaQEqSolver {
@@ -188,11 +216,40 @@ class CudaQEqSolver {
       PMD_CUDA_CHECK(
           cudaMemcpyAsync(dst.data(), src, n * sizeof(T), cudaMemcpyHostToDevice, stream_));
   }
-  // ACKS2 (qeq_cuda_acks2.cu): its X rows are built with H's and its
-  // product is H's, so its arrays and steps are the solver's. use_acks2 in
-  // setup: this solve builds X beside H; solve_acks2 after the build.
-  void use_acks2(const QEqInput &in, const Acks2Input &ak);
-  QEqResult solve_acks2(const QEqInput &in, QEqComm &comm, double *q);
+
+  // --- What a model that solves a system of its own uses (ACKS2,
+  // cuda_charge_model.h): the solve's parts, and the steps it shares
+  CudaSolveParts parts();
+  unsigned reduce_blocks() const;
+  // Finishes the block partial sums of the last row kernel and brings nc sums home.
+  void finish_sums(unsigned nblocks, int nc, double *out);
+  // Whether the scalars of an iteration stay on the GPU (one rank with rows).
+  bool scalars_on_device(const QEqComm &comm) const;
+  // the owner -> images map of ghost rows to fold (none: nothing to fold)
+  ImageMap image_map() const;
+  // The fold's map from per-row counts (int: a model's own rows), for the
+  // ghost rows that have entries.
+  void build_image_map(const int *row_counts);
+  // Several ranks: ghost values of v from the atoms they are images of,
+  // through the halo exchange on the GPU (one rank: the product gathers).
+  template <class T>
+  void forward_halo(T *v, QEqComm &comm) {
+    if (halo_mode_) halo_.forward(v, comm);
+  }
+  void note_halo(QEqResult &res) const {
+    if (!halo_mode_) return;
+    res.halo_peers_copy = halo_.peers_by_copy();
+    res.halo_peers_mpi = halo_.peers_by_mpi();
+  }
+  // A per-atom result: the caller's array (n_total) and its GPU copy.
+  struct ResultHome {
+    double *host;
+    DeviceArray<double> *dev;
+  };
+  // The results into the caller's arrays (qeq_cuda_ghosts.cu); set_rows
+  // writes the rows' values on the GPU.
+  void results_home(const ResultHome *out, int count, QEqComm &comm,
+                    const std::function<void()> &set_rows);
 
  private:
   // --- qeq_cuda_input.cu
@@ -204,76 +261,33 @@ class CudaQEqSolver {
   double *history_on_device(ChargeHistory &history, int nl);
 
   // --- qeq_cuda_ghosts.cu
-  // Whether ghosts are refreshed on the device (device_comm_), with owner_dev_.
+  // Each ghost's owner on this rank (owner_dev_), found by id.
   void find_ghost_owners(const QEqInput &in);
-  // Ghost charges from their owners (device path; halo mode: the exchange).
+  // Ghost charges from their owners (one rank: a gather; several: the halo).
   void refresh_ghost_charges(double *q, QEqComm &comm);
-  // Comm path: ghosts of the systems in `which` (bit 0 s, bit 1 t) get their
-  // owners' values through QEqComm::forward; ghost rows are added into their
-  // owners through QEqComm::reverse.
-  void forward_host(double2 *v, int which, QEqComm &comm);
-  // Halo mode (QEqComm::halo given: several ranks): ghost values of v from
-  // the atoms they are images of, through the halo exchange on the GPU.
-  template <class T>
-  void forward_halo(T *v, QEqComm &comm) {
-    if (halo_mode_) halo_.forward(v, comm);
-  }
-  void note_halo(QEqResult &res) const {
-    if (!halo_mode_) return;
-    res.halo_peers_copy = halo_.peers_by_copy();
-    res.halo_peers_mpi = halo_.peers_by_mpi();
-  }
-  void reverse_host(double2 *y, int which, QEqComm &comm);
-  template <class Move>
-  void through_comm(double2 *v, int down, int up_begin, int up_end, int which, Move &&move);
 
   // --- qeq_cuda_matrix.cu
   void build_matrix(const QEqInput &in);
-  QEqMatrix matrix_format(const EngineAtoms &f) const;
-  bool auto_half_first(const QEqSettings &s, int n_local) const;
+  QEqFormatQuery format_query(const EngineAtoms &f) const;
   bool store_fits(long long room) const;
   bool half_fits(long long row_room) const;
   bool adding_fits(long long room, std::size_t held, std::size_t bytes) const;
   void read_matrix_size(const QEqInput &in);
-  void build_x_rows(int n);
-  void build_x_beside_tiles(int n, int nl);
-  void build_image_map(int n, int nl, bool x_rows = false);
-  // the owner -> images map of ghost rows to fold (none: nothing to fold)
-  ImageMap image_map() const;
-
-  // --- qeq_cuda_tiles.cu: each pair once, in tiles of 32 rows (QEqMatrix::Half)
-  bool build_tiles(const QEqInput &in);
-  bool find_tile_partners(const QEqInput &in);
-  void release_tiles();
-  // y += H v over the tiles' pairs. QEq: both halves of v, with the
-  // diagonal, nothing while *running == 0; ACKS2 (acks2): the first half
-  // only, without the diagonal (its finish adds it), nothing while *running
-  // (the phase) is not kAcks2Run (0).
-  void multiply_tiles(const double2 *v, double2 *y, const int *running, bool acks2 = false);
+  // the store of format m (tiles_failed: Half's tiles overflowed this solve)
+  QEqMatrixStore *store_for(QEqMatrix m, bool tiles_failed) const;
+  // this solve's model reads H in its own products (CudaChargeModel::own_product)
+  bool own_product() const;
 
   // --- qeq_cuda_cg.cu
   QEqResult conjugate_gradients(QEqComm &comm);
-  bool scalars_on_device(const QEqComm &comm) const;
-  unsigned reduce_blocks() const;
-  void finish_sums(unsigned nblocks, int nc, double *out);
-
-  // --- qeq_cuda_acks2.cu (see there)
-  void acks2_x_diagonal(QEqComm &comm);
-  Acks2State bicgstab(Acks2State start, QEqComm &comm);
-  // y = (H v.q, X v.u) off the diagonal; nothing when `phase` (device) says
-  // the iteration has stopped
-  void acks2_product(const double2 *v, double2 *y, QEqComm &comm, const int *phase);
-  template <int TPR>
-  void launch_acks2_spmv(const double2 *v, double2 *y, const int *phase);
+  // --- qeq_cuda_cg_apply.cu: a preconditioner that is no diagonal
+  void apply_start(unsigned g);
+  void apply_update(unsigned g, const CgStep &c, CgState *st, int par, const PeerReduce &pr);
 
   // --- qeq_cuda_solve.cu
   // y = H v; ghost rows still to be folded. A product whose `running` flag
   // (device, CgStep::running) is 0 does nothing.
   void multiply(const double2 *v, double2 *y, const int *running);
-  template <int TPR>
-  void launch_spmv(const double2 *v, double2 *y, const int *running);
-  template <int TPR>
-  void launch_free_product(const double2 *v, double2 *y, const int *running);
 
   int device_;
   cudaStream_t stream_;                  // the engine's
@@ -288,52 +302,35 @@ class CudaQEqSolver {
   int hist_depth_ = kQEqHistoryDepth;  // the history's (ChargeHistory::depth)
   EngineAtoms atoms_;                  // of the solve in progress
   QEqRowArgs row_args_{};              // the row rules' inputs of the solve in progress
-  bool device_comm_ = false;
-  // Several ranks with a halo pattern (QEqComm::halo): ghosts of this rank's
-  // atoms are found by id (owner_dev_), the others' values come through
-  // halo_; device_comm_ is then set too (no QEqComm::forward / reverse).
+  // Several ranks (QEqComm::size() > 1): ghosts of this rank's atoms are
+  // found by id (owner_dev_), the others' values come through halo_.
   bool halo_mode_ = false;
-  // ghost owners found by id (ghosts_are_images), kept until the atoms are
-  // reordered: for n_total owners_of_ (-1: none kept) and n_local owners_nl_
+  // ghost owners found by id, kept until the atoms are reordered: for
+  // n_total owners_of_ (-1: none kept) and n_local owners_nl_; the ghosts
+  // without one on this rank
   int owners_of_ = -1, owners_nl_ = 0;
-  bool owners_known_ = false;  // every ghost's owner was found
+  long long owners_missing_ = 0;
   int n_local_ = 0, n_total_ = 0, n_rows_ = 0;
   long long nnz_ = 0, nonempty_rows_ = 0;
-  long long x_nnz_ = 0;  // ACKS2: X's stored entries
   ParamArgs params_{};
-  bool flags_ = false;        // active_dev_ holds which atoms take part (has_exclusions)
-  int cg_last_iters_ = 0;     // CG iterations of the last solve (the longer system)
-  bool matrix_free_ = false;  // this solve's products evaluate H (QEqMatrix)
-  // this solve holds (or evaluates) each pair once, in its owned atom's row
-  // (QEqMatrix::Half, Free): the product scatters the transpose, no ghost rows
-  bool once_ = false;
-  bool tiles_ = false;  // ... and stores it in tiles (qeq_cuda_tiles.cu)
+  bool flags_ = false;     // active_dev_ holds which atoms take part (has_exclusions)
+  int cg_last_iters_ = 0;  // CG iterations of the last solve (the longer system)
   // a tile's partners overflowed its table once: Auto prefers Full from then on
   bool tiles_overflowed_ = false;
-  QEqMatrix format_ = QEqMatrix::Full;  // this solve's (QEqResult::matrix)
-  int n_tiles_ = 0;
-  // the list build (EngineAtoms::list_build) and atom counts the tiles'
-  // partners were found for (-1: none held)
-  long partners_of_ = -1;
-  int partners_n_local_ = 0, partners_n_total_ = 0;
-  long overflowed_for_ = -1;   // the list build whose tiles overflowed their tables
-  bool tiles_reused_ = false;  // this solve's tiles kept an earlier solve's partners
-  long long solves_ = 0;       // solves begun (QEqMatrix::Auto's first solve)
+  long long solves_ = 0;  // solves begun (QEqMatrix::Auto's first solve)
+  // CG's preconditioner (QEqSettings::preconditioner, made when the name changes)
+  std::unique_ptr<CudaPreconditioner> precond_;
+  std::string precond_name_;
   // another model's implementation (kept between solves), and this solve's (null: QEq)
   ModelSlot<CudaChargeModel, MemoryTracker &> model_;
   CudaChargeModel *model_now_ = nullptr;
-  bool acks2_ = false;  // this solve is ACKS2's (use_acks2)
-  double acks2_softness_ = 0.0;
-  double *acks2_u_ = nullptr;  // the caller's u (Acks2Input::u)
-  int acks2_last_iters_ = 0;   // BiCGStab iterations of the last solve (the first batch)
 
-  std::vector<double> shield_, comm_s_, comm_t_;
+  std::vector<double> shield_;
 
   // input (the group flags as given, then as the kernels read them)
   DeviceArray<double> chi_dev_{"QEq: chi", &mem_}, eta_dev_{"QEq: eta", &mem_},
       gamma_dev_{"QEq: gamma", &mem_}, shield_dev_{"QEq: shielding table", &mem_},
-      shift_dev_{"QEq: chi shifts", &mem_}, bcut_dev_{"ACKS2: bcut", &mem_},
-      u_dev_{"ACKS2: effective potentials", &mem_};
+      shift_dev_{"QEq: chi shifts", &mem_};
   DeviceArray<long long> tag_sorted_{"QEq: sorted owned ids", &mem_};
   DeviceArray<int> active_in_{"QEq: group as given", &mem_}, active_dev_{"QEq: group", &mem_},
       type_map_dev_{"QEq: type map", &mem_}, owner_dev_{"QEq: ghost owners", &mem_};
@@ -343,24 +340,13 @@ class CudaQEqSolver {
   // sorting and the matrix
   DeviceArray<int> key_{"QEq: sort keys", &mem_}, key_sorted_{"QEq: sorted keys", &mem_},
       idx_{"QEq: sort values", &mem_}, idx_sorted_{"QEq: sorted values", &mem_};
-  DeviceArray<long long> row_count_{"QEq: matrix row counts", &mem_},
-      row_start_{"QEq: matrix row starts", &mem_}, row_end_{"QEq: matrix row ends", &mem_};
-  DeviceArray<int> col_{"QEq: matrix columns", &mem_};
-  // the tiles (qeq_cuda_tiles.cu): per tile where its partners (and this
-  // solve's entries) start, how many of each it has and where its values
-  // start; the partners (for the list's life), this solve's entries (values in val_)
-  DeviceArray<long long> tile_entry_start_{"QEq: tile entry starts", &mem_},
-      tile_value_start_{"QEq: tile value starts", &mem_};
-  DeviceArray<int> tile_partner_count_{"QEq: tile partner counts", &mem_},
-      tile_entry_count_{"QEq: tile entry counts", &mem_};
-  DeviceArray<int2> tile_partner_{"QEq: tile partners", &mem_};
-  DeviceArray<int4> tile_entry_{"QEq: tile entries", &mem_};
-  DeviceArray<double> val_{"QEq: matrix values", &mem_};
-  // ACKS2's X, its own rows (entries within bcut only): counts, starts, columns, values
-  DeviceArray<int> x_count_{"ACKS2: bond softness row counts", &mem_},
-      x_start_{"ACKS2: bond softness row starts", &mem_},
-      x_col_{"ACKS2: bond softness matrix columns", &mem_};
-  DeviceArray<double> x_val_{"ACKS2: bond softness matrix values", &mem_};
+  // the matrix's arrays, and the ways of holding it (qeq_matrix_store.h),
+  // made once; this solve's (QEqResult::matrix) and what it reads of the solve
+  QEqMatrixPool pool_{mem_};
+  std::unique_ptr<QEqMatrixStore> full_, half_tiles_, half_rows_, free_once_, free_rows_;
+  QEqMatrixStore *store_ = nullptr;
+  std::unique_ptr<QEqMatrixSolve> ms_;
+  // the fold of ghost rows (owner -> images)
   DeviceArray<int> img_start_{"QEq: ghost image starts", &mem_},
       img_end_{"QEq: ghost image ends", &mem_}, img_idx_{"QEq: ghost images", &mem_};
   // CG
@@ -371,20 +357,11 @@ class CudaQEqSolver {
       diag_inv_{"QEq: Jacobi diagonal", &mem_}, q_dev_{"QEq: charges", &mem_},
       partial_{"QEq: reduction partials", &mem_}, sums_dev_{"QEq: reduction results", &mem_};
   DeviceArray<CgState> cg_state_{"QEq: CG state", &mem_};
-  // ACKS2's BiCGStab (x_, b_, r_, d_, p_, w_ above serve it too)
-  DeviceArray<double2> r_hat_{"ACKS2: shadow residual", &mem_}, z_{"ACKS2: product A d", &mem_},
-      s_{"ACKS2: half-step residual", &mem_}, s_hat_{"ACKS2: preconditioned half step", &mem_},
-      y_{"ACKS2: product A s_hat", &mem_};
-  DeviceArray<double> xdiag_{"ACKS2: X diagonal", &mem_},
-      xdiag_inv_{"ACKS2: X preconditioner", &mem_};
-  DeviceArray<Acks2State> acks2_state_{"ACKS2: BiCGStab state", &mem_};
   Readback<QEqSlot, kNumQEqSlots> slots_{"QEq: sizes and checks", &mem_};
   CudaHalo halo_{stream_, mem_};  // halo mode's exchange plan and buffers
   // host staging
-  PinnedArray<double2> stage_{"QEq: ghost refresh staging (pinned)"};
   PinnedArray<double> sums_host_{"QEq: reduction results (pinned)"};
   PinnedArray<CgState> cg_probe_{"QEq: CG state (pinned)"};
-  PinnedArray<Acks2State> acks2_probe_{"ACKS2: BiCGStab state (pinned)"};
 };
 
 }  // namespace puremd::cuda

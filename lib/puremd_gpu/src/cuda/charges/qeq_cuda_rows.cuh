@@ -22,9 +22,9 @@
 // ghost rows are empty. Its product adds the transpose by scatter.
 #pragma once
 
+#include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/engine_atoms.h"
 #include "cuda/lane_group.cuh"
-#include "cuda/qeq_cuda_solver.h"
 #include "puremd_gpu/physics/acks2.h"
 #include "puremd_gpu/physics/qeq_matrix.h"
 
@@ -75,6 +75,13 @@ __device__ __forceinline__ double acks2_row_value(const QEqRowArgs &a, const QEq
   return r > bcut ? 0.0 : acks2_bond_softness(r, bcut, a.softness).x;
 }
 
+// ACKS2's X entry of a candidate: its bond softness when the candidate is
+// kept, else 0; X stores the non-zero ones (counted by k_list_rows, written
+// by k_acks2_x_rows: the same rule in both).
+__device__ __forceinline__ double acks2_x_entry(const QEqRowArgs &a, const QEqCandidate &c) {
+  return c.take ? acks2_row_value(a, c) : 0.0;
+}
+
 // Halo mode: ghost j is another rank's atom (QEqRowArgs::owner).
 __device__ __forceinline__ bool qeq_remote_ghost(const QEqRowArgs &a, int j) {
   return a.owner && j >= a.far.n_local && a.owner[j - a.far.n_local] < 0;
@@ -82,7 +89,7 @@ __device__ __forceinline__ bool qeq_remote_ghost(const QEqRowArgs &a, int j) {
 
 // Part 2's rule for owned row i (id tag_i) and its far partner j at
 // d = x_j - x_i, |d|^2 = d2: within the cut-off, and a pair with a ghost
-// only if it is this rank's. The tiles' masks (qeq_cuda_tiles.cu) keep
+// only if it is this rank's. The tiles' masks (qeq_matrix_half_tiles.cu) keep
 // their pairs by it too.
 // In halo mode a pair with another rank's atom is kept whatever the rule
 // (both ranks keep it, each in its own atom's row).
@@ -93,7 +100,7 @@ __device__ __forceinline__ bool qeq_keeps_far_pair(const QEqRowArgs &a, long lon
 }
 
 // The product's column of partner j: its owner for a ghost of this rank's
-// atoms on the device path, the ghost itself otherwise.
+// atoms, the ghost itself for another rank's.
 __device__ __forceinline__ int qeq_column(const QEqRowArgs &a, int j) {
   if (!a.owner || j < a.far.n_local) return j;
   const int o = a.owner[j - a.far.n_local];

@@ -5,17 +5,17 @@
 //
 // The scalars of an iteration (r.d, d.w, r.p) are block partial sums finished
 // by one block. Where they go next depends on the sub-domains:
-//   several (or ghosts refreshed through QEqComm): home to the host, summed
+//   several ranks: home to the host, summed
 //     over the ranks by QEqComm::sum (one collective call per reduction,
 //     both systems in it), alpha / beta computed there by the loop the host
 //     solver runs too (common/qeq_cg_loop.h) and passed to the next kernels
 //     (two round trips per iteration);
 //   several ranks of one node whose GPUs reach each other (halo mode with
-//     peer copies): as one sub-domain below, the last block of d.w's and
+//     peer copies): as one rank below, the last block of d.w's and
 //     r.p's kernels adding the ranks' sums GPU to GPU (peer_reduce.cuh) before
 //     it sets alpha, resp. beta; only the start (|b|, rho, and whether every
 //     rank has rows) goes through QEqComm::sum;
-//   one, ghosts on the device: alpha, beta, rho, the iteration counts and
+//   one rank (QEqComm::size() == 1): alpha, beta, rho, the iteration counts and
 //     which systems still run stay on the GPU (CgState); the host queues
 //     iterations and reads "still running?" once per few iterations. An
 //     iteration queued after both systems stopped does nothing: every kernel
@@ -27,12 +27,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "common/qeq_cg_loop.h"
+#include "common/qeq_scalars_home.h"
+#include "cuda/charges/qeq_cg_scalars.h"
+#include "cuda/charges/qeq_cuda_cg_steps.cuh"
+#include "cuda/charges/qeq_cuda_solver.h"
+#include "cuda/charges/qeq_cuda_sums.cuh"
+#include "cuda/charges/qeq_matrix_store.h"
 #include "cuda/kernel_utils.cuh"
-#include "cuda/peer_reduce.cuh"
-#include "cuda/qeq_cuda_solver.h"
-#include "cuda/qeq_cuda_sums.cuh"
 #include "puremd_gpu/physics/qeq_cg.h"
 
 namespace puremd::cuda {
@@ -46,12 +50,10 @@ __global__ void k_finish_sums(const double *partial, int nblocks, double *out) {
     for (int c = 0; c < NC; ++c) out[c] = s[c];
 }
 
-// The scalars of this iteration: from the device state when there is one.
-__device__ __forceinline__ CgStep qeq_scalars(const CgStep &given, const CgState *st, int par) {
-  return st ? st->step[par] : given;
-}
-
-// r = b - H x, d = M^-1 r; partial sums of b.b and r.d for s and t.
+// r = b - H x, d = M^-1 r; partial sums of b.b and r.d for s and t
+// (kFused: M^-1 the diagonal diag_inv; else r and b.b only, the
+// preconditioner's apply and k_dot_rd add d and r.d).
+template <bool kFused>
 __global__ void k_residual(int n_rows, const int *rows, ImageMap im, double2 *w, const double2 *b,
                            const double *diag_inv, double2 *r, double2 *d, double *partial) {
   double v[4] = {0, 0, 0, 0};
@@ -60,24 +62,18 @@ __global__ void k_residual(int n_rows, const int *rows, ImageMap im, double2 *w,
     const double2 wi = qeq_fold(i, w, im);
     const double2 bi = b[i];
     const double2 ri = make_double2(bi.x - wi.x, bi.y - wi.y);
-    const double di = diag_inv[i];
-    const double2 zi = make_double2(ri.x * di, ri.y * di);
     r[i] = ri;
-    d[i] = zi;
     v[0] += bi.x * bi.x;
     v[1] += bi.y * bi.y;
-    v[2] += ri.x * zi.x;
-    v[3] += ri.y * zi.y;
+    if constexpr (kFused) {
+      const double di = diag_inv[i];
+      const double2 zi = make_double2(ri.x * di, ri.y * di);
+      d[i] = zi;
+      v[2] += ri.x * zi.x;
+      v[3] += ri.y * zi.y;
+    }
   }
-  qeq_block_partials<4>(v, partial);
-}
-
-// Which systems run the iteration after one that left (it, rho) behind.
-__device__ __forceinline__ int qeq_running(const CgState &s) {
-  int run = 0;
-  for (int c = 0; c < 2; ++c)
-    if (qeq_cg_continues(s.it[c], s.max_iter, s.rho[c], s.b_norm[c], s.tol)) run |= 1 << c;
-  return run;
+  qeq_block_partials<4>(v, partial);  // (not fused: k_dot_rd writes r.d's over the zeros)
 }
 
 // Device loop, start: |b| and rho from k_residual's partials; iteration 0 runs
@@ -92,56 +88,6 @@ __global__ void k_cg_begin(const double *partial, int nblocks, CgState *st) {
     st->it[c] = 1;
   }
   st->step[0].running = qeq_running(*st);
-}
-
-// alpha = rho / d.w for the systems running this iteration (one block).
-__device__ __forceinline__ void qeq_cg_alpha(const double *partial, int nblocks, CgState *st,
-                                             int par, const PeerReduce &pr) {
-  CgStep &c = st->step[par];
-  if (!c.running) return;
-  double dw[2];
-  qeq_finish_partials<2>(partial, nblocks, dw);
-  if (threadIdx.x != 0) return;
-  if (pr.n > 0) peer_sum(pr, dw, 2);
-  for (int k = 0; k < 2; ++k) c.alpha[k] = (c.running >> k & 1) ? st->rho[k] / dw[k] : 0.0;
-}
-
-// rho = r.p, beta = rho / rho_old and one more iteration for the systems
-// that ran (one block, only where some ran); then which systems run the
-// next iteration (the other parity).
-__device__ __forceinline__ void qeq_cg_rho(const double *partial, int nblocks, CgState *st, int par,
-                                           const PeerReduce &pr) {
-  CgStep &c = st->step[par];
-  double rp[2];
-  qeq_finish_partials<2>(partial, nblocks, rp);
-  if (threadIdx.x != 0) return;
-  if (pr.n > 0) peer_sum(pr, rp, 2);
-  for (int k = 0; k < 2; ++k) {
-    c.beta[k] = 0.0;
-    if (c.running >> k & 1) {
-      const double rho_old = st->rho[k];
-      st->rho[k] = rp[k];
-      c.beta[k] = rp[k] / rho_old;
-      ++st->it[k];
-    }
-  }
-  st->step[par ^ 1].running = qeq_running(*st);
-}
-
-// True in the last block of the grid to get here, once every block has
-// written its partial sums (the pattern of __threadfence's documentation):
-// that block finishes the sums, where a one-block kernel did before, and no
-// block waits for another. The ticket is back at 0 for the next kernel.
-__device__ __forceinline__ bool qeq_last_block(unsigned *ticket) {
-  __shared__ bool last;
-  __threadfence();  // this block's partials before its ticket
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    last = atomicAdd(ticket, 1u) == gridDim.x - 1;
-    if (last) *ticket = 0u;
-  }
-  __syncthreads();
-  return last;
 }
 
 // Partial sums of d.w (w folded first); with the device state, alpha.
@@ -161,7 +107,10 @@ __global__ void k_dot_dw(int n_rows, const int *rows, ImageMap im, double2 *w, c
 }
 
 // x += alpha d, r -= alpha w, p = M^-1 r for the systems still running;
-// partial sums of r.p; with the device state, rho, beta and who runs next.
+// partial sums of r.p; with the device state, rho, beta and who runs next
+// (kFused: M^-1 the diagonal diag_inv; else x and r only, the
+// preconditioner's apply and k_dot_rp do the rest).
+template <bool kFused>
 __global__ void k_update(int n_rows, const int *rows, CgStep given, CgState *st, int par,
                          const double2 *d, const double2 *w, const double *diag_inv, double2 *x,
                          double2 *r, double2 *p, double *partial, PeerReduce pr) {
@@ -174,26 +123,32 @@ __global__ void k_update(int n_rows, const int *rows, CgStep given, CgState *st,
   for (int k = blockIdx.x * kQEqBlock + threadIdx.x; k < n_rows; k += gridDim.x * kQEqBlock) {
     const int i = rows[k];
     const double2 di = d[i], wi = w[i];
-    double2 xi = x[i], ri = r[i], pi = p[i];
-    const double m = diag_inv[i];
+    double2 xi = x[i], ri = r[i], pi = kFused ? p[i] : make_double2(0.0, 0.0);
+    const double m = kFused ? diag_inv[i] : 0.0;
     if (c.running & 1) {
       xi.x += c.alpha[0] * di.x;
       ri.x -= c.alpha[0] * wi.x;
-      pi.x = ri.x * m;
-      v[0] += ri.x * pi.x;
+      if constexpr (kFused) {
+        pi.x = ri.x * m;
+        v[0] += ri.x * pi.x;
+      }
     }
     if (c.running & 2) {
       xi.y += c.alpha[1] * di.y;
       ri.y -= c.alpha[1] * wi.y;
-      pi.y = ri.y * m;
-      v[1] += ri.y * pi.y;
+      if constexpr (kFused) {
+        pi.y = ri.y * m;
+        v[1] += ri.y * pi.y;
+      }
     }
     x[i] = xi;
     r[i] = ri;
-    p[i] = pi;
+    if constexpr (kFused) p[i] = pi;
   }
-  qeq_block_partials<2>(v, partial);
-  if (st && qeq_last_block(&st->ticket)) qeq_cg_rho(partial, gridDim.x, st, par, pr);
+  if constexpr (kFused) {
+    qeq_block_partials<2>(v, partial);
+    if (st && qeq_last_block(&st->ticket)) qeq_cg_rho(partial, gridDim.x, st, par, pr);
+  }
 }
 
 // d = p + beta d for the systems still running.
@@ -233,7 +188,7 @@ void CudaQEqSolver::finish_sums(unsigned nblocks, int nc, double *out) {
 
 // See the top of the file.
 bool CudaQEqSolver::scalars_on_device(const QEqComm &comm) const {
-  return device_comm_ && comm.one_domain() && n_rows_ > 0;
+  return qeq_scalars_home(comm.size(), n_rows_ > 0, false, 0) == QEqScalarsHome::Gpu;
 }
 
 // CG on both systems from the initial guesses in x_ (see the top of the file).
@@ -246,30 +201,40 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
   const bool one = scalars_on_device(comm);
   // several ranks of one node, each GPU reaching the others: the scalars on
   // the GPUs too, summed GPU to GPU (peer_reduce.cuh), once every rank has rows
-  bool peer = halo_mode_ && !one && halo_.peer_reduce_ready(comm, comm.peer_copies());
+  const bool peer_ready = halo_mode_ && halo_.peer_reduce_ready(comm, comm.peer_copies());
   const unsigned g = reduce_blocks();
   const int nb = static_cast<int>(g);
 
+  // M^-1 fused into the vector kernels where it is a diagonal, else applied
+  // on its own (qeq_cuda_cg_apply.cu)
+  const double *minv = precond_->diagonal_inverse();
+
   // r = b - H x, d = M^-1 r (both systems)
-  if (!device_comm_) forward_host(x, 3, comm);
   forward_halo(x, comm);
   multiply(x, w, nullptr);
-  if (!device_comm_) reverse_host(w, 3, comm);
   double s4[5] = {0, 0, 0, 0, 0};  // |b|^2, rho (s, t); ranks without rows
   if (nr > 0) {
-    k_residual<<<g, kQEqBlock, 0, stream_>>>(nr, rows, im, w, b, diag_inv_.data(), r, d,
-                                             partial_.data());
+    if (minv) {
+      k_residual<true>
+          <<<g, kQEqBlock, 0, stream_>>>(nr, rows, im, w, b, minv, r, d, partial_.data());
+    } else {
+      k_residual<false>
+          <<<g, kQEqBlock, 0, stream_>>>(nr, rows, im, w, b, nullptr, r, d, partial_.data());
+    }
     PMD_CUDA_CHECK_LAUNCH("k_residual", stream_);
+    if (!minv) apply_start(g);
     if (!one) finish_sums(g, 4, s4);
   }
   if (!one) {
     // collective calls, in this order on every rank: one per reduction, both
     // systems' sums in it
     s4[4] = nr == 0 ? 1.0 : 0.0;
-    comm.sum(s4, peer ? 5 : 4);
-    peer = peer && s4[4] == 0.0;
+    comm.sum(s4, qeq_peer_sums_possible(comm.size(), peer_ready) ? 5 : 4);
   }
-  const bool on_device = one || peer;
+  const QEqScalarsHome home =
+      qeq_scalars_home(comm.size(), nr > 0, peer_ready, static_cast<int>(s4[4]));
+  const std::unique_ptr<CgScalars> scalars = make_cg_scalars(home, halo_, comm);
+  const bool peer = home == QEqScalarsHome::PeerGpus, on_device = scalars->on_device();
   CgState *st = nullptr;
   if (on_device) {
     cg_state_.reserve_discarding(1);
@@ -292,16 +257,13 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
       PMD_CUDA_CHECK_LAUNCH("k_cg_begin", stream_);
     }
   }
-  auto reduce = [&]() { return peer ? halo_.peer_reduce(comm, true) : PeerReduce{}; };
+  auto reduce = [&]() { return scalars->reduction(); };
 
   // The kernels of one iteration: `par` selects the device state's scalars
-  // (on_device), `c` gives them otherwise (alpha and beta as they are known);
-  // `running` names the systems whose ghosts go through QEqComm.
-  auto product = [&](int par, int running) {
-    if (!device_comm_) forward_host(d, running, comm);
+  // (on_device), `c` gives them otherwise (alpha and beta as they are known).
+  auto product = [&](int par) {
     forward_halo(d, comm);  // (both systems: one message per peer)
     multiply(d, w, on_device ? &st->step[par].running : nullptr);
-    if (!device_comm_) reverse_host(w, running, comm);
     if (nr > 0) {
       k_dot_dw<<<g, kQEqBlock, 0, stream_>>>(nr, rows, im, w, d, partial_.data(), st, par,
                                              reduce());
@@ -309,9 +271,16 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
     }
   };
   auto update = [&](const CgStep &c, int par) {
-    k_update<<<g, kQEqBlock, 0, stream_>>>(nr, rows, c, st, par, d, w, diag_inv_.data(), x, r, p,
-                                           partial_.data(), reduce());
+    if (minv) {
+      k_update<true><<<g, kQEqBlock, 0, stream_>>>(nr, rows, c, st, par, d, w, minv, x, r, p,
+                                                   partial_.data(), reduce());
+      PMD_CUDA_CHECK_LAUNCH("k_update", stream_);
+      return;
+    }
+    k_update<false><<<g, kQEqBlock, 0, stream_>>>(nr, rows, c, st, par, d, w, nullptr, x, r, p,
+                                                  partial_.data(), PeerReduce{});
     PMD_CUDA_CHECK_LAUNCH("k_update", stream_);
+    apply_update(g, c, st, par, reduce());
   };
   auto direction = [&](const CgStep &c, int par) {
     k_direction<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(nr, rows, c, st, par, p, d);
@@ -328,7 +297,7 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
     for (;;) {
       for (int k = 0; k < batch; ++k, ++queued) {
         const int par = queued & 1;
-        product(par, 3);    // and alpha
+        product(par);       // and alpha
         update(none, par);  // and rho, beta
         direction(none, par);
       }
@@ -344,17 +313,17 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
   } else {
     // the scalars at home: the loop written once (common/qeq_cg_loop.h)
     // over these kernels, each sum over the ranks by QEqComm::sum
-    auto product_dot = [&](int running, double dw[2]) {
-      product(0, running);
+    auto product_dot = [&](int /*running*/, double dw[2]) {
+      product(0);
       if (nr > 0) finish_sums(g, 2, dw);
-      comm.sum(dw, 2);
+      scalars->sum(dw, 2);
     };
     auto update_rp = [&](const CgStep &c, double rp[2]) {
       if (nr > 0) {
         update(c, 0);
         finish_sums(g, 2, rp);
       }
-      comm.sum(rp, 2);
+      scalars->sum(rp, 2);
     };
     auto next_direction = [&](const CgStep &c) {
       if (nr > 0) direction(c, 0);
@@ -373,9 +342,9 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
   cg_last_iters_ = std::max(res.iter_s, res.iter_t) - 1;
   res.converged_s = res.iter_s < settings_.max_iter;
   res.converged_t = res.iter_t < settings_.max_iter;
-  res.matrix_free = matrix_free_;
-  res.matrix = format_;
-  res.tiles_reused = tiles_ && tiles_reused_;
+  res.matrix = store_->format();
+  res.matrix_free = res.matrix == QEqMatrix::Free;
+  res.tiles_reused = store_->tiles_reused();
   return res;
 }
 

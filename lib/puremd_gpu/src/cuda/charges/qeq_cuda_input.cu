@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "common/qeq_rows.h"
+#include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/kernel_utils.cuh"
-#include "cuda/qeq_cuda_solver.h"
 #include "puremd_gpu/errors.h"
 
 namespace puremd::cuda {
@@ -98,8 +98,11 @@ void CudaQEqSolver::setup(const QEqInput &in, ChargeHistory &history) {
   params_.eta = eta_dev_.data();
   params_.chi_shift = in.chi_shift ? shift_dev_.data() : nullptr;
   params_.chi_eff = nullptr;
-  acks2_ = false;
-  // another model's checks and input (ACKS2: use_acks2), and its electronegativities
+  if (!precond_ || precond_name_ != in.settings.preconditioner) {
+    precond_ = CudaPreconditioners::make(in.settings.preconditioner, "CUDA", mem_);
+    precond_name_ = in.settings.preconditioner;
+  }
+  // another model's checks and input, and its electronegativities
   model_now_ = model_.of(in.model, "CUDA", mem_);
   if (model_now_) {
     model_now_->setup(in, *this);
@@ -108,7 +111,7 @@ void CudaQEqSolver::setup(const QEqInput &in, ChargeHistory &history) {
 
   // ids widened, group flags, rows flagged and listed in index order
   slots_.clear(stream_, kQEqRows, kNumQEqSlots);
-  slots_.clear(stream_, kQEqBadRow, 2, 0x7f);  // kNoIndex: none yet
+  slots_.clear(stream_, kQEqBadRow, 1, 0x7f);  // kNoIndex: none yet
   row_flag_.reserve_discarding(nl, kGrowHeadroom);
   iota_.reserve_discarding(nl, kGrowHeadroom);
   rows_dev_.reserve_discarding(nl, kGrowHeadroom);
@@ -153,11 +156,6 @@ void CudaQEqSolver::setup(const QEqInput &in, ChargeHistory &history) {
   diag_.reserve_discarding(nl, kGrowHeadroom);
   diag_inv_.reserve_discarding(nl, kGrowHeadroom);
   q_dev_.reserve_discarding(n, kGrowHeadroom);
-  if (!device_comm_) {
-    stage_.reserve_discarding(n, kGrowHeadroom);
-    comm_s_.resize(n);
-    comm_t_.resize(n);
-  }
 }
 
 // The history of the owned atoms on the GPU, in the mirror attached to the

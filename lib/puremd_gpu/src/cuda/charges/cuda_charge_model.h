@@ -13,6 +13,7 @@
 namespace puremd::cuda {
 
 class CudaQEqSolver;
+struct QEqRowArgs;
 
 class CudaChargeModel {
  public:
@@ -29,6 +30,20 @@ class CudaChargeModel {
   // place of the parameters' chi (QEqProblem::chi_shift still added), queued
   // on the solver's stream after setup; null keeps chi.
   virtual const double *electronegativities(const QEqInput &, CudaQEqSolver &) { return nullptr; }
+  // --- A model with a matrix of its own beside H (ACKS2's X), whose
+  // products read H themselves (own_product): H is then kept in both
+  // triangles where it is evaluated (Free), never once in rows (Half only in
+  // tiles), and ghost rows are folded beside tiles too (the model's own).
+  virtual bool own_product() const { return false; }
+  // What its rows read beside H's (the row rules' inputs), before H is built.
+  virtual void row_args(QEqRowArgs &) const {}
+  // Before H's rows are listed: where the model's entries per row are
+  // counted beside H's (n_total ints; k_list_rows), null for none; `stored`:
+  // H is stored in rows (else evaluated: the model keeps nothing).
+  virtual int *count_beside_rows(CudaQEqSolver &, bool /*stored*/) { return nullptr; }
+  // After H is built (in tiles, or in rows whose sizes came home): the
+  // model's own matrix beside it.
+  virtual void beside_matrix(CudaQEqSolver &, bool /*tiles*/) {}
   // A model that solves another system: the whole solve (q, the history and
   // its own outputs) in place of QEq's CG, after H is built, or false.
   virtual bool solve(const QEqInput &, CudaQEqSolver &, QEqComm &, double * /*q*/,

@@ -6,11 +6,14 @@
 #include <cuda_runtime.h>
 
 #include "common/acks2_bicgstab.h"
+#include "cuda/charges/qeq_cuda_acks2.h"
+#include "cuda/charges/qeq_cuda_rows.cuh"
+#include "cuda/charges/qeq_cuda_solver.h"
+#include "cuda/charges/qeq_cuda_sums.cuh"
+#include "cuda/charges/qeq_matrix_half_tiles.h"
+#include "cuda/charges/qeq_matrix_list.cuh"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/lane_group.cuh"
-#include "cuda/qeq_cuda_rows.cuh"
-#include "cuda/qeq_cuda_solver.h"
-#include "cuda/qeq_cuda_sums.cuh"
 
 namespace puremd::cuda {
 namespace {
@@ -105,66 +108,55 @@ __global__ void k_acks2_ones(int n, double2 *v) {
 }  // namespace
 
 template <int TPR>
-void CudaQEqSolver::launch_acks2_spmv(const double2 *v, double2 *y, const int *phase) {
-  const int n = n_total_;
+void CudaAcks2::launch_product(const CudaSolveParts &p, const double2 *v, double2 *y,
+                               const int *phase) {
+  const int n = p.n_total;
   const unsigned blocks = blocks_for(static_cast<long long>(n) * TPR, kQEqBlock);
-  if (matrix_free_) {
-    k_acks2_free_spmv<TPR><<<blocks, kQEqBlock, 0, stream_>>>(row_args_, v, y, phase);
-    PMD_CUDA_CHECK_LAUNCH("k_acks2_free_spmv", stream_);
+  if (p.store->format() == QEqMatrix::Free) {
+    k_acks2_free_spmv<TPR><<<blocks, kQEqBlock, 0, p.stream>>>(*p.row_args, v, y, phase);
+    PMD_CUDA_CHECK_LAUNCH("k_acks2_free_spmv", p.stream);
   } else {
-    k_acks2_spmv<TPR><<<blocks, kQEqBlock, 0, stream_>>>(
-        n, row_start_.data(), row_end_.data(), col_.data(), val_.data(), x_start_.data(),
-        x_count_.data(), x_col_.data(), x_val_.data(), v, y, phase);
-    PMD_CUDA_CHECK_LAUNCH("k_acks2_spmv", stream_);
+    k_acks2_spmv<TPR><<<blocks, kQEqBlock, 0, p.stream>>>(
+        n, p.pool->row_start.data(), p.pool->row_end.data(), p.pool->col.data(), p.pool->val.data(),
+        x_start_.data(), x_count_.data(), x_col_.data(), x_val_.data(), v, y, phase);
+    PMD_CUDA_CHECK_LAUNCH("k_acks2_spmv", p.stream);
   }
 }
 
-// y = (H v.q, X v.u) off the diagonal over every row; on the comm path v's
-// ghosts come through QEqComm first and y's ghost rows go home after (the
-// device path gathers owners' columns and folds in k_acks2_finish).
-void CudaQEqSolver::acks2_product(const double2 *v, double2 *y, QEqComm &comm, const int *phase) {
-  if (!device_comm_) forward_host(const_cast<double2 *>(v), 3, comm);
-  forward_halo(const_cast<double2 *>(v), comm);
-  if (tiles_ && n_total_ > 0) {
-    const int n = n_total_;
-    PMD_CUDA_CHECK(cudaMemsetAsync(y, 0, n * sizeof(double2), stream_));
-    multiply_tiles(v, y, phase, true);
+// y = (H v.q, X v.u) off the diagonal over every row; other ranks' ghosts of
+// v come through the halo first (this rank's images are gathered as their
+// owners' columns and their rows folded in k_acks2_finish).
+void CudaAcks2::product(CudaQEqSolver &s, const CudaSolveParts &p, const double2 *v, double2 *y,
+                        QEqComm &comm, const int *phase) {
+  s.forward_halo(const_cast<double2 *>(v), comm);
+  const int n = p.n_total;
+  if (n == 0) return;
+  if (p.tiles) {
+    PMD_CUDA_CHECK(cudaMemsetAsync(y, 0, n * sizeof(double2), p.stream));
+    static_cast<CudaHalfTiles *>(p.store)->multiply_first(*p.matrix, v, y, phase);
     k_acks2_x_spmv<4>
-        <<<blocks_for(static_cast<long long>(n) * 4, kQEqBlock), kQEqBlock, 0, stream_>>>(
+        <<<blocks_for(static_cast<long long>(n) * 4, kQEqBlock), kQEqBlock, 0, p.stream>>>(
             n, x_start_.data(), x_count_.data(), x_col_.data(), x_val_.data(), v, y, phase);
-    PMD_CUDA_CHECK_LAUNCH("k_acks2_x_spmv", stream_);
-  } else if (n_total_ > 0) {
-    switch (pick_threads_per_row(nnz_, nonempty_rows_, settings_.threads_per_row)) {
-      case 4:
-        launch_acks2_spmv<4>(v, y, phase);
-        break;
-      case 8:
-        launch_acks2_spmv<8>(v, y, phase);
-        break;
-      case 16:
-        launch_acks2_spmv<16>(v, y, phase);
-        break;
-      default:
-        launch_acks2_spmv<32>(v, y, phase);
-        break;
-    }
+    PMD_CUDA_CHECK_LAUNCH("k_acks2_x_spmv", p.stream);
+    return;
   }
-  if (!device_comm_) reverse_host(y, 3, comm);
+  with_threads_per_row(p.matrix->threads_per_row,
+                       [&](auto tpr) { launch_product<decltype(tpr)::value>(p, v, y, phase); });
 }
 
 // X_ii = -(sum of row i's X, its images' rows included): X times (0, 1).
-void CudaQEqSolver::acks2_x_diagonal(QEqComm &comm) {
-  const int n = n_total_, nr = n_rows_;
-  const ImageMap im = image_map();
+void CudaAcks2::x_diagonal(CudaQEqSolver &s, const CudaSolveParts &p, QEqComm &comm) {
+  const int n = p.n_total, nr = p.n_rows;
+  const ImageMap im = s.image_map();
   if (n > 0) {
-    k_acks2_ones<<<blocks_for(n, kQEqBlock), kQEqBlock, 0, stream_>>>(n, d_.data());
-    PMD_CUDA_CHECK_LAUNCH("k_acks2_ones", stream_);
+    k_acks2_ones<<<blocks_for(n, kQEqBlock), kQEqBlock, 0, p.stream>>>(n, p.d);
+    PMD_CUDA_CHECK_LAUNCH("k_acks2_ones", p.stream);
   }
-  acks2_product(d_.data(), w_.data(), comm, nullptr);
+  product(s, p, p.d, p.w, comm, nullptr);
   if (nr > 0) {
-    k_acks2_x_diagonal<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(
-        nr, rows_dev_.data(), im, w_.data(), xdiag_.data(), xdiag_inv_.data());
-    PMD_CUDA_CHECK_LAUNCH("k_acks2_x_diagonal", stream_);
+    k_acks2_x_diagonal<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, p.stream>>>(
+        nr, p.rows, im, p.w, xdiag_.data(), xdiag_inv_.data());
+    PMD_CUDA_CHECK_LAUNCH("k_acks2_x_diagonal", p.stream);
   }
 }
 

@@ -5,15 +5,10 @@
 // and t (or q and u) together. Owned by the CUDA QEq solver, on its stream
 // and memory tracker.
 //
-// How values travel to a peer rank, chosen per peer when the plan is made:
-//   - peer copy: a peer on this node with a GPU of its own that this one can
-//     reach (NVLink or PCIe peer access): the sender copies its packed values straight into
-//     the peer's receive buffer (CUDA IPC, opened once per buffer), then
-//     writes its count of exchanges into the peer's arrival flag for it; the
-//     receiver's GPU waits for the flags of the round's peers and unpacks.
-//     No host takes part: a round of peer copies is queued, not waited for;
-//   - MPI: QEqComm::exchange on GPU buffers where MPI takes them
-//     (QEqComm::device_memory), else through one page-locked copy each way.
+// How values travel to a peer rank is a transport's (halo_transport.h),
+// chosen per peer when the plan is made, the first in their order that
+// reaches it: peer copies through CUDA IPC (halo_peer_copy.cu), MPI
+// (halo_mpi.cu).
 // The receive buffer has two halves, used by alternate exchanges (every rank
 // makes the same exchanges in the same order), and each round its own part
 // of a half: a peer's copies never meet values still being unpacked.
@@ -21,21 +16,22 @@
 
 #include <cuda_runtime.h>
 
-#include <map>
+#include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "common/halo_plan.h"
+#include "cuda/charges/halo_transport.h"
+#include "cuda/charges/peer_reduce.cuh"
 #include "cuda/device_buffer.h"
-#include "cuda/peer_reduce.cuh"
 
 namespace puremd::cuda {
 
-// How the halo's values reach other ranks (QEqSettings::halo).
-enum class HaloTransport { Auto, Mpi };
-
 class CudaHalo {
  public:
-  CudaHalo(cudaStream_t stream, MemoryTracker &mem) : stream_(stream), mem_(mem) {}
+  CudaHalo(cudaStream_t stream, MemoryTracker &mem)
+      : stream_(stream), mem_(mem), transports_(HaloTransports::make_all(mem)) {}
   ~CudaHalo();
   CudaHalo(const CudaHalo &) = delete;
   CudaHalo &operator=(const CudaHalo &) = delete;
@@ -49,8 +45,8 @@ class CudaHalo {
   void forward(double *v, QEqComm &comm) { run(v, comm); }
   void forward(double2 *v, QEqComm &comm) { run(v, comm); }
   // Peers reached by peer copies / by MPI (for the log).
-  int peers_by_copy() const;
-  int peers_by_mpi() const;
+  int peers_by_copy() const { return peers_by("peer copy"); }
+  int peers_by_mpi() const { return peers_by("mpi"); }
   // Sums over the ranks on the GPUs (peer_reduce.cuh), made once (collective
   // over all ranks) where every rank is on this node, each with a GPU of its
   // own that reaches all the others', and peer copies are allowed: n == 0
@@ -62,37 +58,31 @@ class CudaHalo {
   }
 
  private:
-  struct Link;
   template <class T>
   void run(T *v, QEqComm &comm);
   void connect(QEqComm &comm, bool peer_copies);
-  void close_links();
+  int peers_by(const char *transport) const;
+  HaloShared shared();
 
   cudaStream_t stream_;
   MemoryTracker &mem_;
   HaloPlan plan_;
-  int n_local_ = -1, n_total_ = -1;
+  int n_local_ = -1, n_total_ = -1, rank_ = 0;
   long long total_recv_ = 0;  // entries received per exchange, all rounds
   int parity_ = 0;            // the receive half of the next exchange
-  std::vector<Link *> links_;
-  std::vector<std::vector<int>> round_links_;  // per round, the links active in it
+  // the transports, in their order, each with the peers it reaches
+  std::vector<std::pair<std::string, std::unique_ptr<HaloTransport>>> transports_;
   DeviceArray<int> pack_{"QEq halo: packed atoms", &mem_},
       self_src_{"QEq halo: image sources", &mem_}, self_dst_{"QEq halo: image targets", &mem_},
       recv_{"QEq halo: received ghosts", &mem_};
   DeviceArray<double2> send_dev_{"QEq halo: send buffer", &mem_},
       recv_dev_{"QEq halo: receive buffer (two halves)", &mem_};
-  // arrival flags of peer copies (a slot per peer rank), and the exchanges
-  // with each peer rank so far (both sides count alike; never reset)
-  DeviceArray<unsigned long long> flags_{"QEq halo: arrival flags", &mem_};
-  std::map<int, unsigned long long> exchanges_;
   // the ranks' inboxes and flags for peer_reduce (made once: -1 not yet, 0 no, 1 yes)
   int peer_state_ = -1;
   PeerReduce peer_{};
   DeviceArray<double> inbox_{"QEq halo: reduction inbox", &mem_};
   DeviceArray<unsigned long long> inbox_flags_{"QEq halo: reduction flags", &mem_};
   void setup_peer_reduce(QEqComm &comm, bool peer_copies);
-  PinnedArray<double2> send_host_{"QEq halo: send staging (pinned)"},
-      recv_host_{"QEq halo: receive staging (pinned)"};
   std::vector<QEqComm::Message> out_, in_;
 };
 

@@ -1,12 +1,12 @@
 // Sums over the rows of the CUDA QEq solver in two steps, each in a fixed
 // order (the same result on every run): block partial sums written by a row
 // kernel, then finished by one block; and the fold of ghost rows into their
-// owners (device path), also in a fixed order.
+// owners, also in a fixed order.
 #pragma once
 
 #include <cub/block/block_reduce.cuh>
 
-#include "cuda/qeq_cuda_solver.h"
+#include "cuda/charges/qeq_cuda_solver.h"
 
 namespace puremd::cuda {
 
@@ -37,7 +37,7 @@ __device__ __forceinline__ void qeq_finish_partials(const double *partial, int n
   }
 }
 
-// w[i] plus what its images' rows got (the device path's reverse comm),
+// w[i] plus what its images' rows got (a local fold, no communication),
 // stored back: ghost rows folded into their owner, in the map's fixed order.
 __device__ __forceinline__ double2 qeq_fold(int i, double2 *w, const ImageMap &m) {
   double2 wi = w[i];

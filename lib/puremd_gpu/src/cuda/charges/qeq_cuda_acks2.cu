@@ -11,13 +11,13 @@
 // the multipliers' columns, and sums what the multipliers' rows need.
 // Every dot product is block partials finished by one block.
 //
-// The scalars (common/acks2_bicgstab.h, one code for all): with one sub-domain
-// and the ghosts on the device they stay on the GPU, single-block kernels
+// The scalars (common/acks2_bicgstab.h, one code for all): on one rank
+// they stay on the GPU, single-block kernels
 // step them, every kernel of an iteration reads the phase first, and the
 // host queues iterations in batches and reads the state once per batch
 // (the first batch as long as the last solve took: usually one read a
 // solve; a read per iteration would cost a synchronisation, about as long as
-// an iteration's launches at small sizes). With several sub-domains the
+// an iteration's launches at small sizes). With several ranks the
 // sums come home to QEqComm::sum (one collective call per row kernel) and
 // the same steps run on the host (five round trips an iteration).
 #include <cuda_runtime.h>
@@ -27,11 +27,12 @@
 #include <type_traits>
 
 #include "common/acks2_bicgstab.h"
+#include "cuda/charges/qeq_cuda_acks2.h"
+#include "cuda/charges/qeq_cuda_rows.cuh"
+#include "cuda/charges/qeq_cuda_solver.h"
+#include "cuda/charges/qeq_cuda_sums.cuh"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/lane_group.cuh"
-#include "cuda/qeq_cuda_rows.cuh"
-#include "cuda/qeq_cuda_solver.h"
-#include "cuda/qeq_cuda_sums.cuh"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/physics/acks2.h"
 #include "puremd_gpu/physics/qeq_history.h"
@@ -46,25 +47,6 @@ constexpr int kSums = 4;  // partial sums every ACKS2 row kernel writes
 __device__ __forceinline__ const Acks2State &acks2_state(const Acks2State &given,
                                                          const Acks2State *st) {
   return st ? *st : given;
-}
-
-// Right-hand side (-chi, 0), H's Jacobi diagonal and the predictor's guesses
-// of q and u from the history (both cubic for QEqPredictor::Lammps), rounded
-// as the host does.
-__global__ void k_acks2_init(int n_rows, const int *rows, ParamArgs pa, const double *hist,
-                             int depth, QEqPredictor predictor, double2 *b, double2 *x,
-                             double *diag, double *diag_inv) {
-  const int k = blockIdx.x * kQEqBlock + threadIdx.x;
-  if (k >= n_rows) return;
-  const int i = rows[k];
-  const int p = pa.type ? pa.type[i] : i;
-  double bq = -pa.chi[p];
-  if (pa.chi_shift) bq -= pa.chi_shift[i];
-  b[i] = make_double2(bq, 0.0);
-  diag[i] = pa.eta[p];
-  diag_inv[i] = 1.0 / pa.eta[p];
-  const double *h = qeq_history_block(hist, i, depth);
-  x[i] = make_double2(qeq_guess_s(h, predictor), qeq_guess_s(h + depth, predictor));
 }
 
 // The product's rows: w = A v on the group's owned rows (ghost rows folded,
@@ -218,34 +200,23 @@ __global__ void k_acks2_step(const double *partial, int nblocks, Acks2State *st)
 
 __global__ void k_acks2_direction_step(Acks2State *st) { acks2_direction(*st); }
 
-// q and u of the rows, and the history shifted to take them.
-__global__ void k_acks2_results(int n_rows, const int *rows, const double2 *x, double *q, double *u,
-                                double *hist, int depth) {
-  const int k = blockIdx.x * kQEqBlock + threadIdx.x;
-  if (k >= n_rows) return;
-  const int i = rows[k];
-  const double2 xi = x[i];
-  q[i] = xi.x;
-  u[i] = xi.y;
-  qeq_push_history(qeq_history_block(hist, i, depth), depth, xi.x, xi.y);
-}
-
 }  // namespace
 
-// BiCGStab from the guess in x_ (q, u) and `state`'s multipliers x; returns
+// BiCGStab from the guess in parts.x (q, u) and `state`'s multipliers x; returns
 // the final state (its x: the multipliers of the solution).
-Acks2State CudaQEqSolver::bicgstab(Acks2State state, QEqComm &comm) {
-  const int nr = n_rows_;
-  const int *rows = rows_dev_.data();
-  const ImageMap im = image_map();
-  double2 *x = x_.data(), *b = b_.data(), *r = r_.data(), *p = p_.data(), *d = d_.data(),
-          *w = w_.data(), *r_hat = r_hat_.data(), *z = z_.data(), *s = s_.data(),
-          *s_hat = s_hat_.data(), *y = y_.data();
-  const double *dinv = diag_inv_.data(), *xinv = xdiag_inv_.data();
-  const unsigned g = reduce_blocks();
+Acks2State CudaAcks2::bicgstab(CudaQEqSolver &solver, const CudaSolveParts &parts, Acks2State state,
+                               QEqComm &comm) {
+  const int nr = parts.n_rows;
+  const int *rows = parts.rows;
+  const ImageMap im = solver.image_map();
+  double2 *x = parts.x, *b = parts.b, *r = parts.r, *p = parts.p, *d = parts.d, *w = parts.w,
+          *r_hat = r_hat_.data(), *z = z_.data(), *s = s_.data(), *s_hat = s_hat_.data(),
+          *y = y_.data();
+  const double *dinv = parts.diag_inv, *xinv = xdiag_inv_.data();
+  const unsigned g = solver.reduce_blocks();
   const int nb = static_cast<int>(g);
   const unsigned gr = blocks_for(std::max(nr, 1), kQEqBlock);
-  const bool on_device = scalars_on_device(comm);
+  const bool on_device = solver.scalars_on_device(comm);
 
   // The kernels of one iteration's parts, with the scalars on the device
   // (st) or given by the host (h).
@@ -253,26 +224,26 @@ Acks2State CudaQEqSolver::bicgstab(Acks2State state, QEqComm &comm) {
   Acks2State *st = nullptr;
   const int *phase = nullptr;
   if (on_device) {
-    acks2_state_.reserve_discarding(1);
-    st = acks2_state_.data();
+    state_.reserve_discarding(1);
+    st = state_.data();
     phase = &st->phase;
-    PMD_CUDA_CHECK(cudaMemcpyAsync(st, &h, sizeof h, cudaMemcpyHostToDevice, stream_));
+    PMD_CUDA_CHECK(cudaMemcpyAsync(st, &h, sizeof h, cudaMemcpyHostToDevice, parts.stream));
   }
   // w = A v (v's multipliers given or in the device state), partial sums
   // of v.q, v.u, a . w, w . w
   auto product = [&](const double2 *v, const Acks2Mult &v_l, const Acks2Mult *v_l_dev, double2 *out,
                      const double2 *a, const int *ph) {
-    acks2_product(v, out, comm, ph);
+    this->product(solver, parts, v, out, comm, ph);
     if (nr > 0) {
-      k_acks2_finish<<<g, kQEqBlock, 0, stream_>>>(nr, rows, im, diag_.data(), xdiag_.data(), v,
-                                                   v_l, v_l_dev, ph, out, a, partial_.data());
-      PMD_CUDA_CHECK_LAUNCH("k_acks2_finish", stream_);
+      k_acks2_finish<<<g, kQEqBlock, 0, parts.stream>>>(nr, rows, im, parts.diag, xdiag_.data(), v,
+                                                        v_l, v_l_dev, ph, out, a, parts.partial);
+      PMD_CUDA_CHECK_LAUNCH("k_acks2_finish", parts.stream);
     }
   };
   auto step = [&](auto which) {
     constexpr int S = decltype(which)::value;
-    k_acks2_step<S><<<1, kQEqBlock, 0, stream_>>>(partial_.data(), nb, st);
-    PMD_CUDA_CHECK_LAUNCH("k_acks2_step", stream_);
+    k_acks2_step<S><<<1, kQEqBlock, 0, parts.stream>>>(parts.partial, nb, st);
+    PMD_CUDA_CHECK_LAUNCH("k_acks2_step", parts.stream);
   };
   using ProductSums = std::integral_constant<int, kStepProductSums>;
   using Begin = std::integral_constant<int, kStepBegin>;
@@ -281,26 +252,26 @@ Acks2State CudaQEqSolver::bicgstab(Acks2State state, QEqComm &comm) {
   using Omega = std::integral_constant<int, kStepOmega>;
   using End = std::integral_constant<int, kStepEnd>;
   auto direction = [&]() {
-    k_acks2_direction<<<gr, kQEqBlock, 0, stream_>>>(nr, rows, h, st, r, z, dinv, xinv, p, d);
-    PMD_CUDA_CHECK_LAUNCH("k_acks2_direction", stream_);
+    k_acks2_direction<<<gr, kQEqBlock, 0, parts.stream>>>(nr, rows, h, st, r, z, dinv, xinv, p, d);
+    PMD_CUDA_CHECK_LAUNCH("k_acks2_direction", parts.stream);
   };
   auto half_step = [&]() {
-    k_acks2_half_step<<<g, kQEqBlock, 0, stream_>>>(nr, rows, h, st, r, z, dinv, xinv, s, s_hat,
-                                                    partial_.data());
-    PMD_CUDA_CHECK_LAUNCH("k_acks2_half_step", stream_);
+    k_acks2_half_step<<<g, kQEqBlock, 0, parts.stream>>>(nr, rows, h, st, r, z, dinv, xinv, s,
+                                                         s_hat, parts.partial);
+    PMD_CUDA_CHECK_LAUNCH("k_acks2_half_step", parts.stream);
   };
   auto early = [&]() {
-    k_acks2_early<<<gr, kQEqBlock, 0, stream_>>>(nr, rows, h, st, d, x);
-    PMD_CUDA_CHECK_LAUNCH("k_acks2_early", stream_);
+    k_acks2_early<<<gr, kQEqBlock, 0, parts.stream>>>(nr, rows, h, st, d, x);
+    PMD_CUDA_CHECK_LAUNCH("k_acks2_early", parts.stream);
   };
   auto step_end = [&]() {
-    k_acks2_step_end<<<g, kQEqBlock, 0, stream_>>>(nr, rows, h, st, d, s_hat, s, y, r_hat, x, r,
-                                                   partial_.data());
-    PMD_CUDA_CHECK_LAUNCH("k_acks2_step_end", stream_);
+    k_acks2_step_end<<<g, kQEqBlock, 0, parts.stream>>>(nr, rows, h, st, d, s_hat, s, y, r_hat, x,
+                                                        r, parts.partial);
+    PMD_CUDA_CHECK_LAUNCH("k_acks2_step_end", parts.stream);
   };
   auto residual = [&]() {
-    k_acks2_residual<<<g, kQEqBlock, 0, stream_>>>(nr, rows, b, w, r, r_hat, partial_.data());
-    PMD_CUDA_CHECK_LAUNCH("k_acks2_residual", stream_);
+    k_acks2_residual<<<g, kQEqBlock, 0, parts.stream>>>(nr, rows, b, w, r, r_hat, parts.partial);
+    PMD_CUDA_CHECK_LAUNCH("k_acks2_residual", parts.stream);
   };
 
   if (on_device) {
@@ -311,11 +282,11 @@ Acks2State CudaQEqSolver::bicgstab(Acks2State state, QEqComm &comm) {
     step(Begin{});
     // Iterations in batches (see the top of the file); kernels of an
     // iteration queued after the stop do nothing.
-    int batch = std::max(1, acks2_last_iters_ - 1);
+    int batch = std::max(1, last_iters_ - 1);
     for (;;) {
       for (int k = 0; k < batch; ++k) {
-        k_acks2_direction_step<<<1, 1, 0, stream_>>>(st);
-        PMD_CUDA_CHECK_LAUNCH("k_acks2_direction_step", stream_);
+        k_acks2_direction_step<<<1, 1, 0, parts.stream>>>(st);
+        PMD_CUDA_CHECK_LAUNCH("k_acks2_direction_step", parts.stream);
         direction();
         product(d, h.d, &st->d, z, r_hat, phase);
         step(Alpha{});
@@ -327,11 +298,11 @@ Acks2State CudaQEqSolver::bicgstab(Acks2State state, QEqComm &comm) {
         step_end();
         step(End{});
       }
-      acks2_probe_.reserve_discarding(1);
-      PMD_CUDA_CHECK(cudaMemcpyAsync(acks2_probe_.data(), st, sizeof(Acks2State),
-                                     cudaMemcpyDeviceToHost, stream_));
-      PMD_CUDA_CHECK(cudaStreamSynchronize(stream_));
-      h = acks2_probe_[0];
+      probe_.reserve_discarding(1);
+      PMD_CUDA_CHECK(cudaMemcpyAsync(probe_.data(), st, sizeof(Acks2State), cudaMemcpyDeviceToHost,
+                                     parts.stream));
+      PMD_CUDA_CHECK(cudaStreamSynchronize(parts.stream));
+      h = probe_[0];
       if (h.phase == kAcks2Done) break;
       batch = 2;
     }
@@ -342,7 +313,7 @@ Acks2State CudaQEqSolver::bicgstab(Acks2State state, QEqComm &comm) {
     double v[kSums];
     auto home = [&]() {
       std::fill(v, v + kSums, 0.0);
-      if (nr > 0) finish_sums(g, kSums, v);
+      if (nr > 0) solver.finish_sums(g, kSums, v);
       comm.sum(v, kSums);
     };
     auto product_sums = [&](Acks2Vector which, const Acks2State &hs) {
@@ -383,112 +354,8 @@ Acks2State CudaQEqSolver::bicgstab(Acks2State state, QEqComm &comm) {
                          step_end_sums);
     acks2_bicgstab_iterate(ops, h);  // the kernels above read h as it steps
   }
-  acks2_last_iters_ = h.it;
+  last_iters_ = h.it;
   return h;
 }
 
-QEqResult CudaQEqSolver::solve_acks2(const QEqInput &in, QEqComm &comm, double *q) {
-  const int n = in.n_total, nl = in.n_local, nr = n_rows_;
-  double *u = acks2_u_;
-  const int *rows = rows_dev_.data();
-  // b, r, p, r_hat and s are read at rows only; products read and write every atom
-  for (DeviceArray<double2> *a : {&r_hat_, &s_}) a->reserve_discarding(nl, kGrowHeadroom);
-  for (DeviceArray<double2> *a : {&z_, &s_hat_, &y_}) a->reserve_discarding(n, kGrowHeadroom);
-  xdiag_.reserve_discarding(nl, kGrowHeadroom);
-  xdiag_inv_.reserve_discarding(nl, kGrowHeadroom);
-  u_dev_.reserve_discarding(n, kGrowHeadroom);
-  acks2_x_diagonal(comm);  // (uses d and w)
-  // entries off the rows stay zero in every vector a product reads
-  if (n > 0)
-    for (DeviceArray<double2> *v : {&x_, &d_, &s_hat_})
-      PMD_CUDA_CHECK(cudaMemsetAsync(v->data(), 0, n * sizeof(double2), stream_));
-  if (nl > 0) PMD_CUDA_CHECK(cudaMemsetAsync(diag_.data(), 0, nl * sizeof(double), stream_));
-  if (nr > 0) {
-    k_acks2_init<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(
-        nr, rows, params_, hist_dev_, hist_depth_, settings_.predictor, b_.data(), x_.data(),
-        diag_.data(), diag_inv_.data());
-    PMD_CUDA_CHECK_LAUNCH("k_acks2_init", stream_);
-  }
-  Acks2State start;
-  start.tol = settings_.tolerance;
-  start.max_iter = settings_.max_iter;
-  start.x = Acks2Mult{qeq_guess_s(global_hist_, settings_.predictor),
-                      qeq_guess_s(global_hist_ + hist_depth_, settings_.predictor)};
-  const Acks2State end = bicgstab(start, comm);
-
-  QEqResult res;
-  res.iter_s = end.it;
-  res.iter_t = 0;
-  res.converged_s = end.it < settings_.max_iter;
-  res.breakdown = end.breakdown != 0;
-  res.matrix_free = matrix_free_;
-  res.matrix = format_;
-  note_halo(res);
-  qeq_push_history(global_hist_, hist_depth_, end.x.u, end.x.q);
-
-  // q and u straight into the caller's arrays: owned atoms outside the rows
-  // keep theirs (uploaded first), ghosts get their owners' on the device
-  // path, else through QEqComm::forward.
-  if (nr > 0 || halo_mode_) {
-    if (nr < nl) {
-      PMD_CUDA_CHECK(
-          cudaMemcpyAsync(q_dev_.data(), q, nl * sizeof(double), cudaMemcpyHostToDevice, stream_));
-      PMD_CUDA_CHECK(
-          cudaMemcpyAsync(u_dev_.data(), u, nl * sizeof(double), cudaMemcpyHostToDevice, stream_));
-    }
-    if (nr > 0) {
-      k_acks2_results<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(
-          nr, rows, x_.data(), q_dev_.data(), u_dev_.data(), hist_dev_, hist_depth_);
-      PMD_CUDA_CHECK_LAUNCH("k_acks2_results", stream_);
-    }
-    const int n_down = device_comm_ ? n : nl;
-    if (device_comm_ && (n > nl || halo_mode_)) {  // (halo mode: every rank exchanges)
-      refresh_ghost_charges(q_dev_.data(), comm);
-      refresh_ghost_charges(u_dev_.data(), comm);
-    }
-    if (n_down > 0) {
-      PMD_CUDA_CHECK(cudaMemcpyAsync(q, q_dev_.data(), n_down * sizeof(double),
-                                     cudaMemcpyDeviceToHost, stream_));
-      PMD_CUDA_CHECK(cudaMemcpyAsync(u, u_dev_.data(), n_down * sizeof(double),
-                                     cudaMemcpyDeviceToHost, stream_));
-    }
-    PMD_CUDA_CHECK(cudaStreamSynchronize(stream_));
-  }
-  if (!device_comm_ || (nr == 0 && !halo_mode_)) {
-    comm.forward(q);
-    comm.forward(u);
-  }
-  return res;
-}
-
-// In setup, once the parameters are up: the input's checks (as the host's),
-// bcut up; this solve builds X beside H.
-void CudaQEqSolver::use_acks2(const QEqInput &in, const Acks2Input &ak) {
-  ak.check();
-  upload(bcut_dev_, ak.bcut, in.type ? std::max(in.num_types, 0) : in.n_total);
-  acks2_ = true;
-  acks2_softness_ = ak.softness;
-  acks2_u_ = ak.u;
-}
-
-namespace {
-
-// The model's hooks: its arrays and steps are the solver's (qeq_cuda_solver.h).
-class CudaAcks2 final : public CudaChargeModel {
- public:
-  explicit CudaAcks2(MemoryTracker &) {}
-  bool reads_reverse_index() const override { return true; }
-  void setup(const QEqInput &in, CudaQEqSolver &s) override {
-    s.use_acks2(in, *model_input<Acks2Input>(in.model));
-  }
-  bool solve(const QEqInput &in, CudaQEqSolver &s, QEqComm &comm, double *q,
-             QEqResult &res) override {
-    res = s.solve_acks2(in, comm, q);
-    return true;
-  }
-};
-
-const CudaModels::Add<Acks2Input, CudaAcks2> kCudaAcks2;
-
-}  // namespace
 }  // namespace puremd::cuda

@@ -1,0 +1,64 @@
+// How the CUDA QEq solver takes H for a solve, decided on the host once per
+// solve (the CUDA side only measures: the GPU's memory, the far list's room),
+// so that the rules of QEqMatrix (puremd_gpu/qeq.h) are tested without a GPU.
+#pragma once
+
+#include <cstddef>
+
+#include "puremd_gpu/qeq.h"
+
+namespace puremd {
+
+// The matrix is written into room that both lists reserve (room = far-list
+// entries + reverse-index entries, skin pairs included), an upper bound of
+// its size already: a little headroom only keeps the room from being
+// reallocated at each list build (1.25 cost 1.5 GB at HNS 16^3).
+constexpr double kMatrixHeadroom = 1.05;
+
+// The bytes that storing room x kMatrixHeadroom entries of `bytes` each
+// needs beyond the `held` entries already allocated (0 when they suffice).
+double qeq_matrix_bytes_to_add(long long room, std::size_t held, std::size_t bytes);
+
+// Whether adding `add` bytes keeps the GPU's memory in use within
+// kQEqStoredShareFirst of its `total` at a solver's first solve, within
+// kQEqStoredShare at later ones.
+bool qeq_stored_fits(double add, double in_use, double total, bool first_solve);
+
+// What the format of a solve is chosen from. The fits matter for Auto only.
+struct QEqFormatQuery {
+  QEqMatrix asked = QEqMatrix::Auto;  // QEqSettings::matrix
+  int n_local = 0;
+  int half_from_atoms = kQEqHalfFromAtoms;  // QEqSettings::half_from_atoms
+  bool full_fits = false;                   // the reverse index is lent and both triangles fit
+  bool half_fits = false;                   // each pair once fits
+  // a charge model whose products read H themselves (ACKS2): no Half in rows
+  bool own_product = false;
+  // a tile's partners overflowed its table at an earlier solve
+  bool tiles_overflowed = false;
+};
+
+// Auto's order: Half before Full from half_from_atoms owned atoms on, but
+// not after a tile overflowed (Half in rows is slower than Full).
+bool qeq_auto_half_first(int n_local, int half_from_atoms, bool tiles_overflowed);
+
+// The solve's format: as asked, or for Auto the fastest that fits: Half
+// first where qeq_auto_half_first, else Full; then the other; Free last.
+// A model with its own product (ACKS2) after a tile overflow does not take Half.
+QEqMatrix qeq_matrix_format(const QEqFormatQuery &q);
+
+// The format once this solve's tiles overflowed (q.tiles_overflowed set):
+// own_product: Full where it fits, else Free; QEq as qeq_matrix_format (an
+// explicit Half then stores each pair once in rows).
+QEqMatrix qeq_format_after_tile_overflow(const QEqFormatQuery &q);
+
+// Whether a solve may read the engine's reverse far index (a list-sized
+// array): Full asked; Auto unless it takes Half first and Half fits, or Full
+// would not fit (`both_fit`: both triangles, about twice the far list's room).
+bool qeq_reads_reverse_index(const QEqFormatQuery &q, bool both_fit);
+
+// Threads per matrix row in the SpMV: `forced` (QEqSettings::threads_per_row)
+// or, for 0, from the mean length of the non-empty rows, about three entries
+// a lane at most: 32 from 96 entries, 16 from 32, 8 from 12, else 4.
+int pick_threads_per_row(long long nnz, long long nonempty_rows, int forced);
+
+}  // namespace puremd
