@@ -283,7 +283,7 @@ hns_with() {  # LAMMPS's HNS input with line $2 before its run, as $out/in.hns.$
 
 if [ "$what" = all ] || [ "$what" = bench ] || [ "$what" = quick ]; then
   # SYSTEMS picks (default 2 4 8 16 water): HNS replications N (100 steps up to 8^3,
-  # 20 from 12^3, 10 from 24^3), water (Water-6540), water3 (Water 3^3, 176,580
+  # 20 from 12^3, 10 from 24^3; HNS_STEPS sets them), water (Water-6540), water3 (Water 3^3, 176,580
   # atoms, 20 steps), silica (Silica-6000). Users' inputs: species8 (HNS 8^3, 100
   # steps, with fix reaxff/species 10 10 100), bonds16 (HNS 16^3, 100 steps, without
   # and with fix reaxff/bonds 100, REPS runs each), qeq6 and acks2_6 (LAMMPS's
@@ -308,7 +308,7 @@ if [ "$what" = all ] || [ "$what" = bench ] || [ "$what" = quick ]; then
         side_by_side "TATB 11^3" "$exr" "$out/in.tatb11" ;;
       acks2_*) n=${sys#acks2_}  # acks2_N: in.water.acks2 replicated N^3
         reps=${ACKS2_REPS:-1} side_by_side "water.acks2 $n^3" "$exr/water" in.water.acks2 -v x $n -v y $n -v z $n ;;
-      *) t=100; [ "$sys" -ge 12 ] && t=20; [ "$sys" -ge 24 ] && t=10
+      *) t=100; [ "$sys" -ge 12 ] && t=20; [ "$sys" -ge 24 ] && t=10; t=${HNS_STEPS:-$t}
         side_by_side "HNS $sys^3" "$root/examples/HNS" in.reaxff.hns -v x $sys -v y $sys -v z $sys -v t $t ;;
     esac
   done
