@@ -81,24 +81,13 @@ void FixReaxFFSpeciesGPU::init() {
   f_SPECBOND->nevery = MAXSMALLINT;
 }
 
-// The first step fix ave/atom would sample from here (its nextvalid): the
-// first window that ends on a multiple of Nfreq and starts now or later.
-bigint FixReaxFFSpeciesGPU::first_sample() const {
-  const bigint t = update->ntimestep;
-  bigint s = (t / nfreq) * nfreq + nfreq;
-  if (s - nfreq == t && nrepeat == 1) return t;
-  s -= static_cast<bigint>(nrepeat - 1) * nevery;
-  if (s < t) s += nfreq;
-  return s;
-}
-
 // A run continues the window of the run before, as fix ave/atom does: its
 // schedule starts afresh only where the next sample is already behind
 // (the first run; after a minimize or a reset_timestep).
 void FixReaxFFSpeciesGPU::setup(int vflag) {
   if (fast && next_sample < update->ntimestep) {
     irepeat = 0;
-    next_sample = first_sample();
+    next_sample = schedule().first_sample(update->ntimestep);
   }
   FixReaxFFSpecies::setup(vflag);  // writes the set-up step's species (post_integrate)
 }
@@ -161,7 +150,7 @@ void FixReaxFFSpeciesGPU::sample() {
   for (int i = 0; i < nlocal; ++i)
     for (int k = 0; k < MAXSPECBOND; ++k) window[i][2 * k + 1] /= nrepeat;
   irepeat = 0;
-  next_sample = update->ntimestep + nfreq - static_cast<bigint>(nrepeat - 1) * nevery;
+  next_sample = schedule().next_window(update->ntimestep);
 }
 
 void FixReaxFFSpeciesGPU::write_output() {

@@ -25,6 +25,7 @@
 
 #include <vector>
 
+#include "ave_atom_schedule.h"
 #include "fix_reaxff_species.h"
 
 namespace LAMMPS_NS {
@@ -59,7 +60,7 @@ class FixReaxFFSpeciesGPU : public FixReaxFFSpecies {
   std::vector<double> label;
   std::vector<std::pair<int, int>> edges;
 
-  bigint first_sample() const;
+  AveAtomSchedule schedule() const { return {nevery, nrepeat, nfreq}; }
   void sample();
   void write_output();
   void find_molecules();

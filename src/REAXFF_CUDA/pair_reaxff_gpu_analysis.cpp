@@ -21,6 +21,7 @@
 #include <algorithm>
 
 #include "atom.h"
+#include "ave_atom_schedule.h"
 #include "compute.h"
 #include "compute_reaxff_atom_gpu.h"
 #include "error.h"
@@ -58,15 +59,19 @@ struct SpeciesSchedule : FixReaxFFSpecies {
 struct SpeciesRead {
   bool reads = false, starts_window = false, inside_window = false;
 };
-SpeciesRead species_read_at(const Fix *fix, bigint t) {
+SpeciesRead species_read_at(const Fix *fix, bigint t, Error *error) {
   const auto *f = dynamic_cast<const FixReaxFFSpecies *>(fix);
   if (!f || fix->nevery <= 0 || fix->global_freq <= 0) return {true, true, false};  // unknown
-  const bigint nevery = fix->nevery, nfreq = fix->global_freq;
-  const bigint window = static_cast<bigint>(SpeciesSchedule::nrepeat_of(f) - 1) * nevery;
-  const bigint before_output = ((t + nfreq - 1) / nfreq) * nfreq - t;
-  const bool sample = t % nevery == 0 && before_output <= window;
-  return {sample || t == SpeciesSchedule::next_output_of(f), sample && before_output == window,
-          before_output < window};
+  const AveAtomSchedule s{fix->nevery, SpeciesSchedule::nrepeat_of(f), fix->global_freq};
+  // (a LAMMPS that keeps Nrepeat otherwise must stop here, not average wrongly)
+  if (!s.valid())
+    error->all(FLERR,
+               "pair_style reaxff/gpu cannot read the schedule of fix {} (Nevery {}, Nrepeat {}, "
+               "Nfreq {}): this LAMMPS version keeps fix reaxff/species's Nrepeat elsewhere; use "
+               "fix reaxff/species/gpu instead",
+               fix->id, s.nevery, s.nrepeat, s.nfreq);
+  return {s.samples(t) || t == SpeciesSchedule::next_output_of(f), s.starts_window(t),
+          s.inside_window(t)};
 }
 
 }  // namespace
@@ -87,7 +92,7 @@ void PairReaxFFGPU::export_for_analysis() {
     const auto *own = dynamic_cast<const FixReaxFFSpeciesGPU *>(f);
     if (own && own->averages_itself()) continue;
     lammps_species = true;
-    const SpeciesRead r = species_read_at(f, step + 1);
+    const SpeciesRead r = species_read_at(f, step + 1, error);
     spec = spec || r.reads;
     new_window = new_window || r.starts_window;
     inside_window = inside_window || r.inside_window;
