@@ -1,6 +1,6 @@
 // Bond list, hydrogen-bond partner list and three-body list on the GPU, with
 // the content and row order of the host driver (host_bond_lists.cpp,
-// host_valence_angles.cpp).
+// host_three_body_list.cpp).
 //
 // Bonds and hbond partners come from the near list (the pairs of the skin
 // list that can be either during its life, cuda_near_list.cu; the far list

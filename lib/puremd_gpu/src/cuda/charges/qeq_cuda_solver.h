@@ -1,52 +1,42 @@
-// The CUDA QEq solver: the same problem as the host reference solver
-// (src/host/qeq_host.cpp), same pairs, same ownership rule, same CG and
-// iteration counting, with the matrix built and both systems solved on the
-// GPU. It is the charge stage of the CUDA driver, part of the CudaEngine
-// (CudaEngine::solve_charges): the engine's stream, memory tracker and CUB
-// scratch, the engine's atoms and far list (EngineAtoms). One class, its
-// work split by concern:
-//   qeq_cuda_input.cu   the caller's group and parameters up, checked and
-//                       prepared on the GPU (group flags, rows of H); the
-//                       history's mirror on the GPU
-//   qeq_cuda_ghosts.cu  which owned atom each ghost is an image of, the
-//                       ghost refresh (gather, or the halo), the results home
-//   qeq_cuda_matrix.cu  which way of holding H (decided on the host:
-//                       common/qeq_matrix_choice.h), the fold of ghost rows
-//   qeq_matrix_*.cu     the ways (qeq_matrix_store.h): Full, Half in tiles
-//                       or in rows, Free
-//   qeq_cuda_cg.cu      CG on both systems, scalars on the host or the GPU
-//                       (where: common/qeq_scalars_home.h)
-//                       (qeq_cuda_cg_steps.cuh: the scalars' device steps;
-//                       qeq_cuda_cg_apply.cu: a preconditioner that is no
-//                       diagonal, cuda_preconditioner.h; Jacobi's is
-//                       qeq_cuda_jacobi.cu)
-//   qeq_cuda_solve.cu   solve_on(), top-down; the product H v; the charges
-//   halo_exchange.cu, halo_peer_reduce.cu  several ranks' ghosts and sums
-// Another charge model (QEqProblem::model) runs through its registered
-// implementation (cuda_charge_model.h): QTPIE's electronegativities in
-// qeq_cuda_qtpie.cu; ACKS2's system of its own (qeq_cuda_acks2.h), with
-// its arrays, X beside H through the model's hooks, and its products and
-// BiCGStab on the solve's parts (CudaSolveParts).
+// The CUDA QEq solver: the problem of the host reference solver
+// (src/host/charges/host_qeq_solver.h), same CG and iteration counting, with
+// the matrix built and both systems solved on the GPU. It is the charge stage
+// of the CUDA driver, part of the CudaEngine (CudaEngine::solve_charges): the
+// engine's stream, memory tracker and CUB scratch, its atoms and far list
+// (EngineAtoms). The solve reads top-down in qeq_cuda_solve.cu (solve_on);
+// each of its pieces is chosen once per solve, on the host, and lives in
+// files of its own:
+//   input        qeq_cuda_input.cu: the caller's group and parameters up,
+//                checked on the GPU, the rows; the history's mirror
+//   ghosts       qeq_cuda_ghosts.cu: which owned atom a ghost is an image of
+//                (by id, once per reordering), the fold of those ghosts' rows,
+//                the results home; other ranks' ghosts through the halo
+//                (halo_exchange.h, its transports: halo_transport.h)
+//   matrix       QEqMatrixStore (qeq_matrix_store.h): Full, Half in tiles or
+//                rows, Free, each in qeq_matrix_*.cu; which one:
+//                common/qeq_matrix_choice.h
+//   preconditioner  CudaPreconditioner by name (cuda_preconditioner.h;
+//                Jacobi: qeq_cuda_jacobi.cu)
+//   CG           qeq_cuda_cg.cu; where its scalars live, CgScalars
+//                (qeq_cg_scalars.h: the GPU, peer GPUs, or home through
+//                QEqComm::sum; which one: common/qeq_scalars_home.h)
+//   models       another charge model (QEqProblem::model) through its
+//                registered implementation (cuda_charge_model.h): QTPIE in
+//                qeq_cuda_qtpie.cu, ACKS2 in qeq_cuda_acks2*.
 //
-// Matrix. Rows are atoms (owned and ghosts), stored in full (both (i, j) and
-// (j, i)), so the product is a pure gather:
-//   - owned active row i: every active partner j within cut_hi that the host
-//     solver keeps for i (owned j always, ghost j by ghost_pair_is_mine);
-//   - ghost row g: every owned active partner a whose pair (a, g) is kept.
-// y = H v then gives, on the ghost rows of this rank's images, exactly what
-// the host solver scatters to them (y[j] += H_ij v[i]); those rows are folded
-// into their owners by a gather (qeq_cuda_ghosts.cu). Another rank's ghost
-// has no row: its pairs are kept in full. That is QEqMatrix::Full. Half
-// stores each pair once, in tiles of 32 owned rows (qeq_matrix_half_tiles.cu), and
-// Free evaluates each pair once per product: both add the transpose by
-// atomics, to the owner's column (no ghost rows).
+// Matrix rows. An owned row i holds every active partner within cut_hi
+// (owned partners, and ghosts as the pair-ownership rule keeps them); a
+// ghost that is an image of this rank's own atom has a row of the pairs
+// kept with it, folded into its owner after each product, so the charges
+// are those of the host solver's rows, where such a pair sits in full in the
+// owned row; another rank's ghost has no row: its pairs are kept in full in
+// the owned rows and its value comes through the halo, so nothing is sent
+// back. Half and Free hold each pair once and add the transpose by atomics.
 //
 // CG. s and t are solved together: one vector of double2 (s, t) per CG
-// quantity, one SpMV for both right-hand sides (a group of lanes per row,
-// shuffle reduction), fused vector updates with block partial sums finished
-// on the GPU; the scalars then go through QEqComm::sum on the host, or stay
-// on the GPU on one rank (qeq_cuda_cg.cu). A system that has
-// converged is frozen; iteration counts are those of two separate CG runs.
+// quantity, one product for both right-hand sides, fused vector updates with
+// block partial sums finished on the GPU. A system that has converged is
+// frozen; iteration counts are those of two separate CG runs.
 //
 // History: the caller's ChargeHistory, extrapolated and shifted on the GPU
 // (physics/qeq_history.h) in a mirror attached to it (CudaHistoryMirror),
