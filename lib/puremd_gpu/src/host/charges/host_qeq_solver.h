@@ -8,11 +8,16 @@
 // through the accessors below.
 //
 // Ghosts get their values only through the caller's halo (QEqComm::halo,
-// replayed by forward()); nothing is ever sent back to an owner. For that,
-// each owned row holds every partner in full: a pair of two owned atoms is
-// kept once and its transpose added into the other owned row, a pair with a
-// ghost is kept in the owned row and never scattered to the ghost (the rank
-// that owns the ghost's atom keeps the same pair in its own row).
+// replayed by forward()); nothing is ever sent to another rank's owner. On
+// several ranks each owned row holds every partner in full: a pair of two
+// owned atoms is kept once and its transpose added into the other owned row,
+// a pair with a ghost is kept in the owned row and never scattered to the
+// ghost (the rank that owns the ghost's atom keeps the same pair in its own
+// row). On one rank, where every ghost is an image of an owned atom, QEq's
+// own solve keeps such a pair once (ghost_pair_is_mine) and folds the
+// ghosts' entries into their owners locally, in the order LAMMPS's reverse
+// communication adds them (fold_images): fix qeq/reaxff's sums, which its
+// reference data (CG run to its iteration limit) hold to the last bits.
 #pragma once
 
 #include <algorithm>
@@ -28,6 +33,7 @@
 #include "host/charges/host_preconditioner.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/neighbor_list.h"
+#include "puremd_gpu/physics/pair_ownership.h"
 #include "puremd_gpu/qeq.h"
 
 namespace puremd::host {
@@ -48,6 +54,9 @@ class HostQEqSolver {
     global_hist_ = history.global_block();
     depth_ = history.depth();
     if (model) model->setup(in);
+    fold_images_ = !model && comm.size() == 1 && in.n_total > in.n_local;
+    fold_pattern_ = fold_images_ ? comm.halo() : nullptr;
+    fold_images_ = fold_pattern_ != nullptr;  // (none: forward() says what is missing)
     build_matrix(in);
     precond.setup(*this);
     QEqResult res;
@@ -212,6 +221,8 @@ class HostQEqSolver {
       for (int p = nl_.start[i]; p < nl_.end[i]; ++p) {
         const int j = nl_.nbr[p];
         const PairGeometry geo = pair_geometry(xv_[i], xv_[j]);
+        if (fold_images_ && j >= in.n_local && !ghost_pair_is_mine(in.tag[i], in.tag[j], geo.dvec))
+          continue;
         col_.push_back(j);
         val_.push_back(qeq_offdiag(geo.d, shield_of(in, i, j), taper_));
       }
@@ -229,9 +240,27 @@ class HostQEqSolver {
       for (int p = row_start_[i]; p < row_start_[i + 1]; ++p) {
         const int j = col_[p];
         yi += val_[p] * v[j];
-        if (j < n_local_) y[j] += val_[p] * v[i];
+        if (j < n_local_ || fold_images_) y[j] += val_[p] * v[i];
       }
       y[i] += yi;
+    }
+    if (fold_images_) fold_images(y);
+  }
+
+  // One rank: the ghosts' entries of y added into the atoms they are images
+  // of, as LAMMPS's reverse communication adds them: the halo's messages to
+  // this rank itself, the last first, each in its order (the k-th message to
+  // itself fills the k-th of its receives).
+  void fold_images(double *y) const {
+    const HaloPattern &h = *fold_pattern_;
+    std::vector<int> first;
+    for (const HaloPattern::Recv &r : h.recvs)
+      if (r.peer == 0) first.push_back(r.first);
+    std::size_t k = first.size();
+    for (auto s = h.sends.rbegin(); s != h.sends.rend(); ++s) {
+      if (s->peer != 0 || k == 0) continue;
+      const int f = first[--k];
+      for (std::size_t m = 0; m < s->index.size(); ++m) y[s->index[m]] += y[f + m];
     }
   }
 
@@ -286,6 +315,9 @@ class HostQEqSolver {
   }
 
   int n_ = 0, n_local_ = 0;  // n_total and n_local of the solve
+  // one rank, QEq's own solve: ghost pairs kept once and folded (fold_images)
+  bool fold_images_ = false;
+  const HaloPattern *fold_pattern_ = nullptr;
   // the halo pattern's plan (forward) and the atom counts it was made for
   HaloPlan halo_plan_;
   int halo_n_local_ = -1, halo_n_total_ = -1;
