@@ -157,6 +157,8 @@ puremd::QEqSettings FixQEqReaxFFGPU::qeq_settings() const {
   set.threads_per_row = threads_per_row;
   set.matrix = matrix;
   set.predictor = predictor;
+  set.preconditioner = precond;
+  set.fsai_radius = fsai_radius;
   if (xlmd) {
     set.xl = xl_mode;  // chosen for the solve at hand (pre_force)
     set.xl_iterations = xlcg;

@@ -150,6 +150,9 @@ class FixQEqReaxFFGPU : public Fix, public ChargeFixGPU {
   const char *method = "CG";      // the solver, as the warnings name it
   // QEqSettings::predictor
   puremd::QEqPredictor predictor = puremd::QEqPredictor::Lammps;
+  // QEqSettings::preconditioner and fsai_radius (keywords precond, fsai_radius)
+  std::string precond = puremd::kQEqJacobi;
+  double fsai_radius = puremd::kFsaiDefaultRadius;
   // Extended-Lagrangian charges (keywords xlmd, xlcg, xlk; QEqSettings::xl):
   // the history holds the auxiliary vectors of xl_natoms atoms once xl_ready;
   // xl_next is what the next solve asks (Step in MD steps; set-up and the

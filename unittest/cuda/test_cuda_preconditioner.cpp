@@ -133,3 +133,42 @@ TEST(CudaPreconditioner, UnknownNameListsTheDriversNames) {
     EXPECT_NE(what.find(kScaledJacobi), std::string::npos) << what;
   }
 }
+
+// FSAI (physics/qeq_fsai.h) on the GPU: G built by the GPU from the far
+// list equals the host's from its own search, so one rank's counts and
+// charges are the host's; on several ranks (G without the other rank's
+// columns) the charges are one rank's.
+TEST(CudaPreconditioner, FsaiIsTheHostsOnOneRankAndSolvesOnSeveral) {
+  REQUIRE_GPU();
+  const System sys = make_periodic_system(64, 10.0, 6.0, 77u);
+  for (QEqMatrix matrix : {QEqMatrix::Full, QEqMatrix::Half}) {
+    const std::string where = matrix == QEqMatrix::Full ? "full" : "half";
+    QEqSettings set = settings(0.0, 6.0, 1e-10, 500);
+    set.matrix = matrix;
+    set.preconditioner = kQEqFsai;
+    set.fsai_radius = 3.0;
+    HostQEq host(set);
+    CudaQEq one(set), two(set);
+    QEqResult r1;
+    for (int solve = 0; solve < 2; ++solve)
+      expect_same_solve(host, one, make_input(sys), sys,
+                        where + ", solve " + std::to_string(solve), &r1);
+    QEqSettings jac = set;
+    jac.preconditioner = kQEqJacobi;
+    HostQEq jacobi(jac);
+    SingleRankComm cj = make_comm(sys);
+    std::vector<double> qj(sys.n_total());
+    const QEqResult rj = jacobi.solve(make_input(sys), cj, qj.data());
+    EXPECT_LT(r1.iter_s, rj.iter_s) << where;
+
+    TwoRankStandIn c2 = stand_in(sys);
+    std::vector<double> q2(sys.n_total()), q1(sys.n_total());
+    SingleRankComm c1 = make_comm(sys);
+    CudaQEq ref(set);
+    ref.solve(make_input(sys), c1, q1.data());
+    const QEqResult r2 = two.solve(make_input(sys), c2, q2.data());
+    EXPECT_TRUE(r2.converged()) << where;
+    for (int i = 0; i < sys.n_local; ++i)
+      ASSERT_NEAR(q2[i], q1[i], 1e-8) << where << ", several ranks: atom " << i;
+  }
+}

@@ -1,6 +1,6 @@
 // What a user tunes is a keyword, checked once: pair_style reaxff/gpu's
 // skin, lanes and timing, fix qeq/reaxff/gpu's threads_per_row, matrix,
-// predictor, halo and cuda_aware. Bad values are errors that name the keyword; good ones leave the
+// predictor, precond, fsai_radius, halo and cuda_aware. Bad values are errors that name the keyword; good ones leave the
 // physics alone (seen on the CUDA driver only for those the host driver
 // ignores; on either for the predictor), and `timing yes` prints the phase
 // table at the end of a run.
@@ -60,6 +60,10 @@ TEST(SettingsKeywords, BadValuesAreErrorsNamingThem) {
   EXPECT_ERROR_CONTAINS(error_of("", "halo nvlink"), "nvlink");
   EXPECT_ERROR_CONTAINS(error_of("", "cuda_aware maybe"), "cuda_aware");
   EXPECT_ERROR_CONTAINS(error_of("", "cuda_aware"), "cuda_aware");
+  EXPECT_ERROR_CONTAINS(error_of("", "precond ilu"), "precond");
+  EXPECT_ERROR_CONTAINS(error_of("", "precond ilu"), "ilu");
+  EXPECT_ERROR_CONTAINS(error_of("", "precond fsai fsai_radius 5.5"), "fsai_radius");
+  EXPECT_ERROR_CONTAINS(error_of("", "precond fsai fsai_radius 0"), "fsai_radius");
 }
 
 struct HnsRun {
@@ -134,6 +138,36 @@ TEST(SettingsKeywords, PredictorsChangeNoResult) {
   for (const char *name : {"aspc", "quadratic", "linear"}) {
     SCOPED_TRACE(std::string("predictor ") + name);
     const HnsRun m = run_hns("", std::string("predictor ") + name);
+    ASSERT_EQ(m.error, "");
+    EXPECT_NEAR(m.pe, ref.pe, 1e-10 * std::fabs(ref.pe));
+    ASSERT_EQ(m.q.size(), ref.q.size());
+    for (size_t i = 0; i < ref.q.size(); ++i) ASSERT_NEAR(m.q[i], ref.q[i], 1e-9) << "q " << i;
+    for (size_t i = 0; i < ref.f.size(); ++i)
+      ASSERT_NEAR(m.f[i], ref.f[i], 1e-9 * fmax) << "f " << i;
+  }
+}
+
+// The FSAI preconditioner (fix keyword `precond fsai`) changes CG's path,
+// not its answer: with CG to 1e-12 the energy, charges and forces of 6
+// steps are LAMMPS's own pair reaxff and fix qeq/reaxff's in the same
+// binary, within this file's tolerances, on whichever driver runs.
+TEST(SettingsKeywords, FsaiGivesReaxffsResults) {
+  std::string in = hns_input("", "");
+  auto replace = [&](const std::string &from, const std::string &to) {
+    const size_t at = in.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    in.replace(at, from.size(), to);
+  };
+  replace("pair_style reaxff/gpu NULL ", "pair_style reaxff NULL ");
+  replace("qeq/reaxff/gpu", "qeq/reaxff");
+  LammpsSession lmp;
+  ASSERT_EQ(lmp.run(in), "");
+  HnsRun ref{"", lmp.thermo("pe"), lmp.gather("q", 1), lmp.gather("f", 3)};
+  double fmax = 0;
+  for (double v : ref.f) fmax = std::max(fmax, std::fabs(v));
+  for (const char *radius : {"", " fsai_radius 2.5"}) {
+    SCOPED_TRACE(std::string("precond fsai") + radius);
+    const HnsRun m = run_hns("", std::string("precond fsai") + radius);
     ASSERT_EQ(m.error, "");
     EXPECT_NEAR(m.pe, ref.pe, 1e-10 * std::fabs(ref.pe));
     ASSERT_EQ(m.q.size(), ref.q.size());

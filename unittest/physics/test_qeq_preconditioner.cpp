@@ -40,7 +40,8 @@ const host::HostPreconditioners::Add<IdentityPreconditioner> kIdentityAdded(kIde
 
 // Iterations of CG preconditioned by diag(minv)^-1 on A x = b from x = 0,
 // counted and stopped as fix qeq/reaxff does (1 after the initial residual;
-// while sqrt(r . M^-1 r) / |b| > tol).
+// while sqrt(r . diag(A)^-1 r) / |b| > tol, its Jacobi M's r . M^-1 r,
+// whatever M is).
 int dense_pcg_iterations(const std::vector<std::vector<double>> &A, const std::vector<double> &b,
                          const std::vector<double> &minv, double tol, int max_iter) {
   const std::size_t m = b.size();
@@ -52,9 +53,14 @@ int dense_pcg_iterations(const std::vector<std::vector<double>> &A, const std::v
   std::vector<double> x(m, 0.0), r = b, z(m), d(m), w(m);
   for (std::size_t k = 0; k < m; ++k) d[k] = z[k] = minv[k] * r[k];
   double rho = dot(r, z);
+  auto stop = [&] {
+    double s = 0;
+    for (std::size_t k = 0; k < m; ++k) s += r[k] * r[k] / A[k][k];
+    return std::sqrt(s);
+  };
   const double b_norm = std::sqrt(dot(b, b));
   int it = 1;
-  while (it < max_iter && std::sqrt(rho) / b_norm > tol) {
+  while (it < max_iter && stop() / b_norm > tol) {
     for (std::size_t a = 0; a < m; ++a) w[a] = dot(A[a], d);
     const double alpha = rho / dot(d, w);
     for (std::size_t k = 0; k < m; ++k) {

@@ -17,6 +17,7 @@
 #include "puremd_gpu/charge_history.h"
 #include "puremd_gpu/charge_model.h"
 #include "puremd_gpu/halo.h"
+#include "puremd_gpu/physics/qeq_fsai.h"
 #include "puremd_gpu/physics/qeq_matrix.h"
 
 namespace puremd {
@@ -120,6 +121,8 @@ struct QEqSettings {
   // (kQEqJacobi: M = diag(H), fix qeq/reaxff's); an unknown name is an
   // InputError that lists the driver's names.
   std::string preconditioner = kQEqJacobi;
+  // kQEqFsai's pattern radius (A; physics/qeq_fsai.h), at most cut_hi / 2
+  double fsai_radius = kFsaiDefaultRadius;
   // How the initial guesses are extrapolated from the history (both solvers;
   // QEqPredictor, physics/qeq_history.h): Lammps is fix qeq/reaxff's (and fix
   // acks2/reaxff's); ACKS2 takes the chosen one for q, u and its multipliers.

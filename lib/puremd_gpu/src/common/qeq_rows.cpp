@@ -29,6 +29,11 @@ void check_qeq_settings(const QEqSettings &settings) {
   if (settings.max_iter < 1)
     throw InputError("QEq: maxiter (the CG iteration limit) must be at least 1, got " +
                      std::to_string(settings.max_iter));
+  if (settings.preconditioner == kQEqFsai &&
+      (!(settings.fsai_radius > 0.0) || settings.fsai_radius > 0.5 * settings.cut_hi))
+    throw InputError("QEq: fsai_radius (the FSAI preconditioner's pattern radius) must be "
+                     "positive and at most half the taper's outer radius (cuthi " +
+                     text(settings.cut_hi) + "), got " + text(settings.fsai_radius));
   const int tpr = settings.threads_per_row;
   if (tpr != 0 && tpr != 4 && tpr != 8 && tpr != 16 && tpr != 32)
     throw InputError(

@@ -1,8 +1,9 @@
 // The stopping rule of fix qeq/reaxff's conjugate gradients, shared by the
 // host solver, the CUDA solver's host loop and its device-side loop: a
 // system keeps iterating while its iteration count (1 after the initial
-// residual) is below max_iter and sqrt(r . M^-1 r) / |b| is above the
-// tolerance. The same IEEE operations everywhere, so every driver stops
+// residual) is below max_iter and sqrt(r . diag(H)^-1 r) / |b| is above the
+// tolerance (r . M^-1 r with fix qeq/reaxff's Jacobi M; the same measure
+// with any other M, so a tolerance means what it means to fix qeq/reaxff). The same IEEE operations everywhere, so every driver stops
 // after the same iteration.
 #pragma once
 
@@ -10,9 +11,9 @@
 
 namespace puremd {
 
-PMD_HD PMD_INLINE bool qeq_cg_continues(int it, int max_iter, double rho, double b_norm,
+PMD_HD PMD_INLINE bool qeq_cg_continues(int it, int max_iter, double r_stop, double b_norm,
                                         double tol) {
-  return it < max_iter && sqrt(rho) / b_norm > tol;
+  return it < max_iter && sqrt(r_stop) / b_norm > tol;
 }
 
 }  // namespace puremd

@@ -13,8 +13,11 @@
 
 #include "common/preconditioner_registry.h"
 #include "cuda/device_buffer.h"
+#include "puremd_gpu/qeq.h"
 
 namespace puremd::cuda {
+
+struct QEqRowArgs;  // qeq_cuda_solver.h
 
 // What a preconditioner is set up from, at every solve, once H's diagonal
 // is on the GPU (queued on `stream` before setup).
@@ -24,6 +27,11 @@ struct CudaPreconditionerInput {
   const int *rows = nullptr;         // their indices (device, n_rows)
   const double *diag = nullptr;      // H's diagonal (device, set at the rows)
   const double *diag_inv = nullptr;  // 1 / diag (device, set at the rows)
+  // the matrix's rules and atoms (far list, owners of ghosts, parameters),
+  // H's diagonal by parameter index (per type, or per atom) and the settings
+  const QEqRowArgs *row_args = nullptr;
+  const double *eta = nullptr;
+  const QEqSettings *settings = nullptr;
 };
 
 class CudaPreconditioner {

@@ -50,13 +50,14 @@ __global__ void k_finish_sums(const double *partial, int nblocks, double *out) {
     for (int c = 0; c < NC; ++c) out[c] = s[c];
 }
 
-// r = b - H x, d = M^-1 r; partial sums of b.b and r.d for s and t
-// (kFused: M^-1 the diagonal diag_inv; else r and b.b only, the
-// preconditioner's apply and k_dot_rd add d and r.d).
+// r = b - H x, d = M^-1 r; partial sums of b.b, r.d and the stopping
+// rule's r.diag(H)^-1 r for s and t (kFused: M^-1 the diagonal diag_inv, so
+// the last two are one sum; else r and b.b only, the preconditioner's apply
+// and k_dot_rd add d, r.d and the stopping sums).
 template <bool kFused>
 __global__ void k_residual(int n_rows, const int *rows, ImageMap im, double2 *w, const double2 *b,
                            const double *diag_inv, double2 *r, double2 *d, double *partial) {
-  double v[4] = {0, 0, 0, 0};
+  double v[6] = {0, 0, 0, 0, 0, 0};
   for (int k = blockIdx.x * kQEqBlock + threadIdx.x; k < n_rows; k += gridDim.x * kQEqBlock) {
     const int i = rows[k];
     const double2 wi = qeq_fold(i, w, im);
@@ -73,18 +74,21 @@ __global__ void k_residual(int n_rows, const int *rows, ImageMap im, double2 *w,
       v[3] += ri.y * zi.y;
     }
   }
-  qeq_block_partials<4>(v, partial);  // (not fused: k_dot_rd writes r.d's over the zeros)
+  v[4] = v[2];
+  v[5] = v[3];
+  qeq_block_partials<6>(v, partial);  // (not fused: k_dot_rd writes its sums over the zeros)
 }
 
-// Device loop, start: |b| and rho from k_residual's partials; iteration 0 runs
-// the systems that have not converged yet.
+// Device loop, start: |b|, rho and the stopping sums from k_residual's
+// partials; iteration 0 runs the systems that have not converged yet.
 __global__ void k_cg_begin(const double *partial, int nblocks, CgState *st) {
-  double s[4];
-  qeq_finish_partials<4>(partial, nblocks, s);
+  double s[6];
+  qeq_finish_partials<6>(partial, nblocks, s);
   if (threadIdx.x != 0) return;
   for (int c = 0; c < 2; ++c) {
     st->b_norm[c] = sqrt(s[c]);
     st->rho[c] = s[2 + c];
+    st->stop[c] = s[4 + c];
     st->it[c] = 1;
   }
   st->step[0].running = qeq_running(*st);
@@ -147,7 +151,7 @@ __global__ void k_update(int n_rows, const int *rows, CgStep given, CgState *st,
   }
   if constexpr (kFused) {
     qeq_block_partials<2>(v, partial);
-    if (st && qeq_last_block(&st->ticket)) qeq_cg_rho(partial, gridDim.x, st, par, pr);
+    if (st && qeq_last_block(&st->ticket)) qeq_cg_rho<2>(partial, gridDim.x, st, par, pr);
   }
 }
 
@@ -175,7 +179,9 @@ unsigned CudaQEqSolver::reduce_blocks() const {
 // Finishes the block partial sums of the last row kernel and brings nc sums home.
 void CudaQEqSolver::finish_sums(unsigned nblocks, int nc, double *out) {
   const int nb = static_cast<int>(nblocks);
-  if (nc == 4)
+  if (nc == 6)
+    k_finish_sums<6><<<1, kQEqBlock, 0, stream_>>>(partial_.data(), nb, sums_dev_.data());
+  else if (nc == 4)
     k_finish_sums<4><<<1, kQEqBlock, 0, stream_>>>(partial_.data(), nb, sums_dev_.data());
   else
     k_finish_sums<2><<<1, kQEqBlock, 0, stream_>>>(partial_.data(), nb, sums_dev_.data());
@@ -212,7 +218,7 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
   // r = b - H x, d = M^-1 r (both systems)
   forward_halo(x, comm);
   multiply(x, w, nullptr);
-  double s4[5] = {0, 0, 0, 0, 0};  // |b|^2, rho (s, t); ranks without rows
+  double s4[7] = {0, 0, 0, 0, 0, 0, 0};  // |b|^2, rho, stopping sums (s, t); ranks without rows
   if (nr > 0) {
     if (minv) {
       k_residual<true>
@@ -223,16 +229,16 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
     }
     PMD_CUDA_CHECK_LAUNCH("k_residual", stream_);
     if (!minv) apply_start(g);
-    if (!one) finish_sums(g, 4, s4);
+    if (!one) finish_sums(g, 6, s4);
   }
   if (!one) {
     // collective calls, in this order on every rank: one per reduction, both
     // systems' sums in it
-    s4[4] = nr == 0 ? 1.0 : 0.0;
-    comm.sum(s4, qeq_peer_sums_possible(comm.size(), peer_ready) ? 5 : 4);
+    s4[6] = nr == 0 ? 1.0 : 0.0;
+    comm.sum(s4, qeq_peer_sums_possible(comm.size(), peer_ready) ? 7 : 6);
   }
   const QEqScalarsHome home =
-      qeq_scalars_home(comm.size(), nr > 0, peer_ready, static_cast<int>(s4[4]));
+      qeq_scalars_home(comm.size(), nr > 0, peer_ready, static_cast<int>(s4[6]));
   const std::unique_ptr<CgScalars> scalars = make_cg_scalars(home, halo_, comm);
   const bool peer = home == QEqScalarsHome::PeerGpus, on_device = scalars->on_device();
   CgState *st = nullptr;
@@ -246,8 +252,9 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
       for (int c = 0; c < 2; ++c) {
         init.b_norm[c] = std::sqrt(s4[c]);
         init.rho[c] = s4[2 + c];
+        init.stop[c] = s4[4 + c];
         init.it[c] = 1;
-        if (qeq_cg_continues(1, init.max_iter, init.rho[c], init.b_norm[c], init.tol))
+        if (qeq_cg_continues(1, init.max_iter, init.stop[c], init.b_norm[c], init.tol))
           init.step[0].running |= 1 << c;
       }
     }
@@ -318,12 +325,15 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
       if (nr > 0) finish_sums(g, 2, dw);
       scalars->sum(dw, 2);
     };
-    auto update_rp = [&](const CgStep &c, double rp[2]) {
+    // (a diagonal M: r . p is the stopping sum; else k_dot_rp adds it)
+    const int nrp = minv ? 2 : 4;
+    auto update_rp = [&](const CgStep &c, double rp[4]) {
       if (nr > 0) {
         update(c, 0);
-        finish_sums(g, 2, rp);
+        finish_sums(g, nrp, rp);
       }
-      scalars->sum(rp, 2);
+      scalars->sum(rp, nrp);
+      if (minv) std::copy_n(rp, 2, rp + 2);
     };
     auto next_direction = [&](const CgStep &c) {
       if (nr > 0) direction(c, 0);
@@ -333,6 +343,7 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
     for (int k = 0; k < 2; ++k) {
       start.b_dot_b[k] = s4[k];
       start.r_dot_d[k] = s4[2 + k];
+      start.r_stop[k] = s4[4 + k];
     }
     int it[2];
     qeq_cg_iterate(ops, start, settings_.max_iter, settings_.tolerance, it);

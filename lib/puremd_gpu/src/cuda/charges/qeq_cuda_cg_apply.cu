@@ -2,7 +2,8 @@
 // diagonal_inverse() null): k_residual and k_update then leave M^-1 out, the
 // preconditioner's apply() sets d, resp. p, and the dot products r.d and r.p
 // follow here, with the device state's steps where k_update would run them
-// (qeq_cuda_cg_steps.cuh). A diagonal preconditioner (Jacobi) never comes here.
+// (qeq_cuda_cg_steps.cuh), with the stopping rule's r . diag(H)^-1 r beside
+// them. A diagonal preconditioner (Jacobi) never comes here.
 #include <cuda_runtime.h>
 
 #include "cuda/charges/qeq_cuda_cg_steps.cuh"
@@ -13,38 +14,49 @@
 namespace puremd::cuda {
 namespace {
 
-// Partial sums of r.d for s and t, where k_residual's r.d would be (after
-// its b.b: components 2 and 3 of the same grid's partials).
+// r . diag(H)^-1 r, the stopping rule's sum, of one row (Jacobi's r . p
+// in its operations).
+__device__ __forceinline__ void qeq_stop_terms(double2 ri, double dinv, double &s, double &t) {
+  s += ri.x * (ri.x * dinv);
+  t += ri.y * (ri.y * dinv);
+}
+
+// Partial sums of r.d and of the stopping sums for s and t, where
+// k_residual's would be (after its b.b: components 2 to 5 of the same
+// grid's partials).
 __global__ void k_dot_rd(int n_rows, const int *rows, const double2 *r, const double2 *d,
-                         double *partial) {
-  double v[2] = {0, 0};
+                         const double *diag_inv, double *partial) {
+  double v[4] = {0, 0, 0, 0};
   for (int k = blockIdx.x * kQEqBlock + threadIdx.x; k < n_rows; k += gridDim.x * kQEqBlock) {
     const int i = rows[k];
     const double2 ri = r[i], di = d[i];
     v[0] += ri.x * di.x;
     v[1] += ri.y * di.y;
+    qeq_stop_terms(ri, diag_inv[i], v[2], v[3]);
   }
-  qeq_block_partials<2>(v, partial + 2 * gridDim.x);
+  qeq_block_partials<4>(v, partial + 2 * gridDim.x);
 }
 
-// Partial sums of r.p for the systems still running; with the device state,
-// rho, beta and who runs next (as k_update's fused end).
+// Partial sums of r.p and the stopping sums for the systems still running;
+// with the device state, rho, beta and who runs next (as k_update's fused end).
 __global__ void k_dot_rp(int n_rows, const int *rows, CgStep given, CgState *st, int par,
-                         const double2 *r, const double2 *p, double *partial, PeerReduce pr) {
+                         const double2 *r, const double2 *p, const double *diag_inv,
+                         double *partial, PeerReduce pr) {
   const CgStep c = qeq_scalars(given, st, par);
   if (!c.running) {
     if (st && blockIdx.x == 0 && threadIdx.x == 0) st->step[par ^ 1].running = 0;
     return;
   }
-  double v[2] = {0, 0};
+  double v[4] = {0, 0, 0, 0};
   for (int k = blockIdx.x * kQEqBlock + threadIdx.x; k < n_rows; k += gridDim.x * kQEqBlock) {
     const int i = rows[k];
     const double2 ri = r[i], pi = p[i];
     if (c.running & 1) v[0] += ri.x * pi.x;
     if (c.running & 2) v[1] += ri.y * pi.y;
+    qeq_stop_terms(ri, diag_inv[i], v[2], v[3]);
   }
-  qeq_block_partials<2>(v, partial);
-  if (st && qeq_last_block(&st->ticket)) qeq_cg_rho(partial, gridDim.x, st, par, pr);
+  qeq_block_partials<4>(v, partial);
+  if (st && qeq_last_block(&st->ticket)) qeq_cg_rho<4>(partial, gridDim.x, st, par, pr);
 }
 
 }  // namespace
@@ -53,7 +65,7 @@ __global__ void k_dot_rp(int n_rows, const int *rows, CgStep given, CgState *st,
 void CudaQEqSolver::apply_start(unsigned g) {
   precond_->apply(r_.data(), d_.data(), nullptr);
   k_dot_rd<<<g, kQEqBlock, 0, stream_>>>(n_rows_, rows_dev_.data(), r_.data(), d_.data(),
-                                         partial_.data());
+                                         diag_inv_.data(), partial_.data());
   PMD_CUDA_CHECK_LAUNCH("k_dot_rd", stream_);
 }
 
@@ -62,7 +74,7 @@ void CudaQEqSolver::apply_update(unsigned g, const CgStep &c, CgState *st, int p
                                  const PeerReduce &pr) {
   precond_->apply(r_.data(), p_.data(), st ? &st->step[par].running : nullptr);
   k_dot_rp<<<g, kQEqBlock, 0, stream_>>>(n_rows_, rows_dev_.data(), c, st, par, r_.data(),
-                                         p_.data(), partial_.data(), pr);
+                                         p_.data(), diag_inv_.data(), partial_.data(), pr);
   PMD_CUDA_CHECK_LAUNCH("k_dot_rp", stream_);
 }
 

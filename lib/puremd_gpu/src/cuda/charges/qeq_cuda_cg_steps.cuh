@@ -20,7 +20,7 @@ __device__ __forceinline__ CgStep qeq_scalars(const CgStep &given, const CgState
 __device__ __forceinline__ int qeq_running(const CgState &s) {
   int run = 0;
   for (int c = 0; c < 2; ++c)
-    if (qeq_cg_continues(s.it[c], s.max_iter, s.rho[c], s.b_norm[c], s.tol)) run |= 1 << c;
+    if (qeq_cg_continues(s.it[c], s.max_iter, s.stop[c], s.b_norm[c], s.tol)) run |= 1 << c;
   return run;
 }
 
@@ -36,21 +36,25 @@ __device__ __forceinline__ void qeq_cg_alpha(const double *partial, int nblocks,
   for (int k = 0; k < 2; ++k) c.alpha[k] = (c.running >> k & 1) ? st->rho[k] / dw[k] : 0.0;
 }
 
-// rho = r.p, beta = rho / rho_old and one more iteration for the systems
-// that ran (one block, only where some ran); then which systems run the
-// next iteration (the other parity).
+// rho = r.p, beta = rho / rho_old, the stopping sum and one more iteration
+// for the systems that ran (one block, only where some ran); then which
+// systems run the next iteration (the other parity). NC 2: the partials are
+// r.p's, which is the stopping sum too (a diagonal M); NC 4: the stopping
+// sums follow.
+template <int NC>
 __device__ __forceinline__ void qeq_cg_rho(const double *partial, int nblocks, CgState *st, int par,
                                            const PeerReduce &pr) {
   CgStep &c = st->step[par];
-  double rp[2];
-  qeq_finish_partials<2>(partial, nblocks, rp);
+  double rp[NC];
+  qeq_finish_partials<NC>(partial, nblocks, rp);
   if (threadIdx.x != 0) return;
-  if (pr.n > 0) peer_sum(pr, rp, 2);
+  if (pr.n > 0) peer_sum(pr, rp, NC);
   for (int k = 0; k < 2; ++k) {
     c.beta[k] = 0.0;
     if (c.running >> k & 1) {
       const double rho_old = st->rho[k];
       st->rho[k] = rp[k];
+      st->stop[k] = rp[NC - 2 + k];
       c.beta[k] = rp[k] / rho_old;
       ++st->it[k];
     }

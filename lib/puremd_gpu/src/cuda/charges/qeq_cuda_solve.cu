@@ -147,7 +147,8 @@ QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in,
         b_.data(), x, diag_.data(), diag_inv_.data());
     PMD_CUDA_CHECK_LAUNCH("k_init", stream_);
   }
-  precond_->setup({stream_, nr, rows_dev_.data(), diag_.data(), diag_inv_.data()});
+  precond_->setup({stream_, nr, rows_dev_.data(), diag_.data(), diag_inv_.data(), &row_args_,
+                   params_.eta, &settings_});
 
   res = conjugate_gradients(comm);  // qeq_cuda_cg.cu
   note_halo(res);

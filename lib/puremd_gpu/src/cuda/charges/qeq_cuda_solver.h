@@ -108,6 +108,7 @@ struct ParamArgs {
 struct CgState {
   CgStep step[2];
   double rho[2], b_norm[2];
+  double stop[2];  // r . diag(H)^-1 r, the stopping rule's measure (physics/qeq_cg.h)
   int it[2];
   double tol;
   int max_iter;

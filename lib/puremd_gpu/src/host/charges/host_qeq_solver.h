@@ -50,6 +50,7 @@ class HostQEqSolver {
     HostChargeModel *model = model_.of(in.model, "host");
     HostPreconditioner &precond = preconditioner(in.settings.preconditioner);
     setup(in);
+    in_ = &in;
     hist_ = history.host_blocks(in.n_local);
     global_hist_ = history.global_block();
     depth_ = history.depth();
@@ -121,6 +122,9 @@ class HostQEqSolver {
   const std::vector<int> &rows() const { return rows_; }
   int n_total() const { return n_; }
   const std::vector<vec3> &positions() const { return xv_; }
+  // the solve's input and taper (valid during a solve)
+  const QEqInput &input() const { return *in_; }
+  const Taper &taper() const { return taper_; }
   // H's owned rows after the build: a pair of owned atoms once (in the row
   // of the smaller index: add its transpose), every ghost partner in full;
   // the diagonal (eta)
@@ -270,6 +274,15 @@ class HostQEqSolver {
     return comm.sum(local);
   }
 
+  // r . diag(H)^-1 r, the stopping rule's measure (physics/qeq_cg.h), in
+  // the operations of Jacobi's r . p (host_jacobi.cpp), so that with Jacobi
+  // it is that sum to the bit.
+  double stop_dot(const double *r, QEqComm &comm) const {
+    double local = 0.0;
+    for (int i : rows_) local += r[i] * (r[i] * (1.0 / diag_[i]));
+    return comm.sum(local);
+  }
+
   // Preconditioned CG on H x = b over the active owned atoms
   // (common/qeq_cg_loop.h, one system: slot 0); x holds the initial guess
   // (ghosts current) and the solution on exit. Returns the iteration count as
@@ -283,18 +296,20 @@ class HostQEqSolver {
     start.systems = 1;
     start.b_dot_b[0] = dot(b, b, comm);
     start.r_dot_d[0] = dot(r, d, comm);
+    start.r_stop[0] = stop_dot(r, comm);
     auto product_dot = [&](int /*running*/, double dw[2]) {
       forward(d, comm);
       multiply(d, w, n);
       dw[0] = dot(d, w, comm);
     };
-    auto update = [&](const CgStep &c, double rp[2]) {
+    auto update = [&](const CgStep &c, double rp[4]) {
       for (int i : rows_) {
         x[i] += c.alpha[0] * d[i];
         r[i] -= c.alpha[0] * w[i];
       }
       precondition(r, p);
       rp[0] = dot(r, p, comm);
+      rp[2] = stop_dot(r, comm);
     };
     auto direction = [&](const CgStep &c) {
       for (int i : rows_) d[i] = p[i] + c.beta[0] * d[i];
@@ -315,6 +330,7 @@ class HostQEqSolver {
   }
 
   int n_ = 0, n_local_ = 0;  // n_total and n_local of the solve
+  const QEqInput *in_ = nullptr;  // of the solve in progress
   // one rank, QEq's own solve: ghost pairs kept once and folded (fold_images)
   bool fold_images_ = false;
   const HaloPattern *fold_pattern_ = nullptr;

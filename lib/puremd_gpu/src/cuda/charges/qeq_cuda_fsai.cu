@@ -1,0 +1,188 @@
+// FSAI (kQEqFsai, physics/qeq_fsai.h) in the CUDA QEq solver. At every
+// solve: each owned row's lower partners within the pattern radius from the
+// far list (a pair of owned atoms found in the row of the smaller index
+// goes to the row of the larger id; a pair with a ghost only to the owned
+// row, as on the host), then G's rows by fsai_row, one thread a row. The
+// candidates' slots fill in a run-dependent order; fsai_select orders them,
+// so G does not depend on it. M^-1 r = G^T (G r): G r one thread a row, G^T
+// by atomics (a run-dependent order of the adds, as the tile product's).
+#include <cuda_runtime.h>
+
+#include "cuda/charges/cuda_preconditioner.h"
+#include "cuda/charges/qeq_cuda_rows.cuh"
+#include "cuda/charges/qeq_cuda_solver.h"
+#include "cuda/charges/qeq_cuda_sums.cuh"
+#include "cuda/kernel_utils.cuh"
+#include "puremd_gpu/physics/qeq_fsai.h"
+
+namespace puremd::cuda {
+namespace {
+
+constexpr int kFsaiLanes = 8;  // lanes scanning one far row
+
+// The column of atom j in G: itself when owned, its owner for an image of
+// an owned atom, -1 for another rank's atom or an atom outside the group.
+__device__ __forceinline__ int fsai_column(const QEqRowArgs &a, int j) {
+  const int c = j < a.far.n_local ? j : (a.owner ? a.owner[j - a.far.n_local] : -1);
+  return c >= 0 && (!a.active || a.active[c]) ? c : -1;
+}
+
+// Each (row, partner copy) of the rows' lower partners within the radius:
+// count[row] counts them all, slot[row * kFsaiCandidates + k] holds the copy.
+__global__ void k_fsai_candidates(QEqRowArgs a, double r2, int *count, int *slot) {
+  const long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const int i = static_cast<int>(t / kFsaiLanes), lane = static_cast<int>(t % kFsaiLanes);
+  const EngineAtoms &f = a.far;
+  if (i >= f.n_local || (a.active && !a.active[i])) return;
+  const vec3 xi = f.x[i];
+  const long long tag_i = f.tag[i];
+  auto add = [&](int row, int copy) {
+    const int k = atomicAdd(&count[row], 1);
+    if (k < kFsaiCandidates) slot[static_cast<long long>(row) * kFsaiCandidates + k] = copy;
+  };
+  for (int p = f.start[i] + lane; p < f.end[i]; p += kFsaiLanes) {
+    const int j = f.nbr[p];
+    if (norm2_host_rounding(f.x[j] - xi) > r2 || fsai_column(a, j) < 0) continue;
+    if (f.tag[j] < tag_i)
+      add(i, j);
+    else if (j < f.n_local)
+      add(j, i);
+  }
+}
+
+// G's rows (ELL, column-major: entry e of row i at e * n_local + i).
+__global__ void k_fsai_rows(QEqRowArgs a, const double *eta, int n_rows, const int *rows,
+                            const int *count, const int *slot, int *g_count, int *g_col,
+                            double *g_val) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= n_rows) return;
+  const EngineAtoms &f = a.far;
+  const int i = rows[k], nl = f.n_local;
+  const vec3 xi = f.x[i];
+  const int n = count[i];
+  FsaiCandidate c[kFsaiCandidates];
+  int m = 0;
+  if (n <= kFsaiCandidates) {
+    for (int q = 0; q < n; ++q) {
+      const int copy = slot[static_cast<long long>(i) * kFsaiCandidates + q];
+      // a copy that is the row's own atom came from the partner's row:
+      // the partner is the far row's atom (owned), seen from i
+      const vec3 d = f.x[copy] - xi;
+      const int col = fsai_column(a, copy);
+      c[q] = FsaiCandidate{f.tag[copy], col, a.type ? a.type[copy] : col, norm2_host_rounding(d),
+                           d};
+    }
+    m = fsai_select(c, n);
+  }
+  double g[kFsaiPattern];
+  fsai_row(c, m, a.type ? a.type[i] : i, eta, a.gamma, a.taper, g);
+  for (int e = 0; e < m; ++e) {
+    g_col[static_cast<long long>(e) * nl + i] = c[e].col;
+    g_val[static_cast<long long>(e) * nl + i] = g[e];
+  }
+  g_col[static_cast<long long>(m) * nl + i] = i;
+  g_val[static_cast<long long>(m) * nl + i] = g[m];
+  g_count[i] = m + 1;
+}
+
+// y = G r at the rows (both systems).
+__global__ void k_fsai_g(int n_rows, const int *rows, int nl, const int *g_count, const int *g_col,
+                         const double *g_val, const double2 *r, double2 *y, const int *running) {
+  if (running && *running == 0) return;
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= n_rows) return;
+  const int i = rows[k];
+  double2 v = make_double2(0.0, 0.0);
+  for (int e = 0; e < g_count[i]; ++e) {
+    const long long at = static_cast<long long>(e) * nl + i;
+    const double gv = g_val[at];
+    const double2 rc = r[g_col[at]];
+    v.x += gv * rc.x;
+    v.y += gv * rc.y;
+  }
+  y[i] = v;
+}
+
+// p += G^T y (p zeroed at the rows before).
+__global__ void k_fsai_gt(int n_rows, const int *rows, int nl, const int *g_count,
+                          const int *g_col, const double *g_val, const double2 *y, double2 *p,
+                          const int *running) {
+  if (running && *running == 0) return;
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= n_rows) return;
+  const int i = rows[k];
+  const double2 yi = y[i];
+  for (int e = 0; e < g_count[i]; ++e) {
+    const long long at = static_cast<long long>(e) * nl + i;
+    const double gv = g_val[at];
+    qeq_atomic_add(p, g_col[at], gv * yi.x, gv * yi.y);
+  }
+}
+
+__global__ void k_fsai_zero(int n_rows, const int *rows, double2 *p, const int *running) {
+  if (running && *running == 0) return;
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < n_rows) p[rows[k]] = make_double2(0.0, 0.0);
+}
+
+class CudaFsai final : public CudaPreconditioner {
+ public:
+  explicit CudaFsai(MemoryTracker &mem)
+      : count_("QEq FSAI: candidates a row", &mem),
+        slot_("QEq FSAI: candidates", &mem),
+        g_count_("QEq FSAI: entries a row of G", &mem),
+        g_col_("QEq FSAI: G's columns", &mem),
+        g_val_("QEq FSAI: G's values", &mem),
+        y_("QEq FSAI: G r", &mem) {}
+
+  void setup(const CudaPreconditionerInput &in) override {
+    in_ = in;
+    const QEqRowArgs &a = *in.row_args;
+    nl_ = a.far.n_local;
+    if (nl_ == 0 || in.n_rows == 0) return;
+    const size_t nl = static_cast<size_t>(nl_);
+    count_.reserve_discarding(nl, kGrowHeadroom);
+    slot_.reserve_discarding(nl * kFsaiCandidates, kGrowHeadroom);
+    g_count_.reserve_discarding(nl, kGrowHeadroom);
+    g_col_.reserve_discarding(nl * kFsaiPattern, kGrowHeadroom);
+    g_val_.reserve_discarding(nl * kFsaiPattern, kGrowHeadroom);
+    y_.reserve_discarding(nl, kGrowHeadroom);
+    PMD_CUDA_CHECK(cudaMemsetAsync(count_.data(), 0, nl * sizeof(int), in.stream));
+    const double r = in.settings->fsai_radius;
+    const long long threads = static_cast<long long>(nl_) * kFsaiLanes;
+    k_fsai_candidates<<<blocks_for(threads, kQEqBlock), kQEqBlock, 0, in.stream>>>(
+        a, r * r, count_.data(), slot_.data());
+    PMD_CUDA_CHECK_LAUNCH("k_fsai_candidates", in.stream);
+    k_fsai_rows<<<blocks_for(in.n_rows, kFsaiRowBlock), kFsaiRowBlock, 0, in.stream>>>(
+        a, in.eta, in.n_rows, in.rows, count_.data(), slot_.data(), g_count_.data(),
+        g_col_.data(), g_val_.data());
+    PMD_CUDA_CHECK_LAUNCH("k_fsai_rows", in.stream);
+  }
+
+  void apply(const double2 *r, double2 *p, const int *running) override {
+    if (nl_ == 0 || in_.n_rows == 0) return;
+    const unsigned b = blocks_for(in_.n_rows, kQEqBlock);
+    k_fsai_g<<<b, kQEqBlock, 0, in_.stream>>>(in_.n_rows, in_.rows, nl_, g_count_.data(),
+                                              g_col_.data(), g_val_.data(), r, y_.data(), running);
+    PMD_CUDA_CHECK_LAUNCH("k_fsai_g", in_.stream);
+    k_fsai_zero<<<b, kQEqBlock, 0, in_.stream>>>(in_.n_rows, in_.rows, p, running);
+    PMD_CUDA_CHECK_LAUNCH("k_fsai_zero", in_.stream);
+    k_fsai_gt<<<b, kQEqBlock, 0, in_.stream>>>(in_.n_rows, in_.rows, nl_, g_count_.data(),
+                                               g_col_.data(), g_val_.data(), y_.data(), p,
+                                               running);
+    PMD_CUDA_CHECK_LAUNCH("k_fsai_gt", in_.stream);
+  }
+
+ private:
+  static constexpr int kFsaiRowBlock = 64;  // fsai_row's local arrays: few threads a block
+  CudaPreconditionerInput in_;
+  int nl_ = 0;
+  DeviceArray<int> count_, slot_, g_count_, g_col_;
+  DeviceArray<double> g_val_;
+  DeviceArray<double2> y_;
+};
+
+const CudaPreconditioners::Add<CudaFsai> kCudaFsai(kQEqFsai);
+
+}  // namespace
+}  // namespace puremd::cuda
