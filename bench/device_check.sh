@@ -206,12 +206,16 @@ peak_mib() { sort -n "$1" | tail -1; }
 # BASE=folder holding another build's reaxffgpuplugin.so (an older commit's): its
 # ms/step too, in the same runs (ours, base, kk in turn), for "no slower than" checks.
 base=${BASE:-}
+# OURS_FIX="keywords": appended to the charge fix's line in our runs only (not
+# base's or kk's), e.g. OURS_FIX="precond fsai" BASE=$B/plugins compares the
+# FSAI preconditioner with Jacobi in one plugin, beside kk.
 side_by_side() {  # label, folder, input, steps-args...
-  local label=$1 dir=$2 in=$3; shift 3
+  local label=$1 dir=$2 in=$3 in_base=$3; shift 3
   # the peer, unpacked by the first side-by-side run
   [ -x "$KK" ] || { [ -f "$peer_xz" ] && xz -dc "$peer_xz" >"$KK" && chmod +x "$KK"; }
   cd "$dir"
   local ours=() kk=() bs=() xl=() mo=0 mk=0 m
+  [ -n "${OURS_FIX:-}" ] && in=$(with_keywords "$in" "" "$OURS_FIX") && cp "$in" "$out/in.ours" && in=$out/in.ours
   # xlmd runs three times the steps (-v t / -v steps), so that its K converged
   # solves after the start weigh as little as in a production run
   local xl_args=() prev="" a
@@ -226,7 +230,7 @@ side_by_side() {  # label, folder, input, steps-args...
       xl+=("$(ms_per_step "$out/bench_xl.log")")
     fi
     if [ -n "$base" ]; then
-      LAMMPS_PLUGIN_PATH="$base" "$LMP" -sf gpu -in "$in" "$@" -log "$out/bench_base.log" -screen none
+      LAMMPS_PLUGIN_PATH="$base" "$LMP" -sf gpu -in "$in_base" "$@" -log "$out/bench_base.log" -screen none
       bs+=("$(ms_per_step "$out/bench_base.log")")
     fi
     nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 100 >"$out/mem.txt" & m=$!
@@ -235,7 +239,7 @@ side_by_side() {  # label, folder, input, steps-args...
     ours+=("$(ms_per_step "$out/bench_ours.log")"); mo=$(printf '%s\n' "$mo" "$(peak_mib "$out/mem.txt")" | sort -n | tail -1)
     if [ -x "$KK" ]; then
       nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 100 >"$out/mem.txt" & m=$!
-      "$KK" -k on g 1 -sf kk -pk kokkos neigh half newton on -in "$in" "$@" -log "$out/bench_kk.log" -screen none
+      "$KK" -k on g 1 -sf kk -pk kokkos neigh half newton on -in "$in_base" "$@" -log "$out/bench_kk.log" -screen none
       kill $m; wait $m 2>/dev/null
       kk+=("$(ms_per_step "$out/bench_kk.log")"); mk=$(printf '%s\n' "$mk" "$(peak_mib "$out/mem.txt")" | sort -n | tail -1)
     fi
