@@ -179,17 +179,40 @@ if [ "$what" = all ] || [ "$what" = sanitize ]; then
 fi
 
 if [ "$what" = all ] || [ "$what" = drift ]; then
-  # 1000 NVE steps on HNS 2x2x2: total-energy drift of the GPU run vs CPU reaxff.
+  # DRIFT_STEPS (default 1000) NVE steps on HNS 2x2x2 (tol 1e-6) and, with
+  # DRIFT_WATER=1, Water-6540 (tol 1e-10): total-energy drift of the GPU run
+  # vs CPU reaxff (8 ranks), and with OURS_FIX of the GPU run with those fix
+  # keywords too.
+  ds=${DRIFT_STEPS:-1000}
+  drift() {  # max |E(t) - E(0)| of the TotEng column
+    awk '/^ +Step/{for(i=1;i<=NF;i++) if($i=="TotEng") c=i; on=1; next} /^Loop/{on=0} on&&c{if(!n){e0=$c;n=1} d=$c-e0; if(d<0)d=-d; if(d>m)m=d} END{printf "%.4f", m}' "$1"
+  }
   cd "$root/examples/HNS"
   addE='s|thermo            .*|thermo 100|; s|custom step temp pe press|custom step temp pe etotal press|'
   sed "$addE" "$root/examples/HNS/in.reaxff.hns" >"$out/in.hns.cpu"
   hns_in >/dev/null; sed -i "$addE" "$out/in.hns.gpu"
-  mpirun -np 8 "$LMP" -in "$out/in.hns.cpu" -v x 2 -v y 2 -v z 2 -v t 1000 -log "$out/drift_cpu.log" -screen none
-  "$LMP" -in "$out/in.hns.gpu" -v x 2 -v y 2 -v z 2 -v t 1000 -log "$out/drift_gpu.log" -screen none
-  drift() {  # max |E(t) - E(0)| of the TotEng column (per atom: the input uses thermo_modify norm yes)
-    awk '/^ +Step/{for(i=1;i<=NF;i++) if($i=="TotEng") c=i; on=1; next} /^Loop/{on=0} on&&c{if(!n){e0=$c;n=1} d=$c-e0; if(d<0)d=-d; if(d>m)m=d} END{printf "%.4f", m}' "$1"
-  }
-  row "HNS 2x2x2 1000-step |dE|max   CPU reaxff $(drift "$out/drift_cpu.log")  GPU $(drift "$out/drift_gpu.log") kcal/mol/atom"
+  mpirun -np 8 "$LMP" -in "$out/in.hns.cpu" -v x 2 -v y 2 -v z 2 -v t $ds -log "$out/drift_cpu.log" -screen none
+  "$LMP" -in "$out/in.hns.gpu" -v x 2 -v y 2 -v z 2 -v t $ds -log "$out/drift_gpu.log" -screen none
+  fx=""
+  if [ -n "${OURS_FIX:-}" ]; then
+    cp "$(with_keywords "$out/in.hns.gpu" "" "$OURS_FIX")" "$out/in.hns.fix"
+    "$LMP" -in "$out/in.hns.fix" -v x 2 -v y 2 -v z 2 -v t $ds -log "$out/drift_fix.log" -screen none
+    fx="  GPU $OURS_FIX $(drift "$out/drift_fix.log")"
+  fi
+  row "HNS 2x2x2 $ds-step |dE|max   CPU reaxff $(drift "$out/drift_cpu.log")  GPU $(drift "$out/drift_gpu.log")$fx kcal/mol/atom"
+  if [ "${DRIFT_WATER:-0}" = 1 ]; then
+    cd "$root/examples/water6540"
+    wv=(-v steps $ds -v thermo 100)
+    mpirun -np 8 "$LMP" -in in.water6540.reaxff "${wv[@]}" -log "$out/drift_wcpu.log" -screen none
+    "$LMP" -sf gpu -in in.water6540.reaxff "${wv[@]}" -log "$out/drift_wgpu.log" -screen none
+    fx=""
+    if [ -n "${OURS_FIX:-}" ]; then
+      "$LMP" -sf gpu -in "$(with_keywords in.water6540.reaxff "" "$OURS_FIX")" "${wv[@]}" \
+        -log "$out/drift_wfix.log" -screen none
+      fx="  GPU $OURS_FIX $(drift "$out/drift_wfix.log")"
+    fi
+    row "Water-6540 $ds-step |dE|max   CPU reaxff $(drift "$out/drift_wcpu.log")  GPU $(drift "$out/drift_wgpu.log")$fx kcal/mol"
+  fi
   cd "$root"
 fi
 

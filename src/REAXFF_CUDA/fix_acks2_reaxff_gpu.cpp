@@ -25,6 +25,7 @@ namespace {
 // takes it) and without the extended Lagrangian.
 ChargeModelSyntax acks2_syntax() {
   ChargeModelSyntax s;
+  s.cg = false;  // BiCGStab, with its own diagonal preconditioner
   s.keywords = {{"matfree", 0}};
   s.keyword_usage = " [matfree]";
   return s;

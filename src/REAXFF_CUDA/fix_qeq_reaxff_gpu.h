@@ -70,6 +70,7 @@ struct ChargeModelSyntax {
   std::vector<std::pair<std::string, int>> keywords;  // own keywords, values each
   std::string keyword_usage;                          // own keywords, for the usage line
   bool extended_lagrangian = false;                   // xlmd, xlcg, xlk
+  bool cg = true;  // solved by QEq's CG, whose preconditioner precond chooses
 };
 
 class FixQEqReaxFFGPU : public Fix, public ChargeFixGPU {

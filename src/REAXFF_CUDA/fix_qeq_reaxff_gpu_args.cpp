@@ -34,7 +34,8 @@ std::string choices(const std::vector<std::string> &names) {
 std::string FixQEqReaxFFGPU::usage() const {
   return fmt::format(
       "fix ID group {} Nevery cutlo cuthi tol params{} [nowarn] [maxiter N]{}{} "
-      "[threads_per_row N] [matrix {}] [predictor {}] [precond jacobi|fsai] [fsai_radius R] [halo auto|mpi] [cuda_aware auto|yes|no]",
+      "[threads_per_row N] [matrix {}] [predictor {}] [precond jacobi|fsai] [fsai_radius R] [halo "
+      "auto|mpi] [cuda_aware auto|yes|no]",
       style, syntax.positional_usage, syntax.keyword_usage,
       syntax.extended_lagrangian ? " [xlmd yes|no] [xlcg N] [xlk K]" : "",
       alternatives(puremd::qeq_matrix_names()), alternatives(puremd::qeq_predictor_names()));
@@ -80,6 +81,11 @@ void FixQEqReaxFFGPU::parse_keywords() {
       predictor_given = true;
     } else if (kw == "precond") {
       const std::string &v = keyword_value(k++);
+      if (!syntax.cg && v != puremd::kQEqJacobi)
+        error->all(FLERR,
+                   "Fix {}: precond {} is for QEq's conjugate gradients; this fix's solver keeps "
+                   "its own diagonal preconditioner (leave precond out)",
+                   style, v);
       if (v != puremd::kQEqJacobi && v != puremd::kQEqFsai)
         error->all(FLERR, "Fix {}: precond must be '{}' or '{}', got '{}'", style,
                    puremd::kQEqJacobi, puremd::kQEqFsai, v);

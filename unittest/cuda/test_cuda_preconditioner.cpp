@@ -151,8 +151,8 @@ TEST(CudaPreconditioner, FsaiIsTheHostsOnOneRankAndSolvesOnSeveral) {
     CudaQEq one(set), two(set);
     QEqResult r1;
     for (int solve = 0; solve < 2; ++solve)
-      expect_same_solve(host, one, make_input(sys), sys,
-                        where + ", solve " + std::to_string(solve), &r1);
+      expect_same_solve(host, one, make_input(sys), sys, where + ", solve " + std::to_string(solve),
+                        &r1);
     QEqSettings jac = set;
     jac.preconditioner = kQEqJacobi;
     HostQEq jacobi(jac);

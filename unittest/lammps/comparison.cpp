@@ -38,8 +38,8 @@ std::string setup_script(const SystemSpec &s, const Variant &v) {
     << "pair_coeff * * " << dir << s.ffield << " " << elements << "\n"
     << "neighbor 2.0 bin\n"
     << "neigh_modify every 10 delay 0 check no\n"
-    << "fix qeq all " << qeq << " 1 0.0 10.0 " << kQEqTolerance << " " << params
-    << " maxiter 2000\n"
+    << "fix qeq all " << qeq << " 1 0.0 10.0 " << kQEqTolerance << " " << params << " maxiter 2000 "
+    << v.qeq_keywords << "\n"
     << "compute reax all pair " << pair << "\n"
     << "compute pea all pe/atom pair\n"
     << "compute sa all stress/atom NULL pair\n"

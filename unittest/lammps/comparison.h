@@ -14,6 +14,7 @@ struct Variant {
   // commands before read_data (e.g. processors) and after it (e.g. comm_style,
   // balance): how LAMMPS decomposes the box
   std::string before_box, after_box;
+  std::string qeq_keywords;  // appended to the charge fix's line
 };
 inline Variant reference_styles() { return {"reaxff", "qeq/reaxff", ""}; }
 inline Variant our_styles(const std::string &driver) {

@@ -1,9 +1,9 @@
 // What a user tunes is a keyword, checked once: pair_style reaxff/gpu's
 // skin, lanes and timing, fix qeq/reaxff/gpu's threads_per_row, matrix,
-// predictor, precond, fsai_radius, halo and cuda_aware. Bad values are errors that name the keyword; good ones leave the
-// physics alone (seen on the CUDA driver only for those the host driver
-// ignores; on either for the predictor), and `timing yes` prints the phase
-// table at the end of a run.
+// predictor, precond, fsai_radius, halo and cuda_aware. Bad values are errors that name the
+// keyword; good ones leave the physics alone (seen on the CUDA driver only for those the host
+// driver ignores; on either for the predictor), and `timing yes` prints the phase table at the end
+// of a run.
 #include <gtest/gtest.h>
 
 #include <algorithm>

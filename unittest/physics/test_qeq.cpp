@@ -194,14 +194,15 @@ TEST(QEqSolver, CommPatternPerIteration) {
   SingleRankComm comm = make_comm(sys);
   std::vector<double> q(sys.n_total());
   const QEqResult res = solver.solve(make_input(sys), comm, q.data());
-  // Per CG: 2 sums to start, then per iteration 1 halo replay (d) and 2
-  // sums; around the solves: 2 replays (guesses), 2 sums and 1 replay (q);
+  // Per CG: 2 collective sums to start (|b|; rho with the stopping sum),
+  // then per iteration 1 halo replay (d) and 2 (d.w; r.p with the stopping
+  // sum); around the solves: 2 replays (guesses), 2 sums and 1 replay (q);
   // one rank reads the pattern once more, to fold its images locally.
   // Nothing travels back from the ghosts (QEqHalo's tests: no message but
   // the halo's).
   const int iters = res.iter_s - 1 + res.iter_t - 1;
   EXPECT_EQ(comm.n_halo, iters + 4);
-  EXPECT_EQ(comm.n_sum, 2 * iters + 4 + 2);
+  EXPECT_EQ(comm.n_collective, 2 * iters + 4 + 2);
 }
 
 // Ghosts get values only through QEqComm::halo: a comm without one is

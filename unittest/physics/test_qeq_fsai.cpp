@@ -77,8 +77,8 @@ TEST(QEqFsai, RowSolvesItsPatternAndHasUnitScale) {
   for (unsigned seed : {1u, 2u, 3u}) {
     const std::vector<FsaiCandidate> c = random_pattern(7, 3.5, seed);
     const int m = static_cast<int>(c.size());
-    double g[kFsaiPattern];
-    ASSERT_TRUE(fsai_row(c.data(), m, 1, kEta.data(), kGamma.data(), tap, g));
+    double g[kFsaiPattern], scratch[kFsaiPattern * kFsaiPattern];
+    ASSERT_TRUE(fsai_row(c.data(), m, 1, kEta.data(), kGamma.data(), tap, scratch, g));
     const auto A = pattern_matrix(c, 1, tap);
     // H(J,J) g is zero off the row's own atom, and g_i (H(J,J) g)_i = 1
     for (int a = 0; a <= m; ++a) {
@@ -97,8 +97,8 @@ TEST(QEqFsai, NotPositiveDefiniteIsJacobisRow) {
   // two atoms 0.1 A apart with a tiny hardness: H(J,J) = [[e, h], [h, e]], h > e
   std::vector<FsaiCandidate> c = {FsaiCandidate{1, 0, 0, 0.01, vec3{0.1, 0, 0}}};
   const std::vector<double> eta = {0.01, 0.01, 0.01};
-  double g[kFsaiPattern];
-  EXPECT_FALSE(fsai_row(c.data(), 1, 0, eta.data(), kGamma.data(), tap, g));
+  double g[kFsaiPattern], scratch[kFsaiPattern * kFsaiPattern];
+  EXPECT_FALSE(fsai_row(c.data(), 1, 0, eta.data(), kGamma.data(), tap, scratch, g));
   EXPECT_EQ(g[0], 0.0);
   EXPECT_DOUBLE_EQ(g[1], 1.0 / std::sqrt(0.01));
 }

@@ -25,6 +25,7 @@ std::string HostEngine::description() const { return "host reference driver (ser
 
 void HostEngine::compute(const StepInput &in, const StepRequest &req, StepOutput &out) {
   check_follows_solve(in);
+  reordered_since_solve_ = reordered_since_solve_ || in.atoms_reordered;
   HostContext &c = c_;
   const int N = in.n_total;
   c.x.resize(N);
@@ -137,7 +138,9 @@ QEqResult HostEngine::solve_charges(const StepInput &atoms, const QEqProblem &pr
                                     ChargeHistory &history, QEqComm &comm, double *q) {
   solve_key_ = StepKey{};
   const QEqResult res =
-      qeq_.solve(charge_input(atoms, problem, atoms.atoms_reordered), history, comm, q);
+      qeq_.solve(charge_input(atoms, problem, reordered_since_solve_ || atoms.atoms_reordered),
+                 history, comm, q);
+  reordered_since_solve_ = false;
   if (atoms.key.set()) {
     const int n = atoms.n_total;
     solve_key_ = atoms.key;

@@ -29,6 +29,9 @@ class HostEngine : public Engine {
   HostQEqSolver qeq_;  // the charge stage's scratch
   // The last solve's key and the atoms and charges it left (check_follows_solve).
   StepKey solve_key_;
+  // some compute() since the last solve had atoms_reordered (the charge
+  // stage's input says so, as the CUDA engine's does)
+  bool reordered_since_solve_ = false;
   std::vector<double> solve_x_, solve_q_;
   void check_follows_solve(const StepInput &in);
 };

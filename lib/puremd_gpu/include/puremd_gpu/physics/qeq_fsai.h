@@ -26,8 +26,8 @@
 namespace puremd {
 
 inline constexpr const char *kQEqFsai = "fsai";
-constexpr int kFsaiPattern = 16;     // entries of a row of G, its own included
-constexpr int kFsaiCandidates = 32;  // lower partners within the radius a row may have
+constexpr int kFsaiPattern = 16;            // entries of a row of G, its own included
+constexpr int kFsaiCandidates = 32;         // lower partners within the radius a row may have
 constexpr double kFsaiDefaultRadius = 3.5;  // A (bench/README: iterations by radius)
 
 // A partner of the row's atom within the pattern radius with a smaller id.
@@ -66,11 +66,11 @@ PMD_HD PMD_INLINE int fsai_select(FsaiCandidate *c, int n) {
 
 // Row i of G over the pattern c[0, m) (fsai_select's order) and i itself
 // (its parameter index param_i): g[0, m) at c's columns, g[m] at i. eta and
-// gamma by parameter index. Returns false (g[m] = 1 / sqrt(eta_i), the rest
-// 0) where H(J,J) is not positive definite in floating point.
+// gamma by parameter index; a: room for (m + 1)^2 values (H(J,J) and its
+// factor). Returns false (g[m] = 1 / sqrt(eta_i), the rest 0) where H(J,J)
+// is not positive definite in floating point.
 PMD_HD PMD_INLINE bool fsai_row(const FsaiCandidate *c, int m, int param_i, const double *eta,
-                                const double *gamma, const Taper &taper, double *g) {
-  double a[kFsaiPattern * kFsaiPattern];
+                                const double *gamma, const Taper &taper, double *a, double *g) {
   const int k = m + 1;
   auto rel = [&](int x) { return x < m ? c[x].rel : vec3{0.0, 0.0, 0.0}; };
   auto par = [&](int x) { return x < m ? c[x].param : param_i; };

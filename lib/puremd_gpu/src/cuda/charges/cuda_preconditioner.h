@@ -32,6 +32,7 @@ struct CudaPreconditionerInput {
   const QEqRowArgs *row_args = nullptr;
   const double *eta = nullptr;
   const QEqSettings *settings = nullptr;
+  bool atoms_reordered = true;  // the solve's QEqInput::atoms_reordered
 };
 
 class CudaPreconditioner {

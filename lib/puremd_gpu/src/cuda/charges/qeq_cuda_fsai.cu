@@ -50,17 +50,28 @@ __global__ void k_fsai_candidates(QEqRowArgs a, double r2, int *count, int *slot
   }
 }
 
+// A thread's room in k_fsai_rows's shared memory: its candidates and
+// H(J,J). In shared memory rather than in the thread's local arrays, whose
+// size a GPU reserves for every thread it can hold (about 1 GB on an H200).
+struct FsaiRowScratch {
+  FsaiCandidate c[kFsaiCandidates];
+  double a[kFsaiPattern * kFsaiPattern];
+};
+constexpr int kFsaiRowBlock = 32;  // threads a block: their scratch fits in shared memory
+
 // G's rows (ELL, column-major: entry e of row i at e * n_local + i).
-__global__ void k_fsai_rows(QEqRowArgs a, const double *eta, int n_rows, const int *rows,
-                            const int *count, const int *slot, int *g_count, int *g_col,
-                            double *g_val) {
+__global__ void __launch_bounds__(kFsaiRowBlock)
+    k_fsai_rows(QEqRowArgs a, const double *eta, int n_rows, const int *rows, const int *count,
+                const int *slot, int *g_count, int *g_col, double *g_val) {
+  extern __shared__ unsigned char fsai_shared[];
+  FsaiRowScratch &room = reinterpret_cast<FsaiRowScratch *>(fsai_shared)[threadIdx.x];
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k >= n_rows) return;
   const EngineAtoms &f = a.far;
   const int i = rows[k], nl = f.n_local;
   const vec3 xi = f.x[i];
   const int n = count[i];
-  FsaiCandidate c[kFsaiCandidates];
+  FsaiCandidate *c = room.c;
   int m = 0;
   if (n <= kFsaiCandidates) {
     for (int q = 0; q < n; ++q) {
@@ -69,13 +80,13 @@ __global__ void k_fsai_rows(QEqRowArgs a, const double *eta, int n_rows, const i
       // the partner is the far row's atom (owned), seen from i
       const vec3 d = f.x[copy] - xi;
       const int col = fsai_column(a, copy);
-      c[q] = FsaiCandidate{f.tag[copy], col, a.type ? a.type[copy] : col, norm2_host_rounding(d),
-                           d};
+      c[q] =
+          FsaiCandidate{f.tag[copy], col, a.type ? a.type[copy] : col, norm2_host_rounding(d), d};
     }
     m = fsai_select(c, n);
   }
   double g[kFsaiPattern];
-  fsai_row(c, m, a.type ? a.type[i] : i, eta, a.gamma, a.taper, g);
+  fsai_row(c, m, a.type ? a.type[i] : i, eta, a.gamma, a.taper, room.a, g);
   for (int e = 0; e < m; ++e) {
     g_col[static_cast<long long>(e) * nl + i] = c[e].col;
     g_val[static_cast<long long>(e) * nl + i] = g[e];
@@ -104,9 +115,8 @@ __global__ void k_fsai_g(int n_rows, const int *rows, int nl, const int *g_count
 }
 
 // p += G^T y (p zeroed at the rows before).
-__global__ void k_fsai_gt(int n_rows, const int *rows, int nl, const int *g_count,
-                          const int *g_col, const double *g_val, const double2 *y, double2 *p,
-                          const int *running) {
+__global__ void k_fsai_gt(int n_rows, const int *rows, int nl, const int *g_count, const int *g_col,
+                          const double *g_val, const double2 *y, double2 *p, const int *running) {
   if (running && *running == 0) return;
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k >= n_rows) return;
@@ -135,11 +145,21 @@ class CudaFsai final : public CudaPreconditioner {
         g_val_("QEq FSAI: G's values", &mem),
         y_("QEq FSAI: G r", &mem) {}
 
+  // G is kept until the atoms are reordered, or the counts, rows or radius
+  // change (as host_fsai.cpp).
   void setup(const CudaPreconditionerInput &in) override {
     in_ = in;
     const QEqRowArgs &a = *in.row_args;
     nl_ = a.far.n_local;
     if (nl_ == 0 || in.n_rows == 0) return;
+    const double r = in.settings->fsai_radius;
+    if (!in.atoms_reordered && nl_ == built_nl_ && a.far.n_total == built_n_ &&
+        in.n_rows == built_rows_ && r == built_radius_)
+      return;
+    built_nl_ = nl_;
+    built_n_ = a.far.n_total;
+    built_rows_ = in.n_rows;
+    built_radius_ = r;
     const size_t nl = static_cast<size_t>(nl_);
     count_.reserve_discarding(nl, kGrowHeadroom);
     slot_.reserve_discarding(nl * kFsaiCandidates, kGrowHeadroom);
@@ -148,14 +168,19 @@ class CudaFsai final : public CudaPreconditioner {
     g_val_.reserve_discarding(nl * kFsaiPattern, kGrowHeadroom);
     y_.reserve_discarding(nl, kGrowHeadroom);
     PMD_CUDA_CHECK(cudaMemsetAsync(count_.data(), 0, nl * sizeof(int), in.stream));
-    const double r = in.settings->fsai_radius;
     const long long threads = static_cast<long long>(nl_) * kFsaiLanes;
     k_fsai_candidates<<<blocks_for(threads, kQEqBlock), kQEqBlock, 0, in.stream>>>(
         a, r * r, count_.data(), slot_.data());
     PMD_CUDA_CHECK_LAUNCH("k_fsai_candidates", in.stream);
-    k_fsai_rows<<<blocks_for(in.n_rows, kFsaiRowBlock), kFsaiRowBlock, 0, in.stream>>>(
-        a, in.eta, in.n_rows, in.rows, count_.data(), slot_.data(), g_count_.data(),
-        g_col_.data(), g_val_.data());
+    const size_t shared = kFsaiRowBlock * sizeof(FsaiRowScratch);
+    if (!shared_set_) {  // (over the 48 KB a block gets without asking)
+      PMD_CUDA_CHECK(cudaFuncSetAttribute(k_fsai_rows, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(shared)));
+      shared_set_ = true;
+    }
+    k_fsai_rows<<<blocks_for(in.n_rows, kFsaiRowBlock), kFsaiRowBlock, shared, in.stream>>>(
+        a, in.eta, in.n_rows, in.rows, count_.data(), slot_.data(), g_count_.data(), g_col_.data(),
+        g_val_.data());
     PMD_CUDA_CHECK_LAUNCH("k_fsai_rows", in.stream);
   }
 
@@ -168,15 +193,16 @@ class CudaFsai final : public CudaPreconditioner {
     k_fsai_zero<<<b, kQEqBlock, 0, in_.stream>>>(in_.n_rows, in_.rows, p, running);
     PMD_CUDA_CHECK_LAUNCH("k_fsai_zero", in_.stream);
     k_fsai_gt<<<b, kQEqBlock, 0, in_.stream>>>(in_.n_rows, in_.rows, nl_, g_count_.data(),
-                                               g_col_.data(), g_val_.data(), y_.data(), p,
-                                               running);
+                                               g_col_.data(), g_val_.data(), y_.data(), p, running);
     PMD_CUDA_CHECK_LAUNCH("k_fsai_gt", in_.stream);
   }
 
  private:
-  static constexpr int kFsaiRowBlock = 64;  // fsai_row's local arrays: few threads a block
   CudaPreconditionerInput in_;
   int nl_ = 0;
+  bool shared_set_ = false;
+  int built_nl_ = -1, built_n_ = -1, built_rows_ = -1;  // what G was built for (-1: none)
+  double built_radius_ = -1.0;
   DeviceArray<int> count_, slot_, g_count_, g_col_;
   DeviceArray<double> g_val_;
   DeviceArray<double2> y_;

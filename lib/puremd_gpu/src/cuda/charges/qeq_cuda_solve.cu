@@ -148,7 +148,7 @@ QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in,
     PMD_CUDA_CHECK_LAUNCH("k_init", stream_);
   }
   precond_->setup({stream_, nr, rows_dev_.data(), diag_.data(), diag_inv_.data(), &row_args_,
-                   params_.eta, &settings_});
+                   params_.eta, &settings_, in.atoms_reordered});
 
   res = conjugate_gradients(comm);  // qeq_cuda_cg.cu
   note_halo(res);

@@ -274,13 +274,20 @@ class HostQEqSolver {
     return comm.sum(local);
   }
 
-  // r . diag(H)^-1 r, the stopping rule's measure (physics/qeq_cg.h), in
-  // the operations of Jacobi's r . p (host_jacobi.cpp), so that with Jacobi
-  // it is that sum to the bit.
-  double stop_dot(const double *r, QEqComm &comm) const {
-    double local = 0.0;
-    for (int i : rows_) local += r[i] * (r[i] * (1.0 / diag_[i]));
-    return comm.sum(local);
+  // rho = r . p and r . diag(H)^-1 r, the stopping rule's measure
+  // (physics/qeq_cg.h), in one collective call; the latter in the operations
+  // of Jacobi's r . p (host_jacobi.cpp), so that with Jacobi they are equal
+  // to the bit.
+  void residual_sums(const double *r, const double *p, QEqComm &comm, double &rho,
+                     double &stop) const {
+    double v[2] = {0.0, 0.0};
+    for (int i : rows_) {
+      v[0] += r[i] * p[i];
+      v[1] += r[i] * (r[i] * (1.0 / diag_[i]));
+    }
+    comm.sum(v, 2);
+    rho = v[0];
+    stop = v[1];
   }
 
   // Preconditioned CG on H x = b over the active owned atoms
@@ -295,8 +302,7 @@ class HostQEqSolver {
     CgStart start;
     start.systems = 1;
     start.b_dot_b[0] = dot(b, b, comm);
-    start.r_dot_d[0] = dot(r, d, comm);
-    start.r_stop[0] = stop_dot(r, comm);
+    residual_sums(r, d, comm, start.r_dot_d[0], start.r_stop[0]);
     auto product_dot = [&](int /*running*/, double dw[2]) {
       forward(d, comm);
       multiply(d, w, n);
@@ -308,8 +314,7 @@ class HostQEqSolver {
         r[i] -= c.alpha[0] * w[i];
       }
       precondition(r, p);
-      rp[0] = dot(r, p, comm);
-      rp[2] = stop_dot(r, comm);
+      residual_sums(r, p, comm, rp[0], rp[2]);
     };
     auto direction = [&](const CgStep &c) {
       for (int i : rows_) d[i] = p[i] + c.beta[0] * d[i];
@@ -329,7 +334,7 @@ class HostQEqSolver {
     return *precond_;
   }
 
-  int n_ = 0, n_local_ = 0;  // n_total and n_local of the solve
+  int n_ = 0, n_local_ = 0;       // n_total and n_local of the solve
   const QEqInput *in_ = nullptr;  // of the solve in progress
   // one rank, QEq's own solve: ghost pairs kept once and folded (fold_images)
   bool fold_images_ = false;
