@@ -7,10 +7,12 @@ if [ "$what" = profile ]; then
   # steps (default 10) of HNS PROFILE_N^3 (default 8), summed by kernel, ms per
   # launch and per force evaluation; then ncu's full section set for one launch of
   # each kernel whose demangled name matches a PROFILE_KERNELS regex (space-separated),
-  # reports in $out/ncu_*.txt.
+  # reports in $out/ncu_*.txt. OURS_FIX: charge-fix keywords for the runs.
   n=${PROFILE_N:-8}; steps=${PROFILE_STEPS:-10}
-  H=(in.reaxff.hns -v x "$n" -v y "$n" -v z "$n" -v t "$steps")
   cd "$root/examples/HNS"
+  hin=in.reaxff.hns  # (OURS_FIX: with those charge-fix keywords)
+  [ -n "${OURS_FIX:-}" ] && hin=$(with_keywords in.reaxff.hns "" "$OURS_FIX")
+  H=("$hin" -v x "$n" -v y "$n" -v z "$n" -v t "$steps")
   ncu --clock-control none --metrics gpu__time_duration.sum --csv \
     "$LMP" -sf gpu -in "${H[@]}" -screen none -log "$out/profile_lmp.log" \
     >"$out/ncu_times.csv" 2>"$out/ncu_times.err"

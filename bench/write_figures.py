@@ -454,6 +454,24 @@ def qeq_matrix(t):
     return para(caption) + "\n" + body + "\n"
 
 
+def qeq_precond(t):
+    keys = ["hns2", "hns8", "hns16", "hns24", "waterqeq6"]
+    pairs = [t(f"fsai_{k}", f"jacobi_{k}") for k in keys]
+    rows = [r for p in pairs for r in p]
+    caption = (
+        f"`precond fsai` against the default `precond jacobi`, one plugin in one call, beside "
+        f"{peer_version(rows)}'s reaxff/kk on the same input file; one {same(rows, 'gpu')}, "
+        f"{same(rows, 'date')}, {commits(rows)}, {runs([f for f, _ in pairs])}, LAMMPS's loop time "
+        f"({sources(rows)}), ms/step:")
+    body = table(
+        ["input", "atoms", "`fsai`", "`jacobi`", "reaxff/kk", "kk / `fsai`", "`fsai` / `jacobi`",
+         "GPU MiB `fsai` / kk"],
+        [[f.input, atoms(f), num(f.ours_ms), num(j.ours_ms), num(f.peer_ms),
+          kk_cell(f), times(f.f("ours_ms") / j.f("ours_ms")),
+          f"{num(f.ours_mib)} / {num(f.peer_mib)}"] for f, j in pairs])
+    return para(caption) + "\n" + body + "\n"
+
+
 def qeq_xlmd(t):
     keys = ["hns2", "hns8", "water3", "hns16"]
     pairs = [t(f"xlmd_{k}_converged", f"xlmd_{k}_xlmd") for k in keys]
@@ -516,6 +534,7 @@ REGIONS = {
     "pair-bonds": pair_bonds,
     "pair-species": pair_species,
     "qeq-matrix": qeq_matrix,
+    "qeq-precond": qeq_precond,
     "qeq-xlmd": qeq_xlmd,
     "qeq-qtpie": qeq_qtpie,
     "qeq-acks2": qeq_acks2,

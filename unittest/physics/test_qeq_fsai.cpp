@@ -78,7 +78,9 @@ TEST(QEqFsai, RowSolvesItsPatternAndHasUnitScale) {
     const std::vector<FsaiCandidate> c = random_pattern(7, 3.5, seed);
     const int m = static_cast<int>(c.size());
     double g[kFsaiPattern], scratch[kFsaiPattern * kFsaiPattern];
-    ASSERT_TRUE(fsai_row(c.data(), m, 1, kEta.data(), kGamma.data(), tap, scratch, g));
+    unsigned char order[kFsaiCandidates];
+    for (int a = 0; a < m; ++a) order[a] = static_cast<unsigned char>(a);
+    ASSERT_TRUE(fsai_row(c.data(), order, m, 1, kEta.data(), kGamma.data(), tap, scratch, g));
     const auto A = pattern_matrix(c, 1, tap);
     // H(J,J) g is zero off the row's own atom, and g_i (H(J,J) g)_i = 1
     for (int a = 0; a <= m; ++a) {
@@ -98,7 +100,8 @@ TEST(QEqFsai, NotPositiveDefiniteIsJacobisRow) {
   std::vector<FsaiCandidate> c = {FsaiCandidate{1, 0, 0, 0.01, vec3{0.1, 0, 0}}};
   const std::vector<double> eta = {0.01, 0.01, 0.01};
   double g[kFsaiPattern], scratch[kFsaiPattern * kFsaiPattern];
-  EXPECT_FALSE(fsai_row(c.data(), 1, 0, eta.data(), kGamma.data(), tap, scratch, g));
+  const unsigned char order[1] = {0};
+  EXPECT_FALSE(fsai_row(c.data(), order, 1, 0, eta.data(), kGamma.data(), tap, scratch, g));
   EXPECT_EQ(g[0], 0.0);
   EXPECT_DOUBLE_EQ(g[1], 1.0 / std::sqrt(0.01));
 }
@@ -112,11 +115,12 @@ TEST(QEqFsai, PatternIsTheNearestInIdOrder) {
     c.push_back(FsaiCandidate{tags[a], a, 0, 1.0 + 0.1 * a, vec3{1.0 + 0.1 * a, 0, 0}});
   std::vector<FsaiCandidate> in = c;
   std::shuffle(in.begin(), in.end(), std::mt19937(6));
-  const int m = fsai_select(in.data(), static_cast<int>(in.size()));
+  unsigned char order[kFsaiCandidates];
+  const int m = fsai_select(in.data(), static_cast<int>(in.size()), order);
   ASSERT_EQ(m, kFsaiPattern - 1);
   std::vector<long long> want(tags.begin(), tags.begin() + m);  // the m nearest
   std::sort(want.begin(), want.end());
-  for (int a = 0; a < m; ++a) EXPECT_EQ(in[a].tag, want[a]) << "entry " << a;
+  for (int a = 0; a < m; ++a) EXPECT_EQ(in[order[a]].tag, want[a]) << "entry " << a;
 }
 
 TEST(QEqFsai, JacobisChargesInFewerIterations) {

@@ -43,37 +43,42 @@ PMD_HD PMD_INLINE bool fsai_nearer(const FsaiCandidate &a, const FsaiCandidate &
   return a.d2 < b.d2 || (a.d2 == b.d2 && a.tag < b.tag);
 }
 
-// Keeps the nearest kFsaiPattern - 1 of c[0, n) (any order in), ordered by
-// id (then distance); returns how many.
-PMD_HD PMD_INLINE int fsai_select(FsaiCandidate *c, int n) {
+// The pattern among c[0, n) (any order): the nearest kFsaiPattern - 1, as
+// indices into c in order[0, m), ordered by id (then distance); returns m.
+// (Indices are sorted, not the candidates: a GPU thread keeps them in
+// shared memory, where moving a byte is cheaper than moving a candidate.)
+PMD_HD PMD_INLINE int fsai_select(const FsaiCandidate *c, int n, unsigned char *order) {
+  for (int a = 0; a < n; ++a) order[a] = static_cast<unsigned char>(a);
   for (int a = 1; a < n; ++a) {  // insertion sort by distance: n <= kFsaiCandidates
-    const FsaiCandidate v = c[a];
+    const unsigned char v = order[a];
     int b = a;
-    for (; b > 0 && fsai_nearer(v, c[b - 1]); --b) c[b] = c[b - 1];
-    c[b] = v;
+    for (; b > 0 && fsai_nearer(c[v], c[order[b - 1]]); --b) order[b] = order[b - 1];
+    order[b] = v;
   }
   const int m = n < kFsaiPattern - 1 ? n : kFsaiPattern - 1;
+  auto before = [&](const FsaiCandidate &x, const FsaiCandidate &y) {
+    return x.tag < y.tag || (x.tag == y.tag && fsai_nearer(x, y));
+  };
   for (int a = 1; a < m; ++a) {
-    const FsaiCandidate v = c[a];
+    const unsigned char v = order[a];
     int b = a;
-    for (; b > 0 && (v.tag < c[b - 1].tag || (v.tag == c[b - 1].tag && fsai_nearer(v, c[b - 1])));
-         --b)
-      c[b] = c[b - 1];
-    c[b] = v;
+    for (; b > 0 && before(c[v], c[order[b - 1]]); --b) order[b] = order[b - 1];
+    order[b] = v;
   }
   return m;
 }
 
-// Row i of G over the pattern c[0, m) (fsai_select's order) and i itself
-// (its parameter index param_i): g[0, m) at c's columns, g[m] at i. eta and
-// gamma by parameter index; a: room for (m + 1)^2 values (H(J,J) and its
-// factor). Returns false (g[m] = 1 / sqrt(eta_i), the rest 0) where H(J,J)
-// is not positive definite in floating point.
-PMD_HD PMD_INLINE bool fsai_row(const FsaiCandidate *c, int m, int param_i, const double *eta,
-                                const double *gamma, const Taper &taper, double *a, double *g) {
+// Row i of G over the pattern c[order[0]], .., c[order[m - 1]] (fsai_select's)
+// and i itself (its parameter index param_i): g[0, m) at those columns, g[m]
+// at i. eta and gamma by parameter index; a: room for (m + 1)^2 values
+// (H(J,J) and its factor). Returns false (g[m] = 1 / sqrt(eta_i), the rest
+// 0) where H(J,J) is not positive definite in floating point.
+PMD_HD PMD_INLINE bool fsai_row(const FsaiCandidate *c, const unsigned char *order, int m,
+                                int param_i, const double *eta, const double *gamma,
+                                const Taper &taper, double *a, double *g) {
   const int k = m + 1;
-  auto rel = [&](int x) { return x < m ? c[x].rel : vec3{0.0, 0.0, 0.0}; };
-  auto par = [&](int x) { return x < m ? c[x].param : param_i; };
+  auto rel = [&](int x) { return x < m ? c[order[x]].rel : vec3{0.0, 0.0, 0.0}; };
+  auto par = [&](int x) { return x < m ? c[order[x]].param : param_i; };
   for (int x = 0; x < k; ++x) {
     a[x * k + x] = eta[par(x)];
     for (int y = 0; y < x; ++y) {

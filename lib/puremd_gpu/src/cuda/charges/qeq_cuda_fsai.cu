@@ -56,6 +56,7 @@ __global__ void k_fsai_candidates(QEqRowArgs a, double r2, int *count, int *slot
 struct FsaiRowScratch {
   FsaiCandidate c[kFsaiCandidates];
   double a[kFsaiPattern * kFsaiPattern];
+  unsigned char order[kFsaiCandidates];
 };
 constexpr int kFsaiRowBlock = 32;  // threads a block: their scratch fits in shared memory
 
@@ -83,12 +84,12 @@ __global__ void __launch_bounds__(kFsaiRowBlock)
       c[q] =
           FsaiCandidate{f.tag[copy], col, a.type ? a.type[copy] : col, norm2_host_rounding(d), d};
     }
-    m = fsai_select(c, n);
+    m = fsai_select(c, n, room.order);
   }
   double g[kFsaiPattern];
-  fsai_row(c, m, a.type ? a.type[i] : i, eta, a.gamma, a.taper, room.a, g);
+  fsai_row(c, room.order, m, a.type ? a.type[i] : i, eta, a.gamma, a.taper, room.a, g);
   for (int e = 0; e < m; ++e) {
-    g_col[static_cast<long long>(e) * nl + i] = c[e].col;
+    g_col[static_cast<long long>(e) * nl + i] = c[room.order[e]].col;
     g_val[static_cast<long long>(e) * nl + i] = g[e];
   }
   g_col[static_cast<long long>(m) * nl + i] = i;

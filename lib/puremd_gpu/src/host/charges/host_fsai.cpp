@@ -67,14 +67,15 @@ class HostFsai final : public HostPreconditioner {
     col_.clear();
     val_.clear();
     double g[kFsaiPattern], a[kFsaiPattern * kFsaiPattern];
+    unsigned char order[kFsaiCandidates];
     for (int i = 0; i < nl; ++i) {
       start_[i] = static_cast<int>(col_.size());
       if (col_of_[i] < 0) continue;
       FsaiCandidate *c = &cand_[static_cast<std::size_t>(i) * kFsaiCandidates];
-      const int m = count_[i] > kFsaiCandidates ? 0 : fsai_select(c, count_[i]);
-      fsai_row(c, m, qeq_param_index(in, i), in.eta, in.gamma, s.taper(), a, g);
+      const int m = count_[i] > kFsaiCandidates ? 0 : fsai_select(c, count_[i], order);
+      fsai_row(c, order, m, qeq_param_index(in, i), in.eta, in.gamma, s.taper(), a, g);
       for (int a = 0; a < m; ++a) {
-        col_.push_back(c[a].col);
+        col_.push_back(c[order[a]].col);
         val_.push_back(g[a]);
       }
       col_.push_back(i);
