@@ -161,6 +161,15 @@ TEST(CudaPreconditioner, FsaiIsTheHostsOnOneRankAndSolvesOnSeveral) {
     const QEqResult rj = jacobi.solve(make_input(sys), cj, qj.data());
     EXPECT_LT(r1.iter_s, rj.iter_s) << where;
 
+    // a sub-group (atoms outside it: no row, no column of G)
+    System sub = sys;
+    for (int i = 0; i < sub.n_local; ++i) sub.active[i] = (i % 4 != 0);
+    for (int g = 0; g < sub.n_total() - sub.n_local; ++g)
+      sub.active[sub.n_local + g] = sub.active[sub.owner[g]];
+    HostQEq host_sub(set);
+    CudaQEq cuda_sub(set);
+    expect_same_solve(host_sub, cuda_sub, make_input(sub), sub, where + ", sub-group");
+
     TwoRankStandIn c2 = stand_in(sys);
     std::vector<double> q2(sys.n_total()), q1(sys.n_total());
     SingleRankComm c1 = make_comm(sys);

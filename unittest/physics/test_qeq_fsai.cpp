@@ -146,6 +146,44 @@ TEST(QEqFsai, JacobisChargesInFewerIterations) {
   }
 }
 
+// Atoms outside the group take no part (no row, no column of G), and
+// per-atom parameters (no types) index G's parameters by the column's atom:
+// the charges are still Jacobi's.
+TEST(QEqFsai, SubGroupAndPerAtomParameters) {
+  System sys = make_periodic_system(64, 10.0, 6.0, 31u);
+  for (int i = 0; i < sys.n_local; ++i) sys.active[i] = (i % 4 != 0);
+  for (int g = 0; g < sys.n_total() - sys.n_local; ++g)
+    sys.active[sys.n_local + g] = sys.active[sys.owner[g]];
+  std::vector<double> chi, eta, gamma;
+  for (int t : sys.type) {
+    chi.push_back(kChi[t]);
+    eta.push_back(kEta[t]);
+    gamma.push_back(kGamma[t]);
+  }
+  for (bool per_atom : {false, true}) {
+    QEqInput in = make_input(sys);
+    if (per_atom) {
+      in.type = nullptr;
+      in.num_types = 0;
+      in.chi = chi.data();
+      in.eta = eta.data();
+      in.gamma = gamma.data();
+    }
+    QEqSettings set = fsai_settings(1e-10);
+    HostQEq fsai(set);
+    set.preconditioner = kQEqJacobi;
+    HostQEq jacobi(set);
+    SingleRankComm cf = make_comm(sys), cj = make_comm(sys);
+    std::vector<double> qf(sys.n_total(), 7.0), qj(sys.n_total(), 7.0);
+    const QEqResult rf = fsai.solve(in, cf, qf.data());
+    const QEqResult rj = jacobi.solve(in, cj, qj.data());
+    ASSERT_TRUE(rf.converged());
+    EXPECT_LT(rf.iter_s, rj.iter_s) << (per_atom ? "per atom" : "per type");
+    for (int i = 0; i < sys.n_total(); ++i)
+      ASSERT_NEAR(qf[i], qj[i], 2e-9) << (per_atom ? "per atom" : "per type") << ": atom " << i;
+  }
+}
+
 TEST(QEqFsai, RadiusIsChecked) {
   for (double r : {0.0, -1.0, 3.01}) {
     QEqSettings set = fsai_settings(1e-6);
