@@ -1,8 +1,9 @@
-// FSAI (kQEqFsai, physics/qeq_fsai.h) in the CUDA QEq solver. At every
-// solve: each owned row's lower partners within the pattern radius from the
-// far list (a pair of owned atoms found in the row of the smaller index
-// goes to the row of the larger id; a pair with a ghost only to the owned
-// row, as on the host), then G's rows by fsai_row, one thread a row. The
+// FSAI (kQEqFsai, physics/qeq_fsai.h) in the CUDA QEq solver. At the
+// first solve and whenever the atoms were reordered: each owned row's lower
+// partners within the pattern radius from the far list (a pair of owned
+// atoms found in the row of the smaller index goes to the row of the larger
+// id; a pair with a ghost only to the owned row, as on the host), then G's
+// rows by fsai_row, one thread a row. The
 // candidates' slots fill in a run-dependent order; fsai_select orders them,
 // so G does not depend on it. M^-1 r = G^T (G r): G r one thread a row, G^T
 // by atomics (a run-dependent order of the adds, as the tile product's).
@@ -52,7 +53,7 @@ __global__ void k_fsai_candidates(QEqRowArgs a, double r2, int *count, int *slot
 
 // A thread's room in k_fsai_rows's shared memory: its candidates and
 // H(J,J). In shared memory rather than in the thread's local arrays, whose
-// size a GPU reserves for every thread it can hold (about 1 GB on an H200).
+// size a GPU reserves for every thread it can hold (bench/README, issue 54).
 struct FsaiRowScratch {
   FsaiCandidate c[kFsaiCandidates];
   double a[kFsaiPattern * kFsaiPattern];
@@ -77,8 +78,8 @@ __global__ void __launch_bounds__(kFsaiRowBlock)
   if (n <= kFsaiCandidates) {
     for (int q = 0; q < n; ++q) {
       const int copy = slot[static_cast<long long>(i) * kFsaiCandidates + q];
-      // a copy that is the row's own atom came from the partner's row:
-      // the partner is the far row's atom (owned), seen from i
+      // (a candidate that came from another atom's far row is that atom,
+      // owned; one from i's own row may be a ghost: its image near i)
       const vec3 d = f.x[copy] - xi;
       const int col = fsai_column(a, copy);
       c[q] =
