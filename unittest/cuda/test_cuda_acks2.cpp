@@ -350,6 +350,18 @@ TEST(CudaAcks2, RefusesWhatTheHostRefusesWithItsMessage) {
     EXPECT_NE(host_says, "(no error)");
     EXPECT_EQ(message(on_gpu, in), host_says);
   }
+  {  // another preconditioner than BiCGStab's own
+    SCOPED_TRACE("precond fsai");
+    Acks2Input ak = acks2(kBcut.data(), u.data());
+    QEqInput in = qeq_test::make_input(sys);
+    in.model = &ak;
+    host.settings.preconditioner = cuda.settings.preconditioner = kQEqFsai;
+    host.settings.fsai_radius = cuda.settings.fsai_radius = 2.5;  // (valid: only ACKS2 refuses)
+    const std::string host_says = message(on_host, in);
+    EXPECT_NE(host_says.find("its own diagonal preconditioner"), std::string::npos) << host_says;
+    EXPECT_EQ(message(on_gpu, in), host_says);
+    host.settings.preconditioner = cuda.settings.preconditioner = kQEqJacobi;
+  }
   const Acks2Out h = solve(on_host, sys, qeq_test::make_input(sys));
   const Acks2Out g = solve(on_gpu, sys, qeq_test::make_input(sys));
   // a first solve (no history): its count within 6 of the host's (3, widened by 3)

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "dense_qeq.h"
@@ -242,5 +243,17 @@ TEST(Acks2Solver, RejectsMissingArrays) {
   ak.u = nullptr;  // no u
   EXPECT_THROW(solver.solve(in, comm, q.data()), InputError);
   ak.u = u.data();
+  // BiCGStab keeps its own diagonal preconditioner: another is refused by name
+  solver.settings.preconditioner = kQEqFsai;
+  solver.settings.fsai_radius = 2.5;  // (a valid one: only ACKS2 refuses)
+  try {
+    solver.solve(in, comm, q.data());
+    ADD_FAILURE() << "ACKS2 with precond fsai was accepted";
+  } catch (const InputError &e) {
+    EXPECT_NE(std::string(e.what()).find("ACKS2: its solver keeps its own diagonal preconditioner"),
+              std::string::npos)
+        << e.what();
+  }
+  solver.settings.preconditioner = kQEqJacobi;
   EXPECT_NO_THROW(solver.solve(in, comm, q.data()));
 }

@@ -16,6 +16,9 @@ struct ChargeModelInput {
   // How far (A) the engine's far list must reach for the model's own sums
   // (0: QEq's cut-off is enough).
   virtual double reach() const { return 0.0; }
+  // True where the model's solver keeps a preconditioner of its own, so that
+  // QEqSettings::preconditioner must stay Jacobi (ACKS2's BiCGStab).
+  virtual bool own_preconditioner() const { return false; }
 };
 
 // The input as model M's, or null when it is another model's (or none).

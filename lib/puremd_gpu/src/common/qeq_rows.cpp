@@ -31,9 +31,10 @@ void check_qeq_settings(const QEqSettings &settings) {
                      std::to_string(settings.max_iter));
   if (settings.preconditioner == kQEqFsai &&
       (!(settings.fsai_radius > 0.0) || settings.fsai_radius > 0.5 * settings.cut_hi))
-    throw InputError("QEq: fsai_radius (the FSAI preconditioner's pattern radius) must be "
-                     "positive and at most half the taper's outer radius (cuthi " +
-                     text(settings.cut_hi) + "), got " + text(settings.fsai_radius));
+    throw InputError(
+        "QEq: fsai_radius (the FSAI preconditioner's pattern radius) must be "
+        "positive and at most half the taper's outer radius (cuthi " +
+        text(settings.cut_hi) + "), got " + text(settings.fsai_radius));
   const int tpr = settings.threads_per_row;
   if (tpr != 0 && tpr != 4 && tpr != 8 && tpr != 16 && tpr != 32)
     throw InputError(
@@ -70,6 +71,14 @@ void check_xl_input(const QEqInput &in, int history_depth) {
                      std::to_string(in.settings.xl_order) + " needs a charge history of " +
                      std::to_string(need) + " past values; this one holds " +
                      std::to_string(history_depth));
+}
+
+void check_model_preconditioner(const QEqInput &in) {
+  if (in.model && in.model->own_preconditioner() && in.settings.preconditioner != kQEqJacobi)
+    throw InputError(std::string(in.model->name()) +
+                     ": its solver keeps its own diagonal "
+                     "preconditioner; QEqSettings::preconditioner must be '" +
+                     kQEqJacobi + "', got '" + in.settings.preconditioner + "'");
 }
 
 void qeq_select_rows(const QEqInput &in, std::vector<int> &rows) {

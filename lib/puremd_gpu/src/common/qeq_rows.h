@@ -26,5 +26,8 @@ void qeq_select_rows(const QEqInput &in, std::vector<int> &rows);
 // ACKS2 or QTPIE/QEqR electronegativities with xl other than Off, or for a
 // history of fewer past values than the scheme's order needs.
 void check_xl_input(const QEqInput &in, int history_depth);
+// InputError where the model keeps its own preconditioner
+// (ChargeModelInput::own_preconditioner) and another than Jacobi is asked.
+void check_model_preconditioner(const QEqInput &in);
 
 }  // namespace puremd

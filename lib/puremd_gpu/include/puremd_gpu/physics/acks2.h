@@ -76,6 +76,7 @@ struct Acks2Input final : ChargeModelInput {
   double *u = nullptr;
 
   const char *name() const override { return "ACKS2"; }
+  bool own_preconditioner() const override { return true; }
   // What both drivers refuse (InputError).
   void check() const {
     if (!bcut || !u) throw InputError("ACKS2: bcut_acks2 values and a u array are required");

@@ -111,6 +111,7 @@ bool CudaQEqSolver::copy_charges(double *dst) {
 QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in,
                                   ChargeHistory &history, QEqComm &comm, double *q) {
   check_xl_input(in, history.depth());
+  check_model_preconditioner(in);
   // checked by the engine (CudaEngine::solve_charges); the CG's limits as xl has them
   settings_ = qeq_cg_settings(in.settings);
   taper_ = make_taper(settings_.cut_lo, settings_.cut_hi);

@@ -44,6 +44,7 @@ class HostQEqSolver {
   QEqResult solve(const QEqInput &in, ChargeHistory &history, QEqComm &comm, double *q) {
     check_qeq_settings(in.settings);
     check_xl_input(in, history.depth());
+    check_model_preconditioner(in);
     settings_ = qeq_cg_settings(in.settings);
     scheme_ = qeq_xl_scheme(settings_.xl_order);
     taper_ = make_taper(settings_.cut_lo, settings_.cut_hi);
