@@ -6,7 +6,8 @@
 // `run ... pre no`, and displace_atoms / set / delete_atoms between runs.
 // Each case runs the same commands with both styles and compares, at the
 // end, the energy terms, thermo energies, pressure, per-atom forces and
-// charges (comparison.h), and the step count.
+// charges (comparison.h), and the step count; ours with the QEq fix runs
+// with each preconditioner (fix keyword precond: jacobi, fsai).
 //
 // The system is examples/CHO (105 atoms) at 3000 K: atoms move enough within
 // a few steps that forces from stale positions are far off (a user saw 2.9
@@ -80,26 +81,41 @@ Ending drive(const Variant &v, Charges charges, const std::string &commands) {
   return e;
 }
 
+// Our styles with the QEq fix's preconditioner `precond` (fixed charges: no fix).
+Variant ours_with(const char *precond) {
+  Variant v = our_styles("auto");
+  v.qeq_keywords = std::string("precond ") + precond;
+  return v;
+}
+// The preconditioners ours runs a case with.
+std::vector<const char *> preconditioners(Charges charges) {
+  if (charges == Charges::Fixed) return {"jacobi"};
+  return {"jacobi", "fsai"};
+}
+
 // One way of driving LAMMPS, named by `label` in every failure: the same
 // commands with LAMMPS's styles and with ours, the same state at the end.
 void expect_same(const std::string &label, Charges charges, const std::string &commands) {
   SCOPED_TRACE(label);
   const Ending ref = drive(reference_styles(), charges, commands);
   ASSERT_EQ(ref.error, "") << "with LAMMPS's reaxff";
-  const Ending ours = drive(our_styles("auto"), charges, commands);
-  ASSERT_EQ(ours.error, "") << "with reaxff/gpu";
   ASSERT_GT(ref.step, 0) << "nothing ran: the comparison would be vacuous";
-  EXPECT_EQ(ours.step, ref.step) << "last step (minimizer iterations)";
-  Worst w;
-  compare(label, ref.snap, ours.snap, kVsReaxFF, w);
-  if (mpi_rank() != 0) return;
-  int nprocs = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-  std::printf(
-      "[ runs  ] %-40s ranks %d  step %4.0f  %.2f s + %.2f s  worst rel. term %.1e  force %.1e x "
-      "max|F|  charge %.1e\n",
-      label.c_str(), nprocs, ref.step, ref.seconds, ours.seconds, w.term_rel, w.force_rel,
-      w.charge);
+  for (const char *precond : preconditioners(charges)) {
+    SCOPED_TRACE(std::string("precond ") + precond);
+    const Ending ours = drive(ours_with(precond), charges, commands);
+    ASSERT_EQ(ours.error, "") << "with reaxff/gpu";
+    EXPECT_EQ(ours.step, ref.step) << "last step (minimizer iterations)";
+    Worst w;
+    compare(label, ref.snap, ours.snap, kVsReaxFF, w);
+    if (mpi_rank() != 0) continue;
+    int nprocs = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    std::printf(
+        "[ runs  ] %-40s %-6s ranks %d  step %4.0f  %.2f s + %.2f s  worst rel. term %.1e  "
+        "force %.1e x max|F|  charge %.1e\n",
+        label.c_str(), precond, nprocs, ref.step, ref.seconds, ours.seconds, w.term_rel,
+        w.force_rel, w.charge);
+  }
 }
 
 std::string run_n(int n) { return "run " + std::to_string(n) + " post no\n"; }
@@ -190,18 +206,21 @@ TEST(RunStyles, RerunOfADump) {
                     our_pe = scratch_path("run_styles_our_pe");
   const Ending ref = drive(reference_styles(), Charges::QEq, rerun(ref_pe));
   ASSERT_EQ(ref.error, "") << "rerun with LAMMPS's reaxff";
-  const Ending ours = drive(our_styles("auto"), Charges::QEq, rerun(our_pe));
-  ASSERT_EQ(ours.error, "") << "rerun with reaxff/gpu";
   EXPECT_EQ(ref.step, kSteps) << "the last frame";
-  EXPECT_EQ(ours.step, ref.step) << "the last frame";
-  Worst w;
-  compare("rerun, last frame", ref.snap, ours.snap, kVsReaxFF, w);
-  if (mpi_rank() != 0) return;
-  const std::vector<double> a = printed_values(ref_pe), b = printed_values(our_pe);
-  ASSERT_EQ(a.size(), kSteps / 10 + 1u) << "frames of the reference rerun";
-  ASSERT_EQ(b.size(), a.size()) << "frames of the rerun with reaxff/gpu";
-  for (size_t k = 0; k < a.size(); ++k)
-    EXPECT_NEAR(b[k], a[k], kVsReaxFF.term_rel * std::fabs(a[k])) << "rerun, pe of frame " << k;
+  for (const char *precond : preconditioners(Charges::QEq)) {
+    SCOPED_TRACE(std::string("precond ") + precond);
+    const Ending ours = drive(ours_with(precond), Charges::QEq, rerun(our_pe));
+    ASSERT_EQ(ours.error, "") << "rerun with reaxff/gpu";
+    EXPECT_EQ(ours.step, ref.step) << "the last frame";
+    Worst w;
+    compare("rerun, last frame", ref.snap, ours.snap, kVsReaxFF, w);
+    if (mpi_rank() != 0) continue;
+    const std::vector<double> a = printed_values(ref_pe), b = printed_values(our_pe);
+    ASSERT_EQ(a.size(), kSteps / 10 + 1u) << "frames of the reference rerun";
+    ASSERT_EQ(b.size(), a.size()) << "frames of the rerun with reaxff/gpu";
+    for (size_t k = 0; k < a.size(); ++k)
+      EXPECT_NEAR(b[k], a[k], kVsReaxFF.term_rel * std::fabs(a[k])) << "rerun, pe of frame " << k;
+  }
 }
 
 // --- Runs continued or set up again around changes LAMMPS makes between
