@@ -82,6 +82,17 @@ HnsRun run_hns(const std::string &pair_keywords, const std::string &fix_keywords
   return r;
 }
 
+// A run's energy, charges and forces are ref's within this file's tolerances.
+void expect_same_results(const HnsRun &m, const HnsRun &ref) {
+  ASSERT_EQ(m.error, "");
+  double fmax = 0;
+  for (double v : ref.f) fmax = std::max(fmax, std::fabs(v));
+  EXPECT_NEAR(m.pe, ref.pe, 1e-10 * std::fabs(ref.pe));
+  ASSERT_EQ(m.q.size(), ref.q.size());
+  for (size_t i = 0; i < ref.q.size(); ++i) ASSERT_NEAR(m.q[i], ref.q[i], 1e-9) << "q " << i;
+  for (size_t i = 0; i < ref.f.size(); ++i) ASSERT_NEAR(m.f[i], ref.f[i], 1e-9 * fmax) << "f " << i;
+}
+
 // The settings that change how the work is done (list skin 0: a fresh list
 // every step; one lane per row everywhere; the QEq matrix stored in full,
 // each pair once, or evaluated in every product, with 4 threads per row) give
@@ -98,8 +109,6 @@ TEST(SettingsKeywords, SettingsChangeNoResultOnTheCudaDriver) {
   if (!probe.error.empty()) SKIP_WITHOUT_GPU_ELSE_FAIL(probe.error);
   const HnsRun ref = run_hns("driver host", "");
   ASSERT_EQ(ref.error, "");
-  double fmax = 0;
-  for (double v : ref.f) fmax = std::max(fmax, std::fabs(v));
   const std::pair<std::string, std::string> tunings[] = {
       {"", ""},  // the CUDA driver's defaults
       {"skin 0 lanes neighbors=1,compaction=1,hbonds=1,nonbonded=1,lists=1", "threads_per_row 4"},
@@ -116,12 +125,7 @@ TEST(SettingsKeywords, SettingsChangeNoResultOnTheCudaDriver) {
   for (const auto &[pair_keywords, fix_keywords] : tunings) {
     SCOPED_TRACE("pair_style ... " + pair_keywords + ", fix ... " + fix_keywords);
     const HnsRun m = run_hns("driver cuda " + pair_keywords, fix_keywords);
-    ASSERT_EQ(m.error, "");
-    EXPECT_NEAR(m.pe, ref.pe, 1e-10 * std::fabs(ref.pe));
-    ASSERT_EQ(m.q.size(), ref.q.size());
-    for (size_t i = 0; i < ref.q.size(); ++i) ASSERT_NEAR(m.q[i], ref.q[i], 1e-9) << "q " << i;
-    for (size_t i = 0; i < ref.f.size(); ++i)
-      ASSERT_NEAR(m.f[i], ref.f[i], 1e-9 * fmax) << "f " << i;
+    ASSERT_NO_FATAL_FAILURE(expect_same_results(m, ref));
   }
 }
 
@@ -133,17 +137,10 @@ TEST(SettingsKeywords, SettingsChangeNoResultOnTheCudaDriver) {
 TEST(SettingsKeywords, PredictorsChangeNoResult) {
   const HnsRun ref = run_hns("", "predictor lammps");
   ASSERT_EQ(ref.error, "");
-  double fmax = 0;
-  for (double v : ref.f) fmax = std::max(fmax, std::fabs(v));
   for (const char *name : {"aspc", "quadratic", "linear"}) {
     SCOPED_TRACE(std::string("predictor ") + name);
     const HnsRun m = run_hns("", std::string("predictor ") + name);
-    ASSERT_EQ(m.error, "");
-    EXPECT_NEAR(m.pe, ref.pe, 1e-10 * std::fabs(ref.pe));
-    ASSERT_EQ(m.q.size(), ref.q.size());
-    for (size_t i = 0; i < ref.q.size(); ++i) ASSERT_NEAR(m.q[i], ref.q[i], 1e-9) << "q " << i;
-    for (size_t i = 0; i < ref.f.size(); ++i)
-      ASSERT_NEAR(m.f[i], ref.f[i], 1e-9 * fmax) << "f " << i;
+    ASSERT_NO_FATAL_FAILURE(expect_same_results(m, ref));
   }
 }
 
@@ -163,17 +160,10 @@ TEST(SettingsKeywords, FsaiGivesReaxffsResults) {
   LammpsSession lmp;
   ASSERT_EQ(lmp.run(in), "");
   HnsRun ref{"", lmp.thermo("pe"), lmp.gather("q", 1), lmp.gather("f", 3)};
-  double fmax = 0;
-  for (double v : ref.f) fmax = std::max(fmax, std::fabs(v));
   for (const char *radius : {"", " fsai_radius 2.5"}) {
     SCOPED_TRACE(std::string("precond fsai") + radius);
     const HnsRun m = run_hns("", std::string("precond fsai") + radius);
-    ASSERT_EQ(m.error, "");
-    EXPECT_NEAR(m.pe, ref.pe, 1e-10 * std::fabs(ref.pe));
-    ASSERT_EQ(m.q.size(), ref.q.size());
-    for (size_t i = 0; i < ref.q.size(); ++i) ASSERT_NEAR(m.q[i], ref.q[i], 1e-9) << "q " << i;
-    for (size_t i = 0; i < ref.f.size(); ++i)
-      ASSERT_NEAR(m.f[i], ref.f[i], 1e-9 * fmax) << "f " << i;
+    ASSERT_NO_FATAL_FAILURE(expect_same_results(m, ref));
   }
 }
 

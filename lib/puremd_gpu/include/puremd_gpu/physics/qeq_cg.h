@@ -3,8 +3,9 @@
 // system keeps iterating while its iteration count (1 after the initial
 // residual) is below max_iter and sqrt(r . diag(H)^-1 r) / |b| is above the
 // tolerance (r . M^-1 r with fix qeq/reaxff's Jacobi M; the same measure
-// with any other M, so a tolerance means what it means to fix qeq/reaxff). The same IEEE operations everywhere, so every driver stops
-// after the same iteration.
+// with any other M, so a tolerance means what it means to fix qeq/reaxff).
+// The same IEEE operations everywhere, so every driver stops after the same
+// iteration.
 #pragma once
 
 #include "puremd_gpu/hd.h"

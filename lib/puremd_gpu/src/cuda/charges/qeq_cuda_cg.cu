@@ -218,7 +218,8 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
   // r = b - H x, d = M^-1 r (both systems)
   forward_halo(x, comm);
   multiply(x, w, nullptr);
-  double s4[7] = {0, 0, 0, 0, 0, 0, 0};  // |b|^2, rho, stopping sums (s, t); ranks without rows
+  double start_sums[7] = {0, 0, 0, 0,
+                          0, 0, 0};  // |b|^2, rho, stopping sums (s, t); ranks without rows
   if (nr > 0) {
     if (minv) {
       k_residual<true>
@@ -229,16 +230,16 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
     }
     PMD_CUDA_CHECK_LAUNCH("k_residual", stream_);
     if (!minv) apply_start(g);
-    if (!one) finish_sums(g, 6, s4);
+    if (!one) finish_sums(g, 6, start_sums);
   }
   if (!one) {
     // collective calls, in this order on every rank: one per reduction, both
     // systems' sums in it
-    s4[6] = nr == 0 ? 1.0 : 0.0;
-    comm.sum(s4, qeq_peer_sums_possible(comm.size(), peer_ready) ? 7 : 6);
+    start_sums[6] = nr == 0 ? 1.0 : 0.0;
+    comm.sum(start_sums, qeq_peer_sums_possible(comm.size(), peer_ready) ? 7 : 6);
   }
   const QEqScalarsHome home =
-      qeq_scalars_home(comm.size(), nr > 0, peer_ready, static_cast<int>(s4[6]));
+      qeq_scalars_home(comm.size(), nr > 0, peer_ready, static_cast<int>(start_sums[6]));
   const std::unique_ptr<CgScalars> scalars = make_cg_scalars(home, halo_, comm);
   const bool peer = home == QEqScalarsHome::PeerGpus, on_device = scalars->on_device();
   CgState *st = nullptr;
@@ -250,9 +251,9 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
     init.max_iter = settings_.max_iter;
     if (peer) {  // k_cg_begin's work, from the sums over the ranks
       for (int c = 0; c < 2; ++c) {
-        init.b_norm[c] = std::sqrt(s4[c]);
-        init.rho[c] = s4[2 + c];
-        init.stop[c] = s4[4 + c];
+        init.b_norm[c] = std::sqrt(start_sums[c]);
+        init.rho[c] = start_sums[2 + c];
+        init.stop[c] = start_sums[4 + c];
         init.it[c] = 1;
         if (qeq_cg_continues(1, init.max_iter, init.stop[c], init.b_norm[c], init.tol))
           init.step[0].running |= 1 << c;
@@ -341,9 +342,9 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
     auto ops = cg_ops(product_dot, update_rp, next_direction);
     CgStart start;
     for (int k = 0; k < 2; ++k) {
-      start.b_dot_b[k] = s4[k];
-      start.r_dot_d[k] = s4[2 + k];
-      start.r_stop[k] = s4[4 + k];
+      start.b_dot_b[k] = start_sums[k];
+      start.r_dot_d[k] = start_sums[2 + k];
+      start.r_stop[k] = start_sums[4 + k];
     }
     int it[2];
     qeq_cg_iterate(ops, start, settings_.max_iter, settings_.tolerance, it);

@@ -37,8 +37,8 @@ class HostFsai final : public HostPreconditioner {
       const auto it = owned.find(in.tag[i]);
       if (it != owned.end() && qeq_is_active(in, i)) col_of_[i] = it->second;
     }
-    build_half_neighbor_list(x.data(), nl, n, s.settings().fsai_radius, 0.0, nullptr, list_);
-    const double r2 = s.settings().fsai_radius * s.settings().fsai_radius;
+    build_half_neighbor_list(x.data(), nl, n, radius, 0.0, nullptr, list_);
+    const double r2 = radius * radius;
 
     // the lower partners of each owned row: a pair of owned atoms goes to the
     // row of the larger id; a pair with a ghost only to the owned row (the
