@@ -17,4 +17,9 @@ PMD_HD PMD_INLINE bool qeq_cg_continues(int it, int max_iter, double r_stop, dou
   return it < max_iter && sqrt(r_stop) / b_norm > tol;
 }
 
+// One row's term of r_stop = r . diag(H)^-1 r, in the operations of
+// Jacobi's r . p (p = r * diag_inv), so that with Jacobi the two sums agree
+// to the bit.
+PMD_HD PMD_INLINE double qeq_stop_term(double r, double diag_inv) { return r * (r * diag_inv); }
+
 }  // namespace puremd

@@ -14,11 +14,10 @@
 namespace puremd::cuda {
 namespace {
 
-// r . diag(H)^-1 r, the stopping rule's sum, of one row (Jacobi's r . p
-// in its operations).
+// One row's terms of the stopping sums of s and t (physics/qeq_cg.h).
 __device__ __forceinline__ void qeq_stop_terms(double2 ri, double dinv, double &s, double &t) {
-  s += ri.x * (ri.x * dinv);
-  t += ri.y * (ri.y * dinv);
+  s += qeq_stop_term(ri.x, dinv);
+  t += qeq_stop_term(ri.y, dinv);
 }
 
 // Partial sums of r.d and of the stopping sums for s and t, where

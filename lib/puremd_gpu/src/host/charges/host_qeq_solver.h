@@ -284,7 +284,7 @@ class HostQEqSolver {
     double v[2] = {0.0, 0.0};
     for (int i : rows_) {
       v[0] += r[i] * p[i];
-      v[1] += r[i] * (r[i] * (1.0 / diag_[i]));
+      v[1] += qeq_stop_term(r[i], 1.0 / diag_[i]);
     }
     comm.sum(v, 2);
     rho = v[0];
