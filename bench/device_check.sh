@@ -223,7 +223,13 @@ fi
 # (polled every 100 ms); one more run of ours with `timing yes` prints the phases.
 reps=${REPS:-3}
 peer_xz=${PEER:-$root/.device/peer/lmp-kokkos-sm90.xz}
-KK=/tmp/lmp-kk
+KK=${KK_BIN:-/tmp/lmp-kk}
+# OURS_ARGS: LAMMPS's switches for our runs (default -sf gpu). With a bundle built
+# against LAMMPS with KOKKOS (bench/README, "KOKKOS"): OURS_ARGS="-k on g 1 -sf hybrid
+# gpu kk -pk kokkos neigh half newton on" runs our styles as KOKKOS styles, and
+# KK_BIN="\$B/bin/lmp" makes that same binary the peer (its reaxff/kk).
+read -r -a ours_args <<<"${OURS_ARGS:--sf gpu}"
+
 median() { sort -n | awk '{v[NR] = $1} END {if (NR) printf "%.2f", v[int((NR + 1) / 2)]; else print "-"}'; }
 peak_mib() { sort -n "$1" | tail -1; }
 # BASE=folder holding another build's reaxffgpuplugin.so (an older commit's): its
@@ -257,7 +263,7 @@ side_by_side() {  # label, folder, input, steps-args...
       bs+=("$(ms_per_step "$out/bench_base.log")")
     fi
     nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 100 >"$out/mem.txt" & m=$!
-    "$LMP" -sf gpu -in "$in" "$@" -log "$out/bench_ours.log" -screen none
+    "$LMP" "${ours_args[@]}" -in "$in" "$@" -log "$out/bench_ours.log" -screen none
     kill $m; wait $m 2>/dev/null
     ours+=("$(ms_per_step "$out/bench_ours.log")"); mo=$(printf '%s\n' "$mo" "$(peak_mib "$out/mem.txt")" | sort -n | tail -1)
     if [ -x "$KK" ]; then
@@ -288,7 +294,7 @@ side_by_side() {  # label, folder, input, steps-args...
   [ -s "$out/bench.csv" ] || echo "system,atoms,ours_ms,kk_ms,ours_mib,kk_mib" >"$out/bench.csv"
   echo "$label,$atoms,$a,$b,$mo,$mk" >>"$out/bench.csv"
   # the phases, from one more run of ours with the timing table on
-  "$LMP" -sf gpu -in "$(with_keywords "$in" "timing yes")" "$@" -log "$out/phases.log" -screen none
+  "$LMP" "${ours_args[@]}" -in "$(with_keywords "$in" "timing yes")" "$@" -log "$out/phases.log" -screen none
   awk '/ReaxFF\/GPU (phase|peak)/ {p = 1; print; next} p && /^  / {print; next} {p = 0}' \
     "$out/phases.log"
   if [ "${XLMD:-0}" = 1 ]; then

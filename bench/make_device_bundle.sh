@@ -14,6 +14,8 @@ out=${BUNDLE_DIR:-.device/bundle}
 rm -rf "$out" && mkdir -p "$out/bin" "$out/lib" "$out/plugins"
 cp "$prefix/bin/lmp" "$out/bin/"
 cp -L "$prefix"/lib/liblammps.so.0 "$out/lib/"
+# a LAMMPS with KOKKOS built as shared libraries: Kokkos's own
+for k in "$prefix"/lib/libkokkos*.so*; do [ -e "$k" ] && cp -P "$k" "$out/lib/"; done
 ln -sf liblammps.so.0 "$out/lib/liblammps.so"
 cp "$build/plugins/reaxffgpuplugin.so" "$out/plugins/"
 cp "$build/unittest/lammps_tests" "$out/bin/"
@@ -27,8 +29,10 @@ pwd > "$out/source_dir"
 realpath --relative-to=. "$build" > "$out/build_dir"
 # LAMMPS's examples/reaxff, which the examples test reads at the path it was
 # built with (links into potentials/ followed)
+# (EXAMPLES_SRC: another source tree of the same version, for a LAMMPS source without
+# examples, such as ../shared/peer's KOKKOS tree)
 src=$(grep -E '^LAMMPS_SOURCE_DIR' "$build/CMakeCache.txt" | cut -d= -f2)
-cp -rL "$src/examples/reaxff" "$out/examples-reaxff"
+cp -rL "${EXAMPLES_SRC:-$src}/examples/reaxff" "$out/examples-reaxff"
 echo "$src/examples/reaxff" > "$out/examples_dir"
 # LAMMPS's pair-style harness and our driver-cuda copies of its ReaxFF YAML files
 # (device_check.sh yaml), with the input files (the harness's -d folder) and force
@@ -56,7 +60,7 @@ if [ -n "$gpu_prefix" ]; then
   cp -L "$gpu_prefix"/lib/liblammps.so.0 "$out/gpupkg/lib/"
   strip --strip-unneeded "$out"/gpupkg/bin/lmp "$out"/gpupkg/lib/*.so.0 2>/dev/null || true
 fi
-strip --strip-unneeded "$out"/bin/* "$out"/plugins/*.so "$out"/lib/*.so.0 2>/dev/null || true
+strip --strip-unneeded "$out"/bin/* "$out"/plugins/*.so "$out"/lib/*.so.* 2>/dev/null || true
 ex=$(git rev-parse --git-path info/exclude); mkdir -p "$(dirname "$ex")"; grep -q '^/.device/' "$ex" 2>/dev/null || echo '/.device/' >> "$ex"
 du -sh "$out"
 # PACK=1: also $out.tar.xz, for the device tool's 64 MiB carry (the plugin and the

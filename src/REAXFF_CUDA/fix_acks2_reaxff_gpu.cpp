@@ -7,8 +7,10 @@
 #include <string>
 
 #include "atom.h"
+#include "atom_masks.h"
 #include "comm.h"
 #include "error.h"
+#include "kokkos_atoms.h"
 #include "pair.h"
 #include "pair_reaxff_gpu.h"
 #include "read_on_root.h"
@@ -100,6 +102,7 @@ void FixAcks2ReaxFFGPU::pre_force(int vflag) {
     return;
   }
   size_potentials();
+  reaxff_gpu::host_arrays_current(lmp, MASK_MASK);
   const int nlocal = atom->nlocal;
   const int *mask = atom->mask;
   history_call("t_history", [&] {

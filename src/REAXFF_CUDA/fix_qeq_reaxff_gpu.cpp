@@ -9,12 +9,14 @@
 #include <string>
 
 #include "atom.h"
+#include "atom_masks.h"
 #include "comm.h"
 #include "domain.h"
 #include "error.h"
 #include "fix_qeq_reaxff.h"
 #include "force.h"
 #include "group.h"
+#include "kokkos_atoms.h"
 #include "library_call.h"
 #include "modify.h"
 #include "neighbor.h"
@@ -101,6 +103,17 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, ChargeModelS
   parse_keywords();
   qcomm = std::make_unique<QEqLammpsComm>(lmp, this, cuda_aware, halo_peer_copies);
   atom->add_callback(Atom::GROW);
+  // Under `-k on` a KOKKOS fix beside the KOKKOS pair (pair_reaxff_gpu.cpp):
+  // the solve reads and writes the arrays below where the pair's engine
+  // does (init); the history's exchange, sorting and the halo's recording
+  // run through LAMMPS's host paths (they call our host callbacks).
+  if (reaxff_gpu::kokkos_running(lmp)) {
+    kokkosable = 1;
+    forward_comm_device = exchange_comm_device = sort_device = 0;
+    execution_space = Device;
+    datamask_read = X_MASK | Q_MASK | TYPE_MASK | TAG_MASK | MASK_MASK;
+    datamask_modify = Q_MASK;
+  }
   if (xlmd) {
     restart_global = 1;
     restart_peratom = 1;
@@ -211,6 +224,8 @@ void FixQEqReaxFFGPU::init() {
   if (group->count(igroup) == 0) error->all(FLERR, "Fix {} group has no atoms", style);
 
   efield = find_efield();
+  if (kokkosable) execution_space = reaxff->execution_space;
+  reaxff_gpu::host_arrays_current(lmp, Q_MASK | MASK_MASK);
 
   // the pair coefficients may have changed since the fix was defined
   if (reaxflag) extract_pair_parameters();
@@ -282,9 +297,10 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
 
   // The problem; the atoms are the pair style's (its StepInput). LAMMPS's
   // arrays as they are: the solver reads the group from the mask.
+  const reaxff_gpu::AtomArrays arrays = reaxff->atom_arrays();
   puremd::QEqProblem in;
   in.settings = qeq_settings();
-  in.active = atom->mask;
+  in.active = arrays.mask;
   in.active_bits = groupbit;
   in.num_types = atom->ntypes + 1;
   charge_model(in);
@@ -311,7 +327,7 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   atoms.key = reaxff->step_key(PairReaxFFGPU::StepCall::ChargeSolve);
   puremd::Engine &engine = reaxff->charge_engine();
   res = call_library(lmp, context().c_str(), "solve_charges",
-                     [&] { return engine.solve_charges(atoms, in, history, *qcomm, atom->q); });
+                     [&] { return engine.solve_charges(atoms, in, history, *qcomm, arrays.q); });
   iter_s = res.iter_s;
   iter_t = res.iter_t;
   log_halo(res);

@@ -5,10 +5,12 @@
 #include <vector>
 
 #include "atom.h"
+#include "atom_masks.h"
 #include "comm.h"
 #include "domain.h"
 #include "error.h"
 #include "fix_qeq_reaxff_gpu.h"
+#include "kokkos_atoms.h"
 #include "library_call.h"
 #include "update.h"
 #include "utils.h"
@@ -92,6 +94,7 @@ void FixQEqReaxFFGPU::set_arrays(int /*i*/) { xl_created = true; }
 // periodic wrapping and migration), summed over the ranks, and its scale.
 void FixQEqReaxFFGPU::position_print(double &print, double &scale) {
   double local[2] = {0.0, 0.0}, all[2] = {0.0, 0.0};
+  reaxff_gpu::host_arrays_current(lmp, X_MASK | IMAGE_MASK);
   for (int i = 0; i < atom->nlocal; ++i) {
     double u[3];
     domain->unmap(atom->x[i], atom->image[i], u);

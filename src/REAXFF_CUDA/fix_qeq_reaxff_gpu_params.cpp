@@ -4,9 +4,11 @@
 #include <vector>
 
 #include "atom.h"
+#include "atom_masks.h"
 #include "comm.h"
 #include "error.h"
 #include "fix_qeq_reaxff_gpu.h"
+#include "kokkos_atoms.h"
 #include "pair_reaxff_gpu.h"
 #include "platform.h"
 #include "read_on_root.h"
@@ -82,6 +84,7 @@ void FixQEqReaxFFGPU::check_parameters() {
   const PairReaxFFGPU *pair = PairReaxFFGPU::find(lmp);
   const int *map = pair ? pair->type_map() : nullptr;
   int missing = 0, bad_eta = 0;
+  reaxff_gpu::host_arrays_current(lmp, MASK_MASK | TYPE_MASK);
   for (int i = 0; i < atom->nlocal; ++i) {
     if (!(atom->mask[i] & groupbit)) continue;
     const int t = atom->type[i];

@@ -5,12 +5,14 @@
 #include <cstring>
 
 #include "atom.h"
+#include "atom_masks.h"
 #include "charge_fix_gpu.h"
 #include "comm.h"
 #include "error.h"
 #include "fix.h"
 #include "fix_package_gpu.h"
 #include "force.h"
+#include "kokkos_atoms.h"
 #include "library_call.h"
 #include "memory.h"
 #include "memory_report.h"
@@ -42,6 +44,15 @@ PairReaxFFGPU::PairReaxFFGPU(LAMMPS *lmp) : PairReaxFF(lmp) {
   fixbond_flag = 0;
   fixspecies_flag = 0;
   api->lists[ReaxFF::BONDS].error_ptr = error;
+  // Under `-k on` a KOKKOS style: LAMMPS keeps the atoms where the engine
+  // reads them (init_style) and syncs the arrays below there before
+  // compute(); the engine writes the forces in place.
+  if (reaxff_gpu::kokkos_running(lmp)) {
+    kokkosable = 1;
+    execution_space = Device;
+    datamask_read = X_MASK | Q_MASK | F_MASK | TAG_MASK | TYPE_MASK | ENERGY_MASK | VIRIAL_MASK;
+    datamask_modify = F_MASK | ENERGY_MASK | VIRIAL_MASK;
+  }
 }
 
 PairReaxFFGPU::~PairReaxFFGPU() {
@@ -241,7 +252,9 @@ void PairReaxFFGPU::coeff(int narg, char **arg) {
 void PairReaxFFGPU::init_style() {
   if (!atom->q_flag) error->all(FLERR, "Pair style reaxff/gpu requires atom attribute q");
   if (atom->tag_enable == 0) error->all(FLERR, "Pair style reaxff/gpu requires atom IDs");
-  if (force->newton_pair == 0) error->all(FLERR, "Pair style reaxff/gpu requires newton pair on");
+  if (force->newton_pair == 0)
+    error->all(FLERR, "Pair style reaxff/gpu requires newton pair on{}",
+               lmp->kokkos ? " (KOKKOS on a GPU defaults to off: -pk kokkos newton on)" : "");
   if (!have_ffield)
     error->all(FLERR, "Pair style reaxff/gpu: pair_coeff * * ffield ... was not given");
 
@@ -273,6 +286,26 @@ void PairReaxFFGPU::init_style() {
   if (skin != engine_settings.list_skin) engine_stale = true;
   engine_settings.list_skin = skin;
   if (engine_stale) make_engine();
+  // KOKKOS: the CUDA driver reads Kokkos's device arrays (on the GPU, or the
+  // host's for a host backend); the host driver the host's
+  if (kokkosable) {
+    execution_space = engine->driver() == puremd::Driver::Cuda ? Device : Host;
+    if (comm->me == 0)
+      utils::logmesg(lmp,
+                     "ReaxFF/GPU: a KOKKOS style: the atoms are Kokkos's, read and written in {}\n",
+                     execution_space == Host              ? "host memory (host driver)"
+                     : reaxff_gpu::kokkos_device_is_gpu() ? "GPU memory"
+                                                          : "host memory (Kokkos's host backend)");
+  } else if (lmp->kokkos && comm->me == 0)
+    error->warning(FLERR,
+                   "pair_style reaxff/gpu was built without LAMMPS's KOKKOS package: under -k on "
+                   "LAMMPS copies every atom array to the host for it and back on each step "
+                   "(build the plugin against this LAMMPS, with KOKKOS, to keep them on the GPU)");
+}
+
+reaxff_gpu::AtomArrays PairReaxFFGPU::atom_arrays() {
+  return kokkosable ? reaxff_gpu::kokkos_arrays(lmp, execution_space)
+                    : reaxff_gpu::host_arrays(lmp);
 }
 
 // Whether a fix after `charge_fix` runs at this run's pre-force hook: it
@@ -313,7 +346,10 @@ puremd::GpuAssignment PairReaxFFGPU::gpu_assignment() {
   MPI_Comm_free(&node);
 
   Fix *package = modify->get_fix_by_id("package_gpu");
-  if (auto *ours = dynamic_cast<FixPackageGPU *>(package)) {
+  if (reaxff_gpu::kokkos_running(lmp) && reaxff_gpu::kokkos_device_is_gpu()) {
+    a.count = 1;  // Kokkos's GPU (`-k on g N`), current since Kokkos started
+    a.first = puremd::current_cuda_device();
+  } else if (auto *ours = dynamic_cast<FixPackageGPU *>(package)) {
     a.count = ours->ngpu();
     a.first = ours->first_gpu();
   } else if (package) {
@@ -382,16 +418,18 @@ double PairReaxFFGPU::init_one(int i, int j) {
 void PairReaxFFGPU::fill_step_input(puremd::StepInput &in) {
   const int nlocal = atom->nlocal;
   const int nall = nlocal + atom->nghost;
+  const reaxff_gpu::AtomArrays a = atom_arrays();
   in.n_local = nlocal;
   in.n_total = nall;
-  in.x = nall ? &atom->x[0][0] : nullptr;
-  in.type = atom->type;
+  in.x = nall ? a.x : nullptr;
+  in.type = a.type;
   in.type_map = map;
   in.num_mapped = atom->ntypes + 1;
-  in.tag = atom->tag;
-  in.q = atom->q;
+  in.tag = a.tag;
+  in.q = a.q;
   in.u = charge_fix ? charge_fix->effective_potentials() : nullptr;
-  in.capacity = atom->nmax;                   // x, q, type and tag have room for nmax atoms
+  in.on_gpu = a.on_gpu;
+  in.capacity = a.on_gpu ? 0 : atom->nmax;    // x, q, type and tag have room for nmax atoms
   in.atoms_reordered = (neighbor->ago == 0);  // re-neighboured: indices / ghosts changed
 }
 
@@ -416,7 +454,10 @@ puremd::StepKey PairReaxFFGPU::step_key(StepCall call) const {
   key.timestep = update->ntimestep;
   key.evaluation = computes;
   if (call == StepCall::ChargeSolve && pre_force_after_solve) return puremd::StepKey{};
-  if (update->whichflag == 2 || utils::strmatch(update->integrate_style, "^verlet$")) return key;
+  // (verlet/kk, LAMMPS's Verlet under KOKKOS, calls them in the same order)
+  if (update->whichflag == 2 || utils::strmatch(update->integrate_style, "^verlet$") ||
+      utils::strmatch(update->integrate_style, "^verlet/kk$"))
+    return key;
   if (auto *respa = dynamic_cast<Respa *>(update->integrate))
     if (utils::strmatch(update->integrate_style, "^respa$")) {
       key.level = call == StepCall::ChargeSolve ? respa->nlevels - 1 : respa->level_pair;
@@ -442,8 +483,9 @@ void PairReaxFFGPU::compute(int eflag, int vflag) {
   // the only pair style, the library writes its results over them. Under
   // pair hybrid or r-RESPA other terms may be in f already, so it adds.
   out.overwrite = force->pair == this && !utils::strmatch(update->integrate_style, "^respa");
-  out.f = nall ? &atom->f[0][0] : nullptr;
-  out.capacity = atom->nmax;
+  const reaxff_gpu::AtomArrays a = atom_arrays();
+  out.f = nall ? a.f : nullptr;
+  out.capacity = a.on_gpu ? 0 : atom->nmax;
   out.eatom = eflag_atom ? eatom : nullptr;
   out.vatom = vflag_atom ? &vatom[0][0] : nullptr;
 

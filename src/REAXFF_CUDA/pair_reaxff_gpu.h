@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "kokkos_atoms.h"
 #include "pair_reaxff.h"
 #include "puremd_gpu/device_choice.h"
 #include "puremd_gpu/engine.h"
@@ -49,6 +50,10 @@ class PairReaxFFGPU : public PairReaxFF {
   // engine's to decide from it).
   puremd::Engine &charge_engine();
   void fill_step_input(puremd::StepInput &in);
+  // LAMMPS's per-atom arrays where the engine reads them: under KOKKOS
+  // (kokkos_atoms.h) atomKK's views in this style's execution space, which
+  // LAMMPS has synced there for the pair and for the charge fix.
+  reaxff_gpu::AtomArrays atom_arrays();
   enum class StepCall { ChargeSolve, Forces };
   puremd::StepKey step_key(StepCall call) const;
   // `timing yes`: per-phase times at the end of a run (the QEq fix's too).

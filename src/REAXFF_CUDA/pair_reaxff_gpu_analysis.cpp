@@ -21,6 +21,7 @@
 #include <algorithm>
 
 #include "atom.h"
+#include "atom_masks.h"
 #include "ave_atom_schedule.h"
 #include "compute.h"
 #include "compute_reaxff_atom_gpu.h"
@@ -77,6 +78,7 @@ SpeciesRead species_read_at(const Fix *fix, bigint t, Error *error) {
 }  // namespace
 
 void PairReaxFFGPU::export_for_analysis() {
+  reaxff_gpu::host_arrays_current(lmp, TAG_MASK | MASK_MASK);  // (KOKKOS: ids and groups)
   const bigint step = update->ntimestep;
   const bool always = update->setupflag || update->whichflag == 2;
   // (a set-up reads the bonds, but starts a window only where the schedule

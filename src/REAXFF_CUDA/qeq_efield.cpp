@@ -4,10 +4,12 @@
 #include <string>
 
 #include "atom.h"
+#include "atom_masks.h"
 #include "domain.h"
 #include "error.h"
 #include "fix_efield.h"
 #include "force.h"
+#include "kokkos_atoms.h"
 #include "memory.h"
 #include "modify.h"
 #include "region.h"
@@ -107,6 +109,7 @@ const std::vector<double> &QEqEfield::potential_everywhere() {
   const double to_volts = 1.0 / force->qe2f;
   const double ex = fix->*EfieldMembers::ex_ * to_volts, ey = fix->*EfieldMembers::ey_ * to_volts,
                ez = fix->*EfieldMembers::ez_ * to_volts;
+  reaxff_gpu::host_arrays_current(lmp, X_MASK);
   double **x = atom->x;
   for (int i = 0; i < n; ++i) phi[i] = -(x[i][0] * ex + x[i][1] * ey + x[i][2] * ez);
   return phi;
@@ -134,6 +137,7 @@ const std::vector<double> &QEqEfield::potential() {
                ez = fix->*EfieldMembers::ez_ * to_volts;
   const bool atom_style = fix->*EfieldMembers::varflag_ == FixEfield::ATOM;
   double **field = fix->*EfieldMembers::efield_;
+  reaxff_gpu::host_arrays_current(lmp, X_MASK | MASK_MASK | IMAGE_MASK);
   const int *mask = atom->mask;
   double **x = atom->x;
   for (int i = 0; i < nlocal; ++i) {

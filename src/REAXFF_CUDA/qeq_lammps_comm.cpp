@@ -4,9 +4,11 @@
 #include <string>
 
 #include "atom.h"
+#include "atom_masks.h"
 #include "comm.h"
 #include "error.h"
 #include "fix.h"
+#include "kokkos_atoms.h"
 #include "lammps.h"
 #include "neighbor.h"
 
@@ -90,6 +92,7 @@ void QEqLammpsComm::record_halo() {
   received.clear();
   ghost_round.assign(lmp->atom->nghost, -1);
   record_ok = true;
+  reaxff_gpu::host_arrays_current(lmp, TAG_MASK);  // (KOKKOS: the pack reads ids)
   lmp->comm->forward_comm(fix, kForwardSize);
   int ok = record_ok ? 1 : 0, all_ok = 0;
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, lmp->world);

@@ -186,8 +186,9 @@ double pe_after_move(LammpsSession &lmp, int id, int d, double dx) {
 
 bool run_system(const SystemSpec &s, const Variant &v, Snapshot &step0, Snapshot &after,
                 std::string *error) {
-  LammpsSession lmp;
-  if (v.pair != "reaxff") lmp.load_plugin();
+  const bool autoload = !v.lammps_args.empty();
+  LammpsSession lmp("none", v.lammps_args, autoload);
+  if (v.pair != "reaxff" && !autoload) lmp.load_plugin();
   std::string err = lmp.run(setup_script(s, v));
   if (err.empty()) err = lmp.run("thermo " + std::to_string(s.steps) + "\nrun 0 post no");
   if (!err.empty()) {

@@ -15,6 +15,9 @@ struct Variant {
   // balance): how LAMMPS decomposes the box
   std::string before_box, after_box;
   std::string qeq_keywords;  // appended to the charge fix's line
+  // LAMMPS's command line (e.g. -k on ... -sf hybrid gpu kk); given, the
+  // plugin is loaded at start-up (LAMMPS_PLUGIN_PATH), as -sf gpu needs
+  std::vector<std::string> lammps_args;
 };
 inline Variant reference_styles() { return {"reaxff", "qeq/reaxff", ""}; }
 inline Variant our_styles(const std::string &driver) {

@@ -64,6 +64,12 @@ struct AtomsInput {
   // Indices or ghosts changed since the last call (LAMMPS re-neighboured or
   // sorted): what a driver found by index (ghost owners) is found again.
   bool atoms_reordered = true;
+  // The caller's arrays of this call (x, type, tag, and what a step or a
+  // solve adds: q, u, the group mask, the forces and charges written back)
+  // are in the memory of the engine's GPU, not the host's (LAMMPS's KOKKOS
+  // views). The CUDA driver reads and writes them there, device to device;
+  // the host driver cannot read them and refuses the call.
+  bool on_gpu = false;
 };
 
 }  // namespace puremd

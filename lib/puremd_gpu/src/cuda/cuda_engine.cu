@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "common/driver_entry.h"
+#include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/cuda_engine.h"
 #include "cuda/kernel_utils.cuh"
-#include "cuda/charges/qeq_cuda_solver.h"
 #include "puremd_gpu/device_choice.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/long_range_tables.h"
@@ -377,8 +377,11 @@ void CudaEngine::upload_atoms(const StepInput &in) {
   upload_type_map(in);
   // Before any copy: a new capacity or array means the caller reallocated,
   // so every registration of the old arrays goes (HostPins::follow).
-  pins_.follow(in.capacity >= N ? in.capacity : 0, in.x, in.q);
-  if (in.capacity >= N) {
+  // (GPU arrays need no pinning: the copies stay on the device)
+  caller_on_gpu_ = in.on_gpu;
+  const int pinned = in.on_gpu ? 0 : in.capacity;
+  pins_.follow(pinned >= N ? pinned : 0, in.x, in.q);
+  if (pinned >= N) {
     pins_.keep(HostPins::kPositions, in.x, static_cast<size_t>(in.capacity) * sizeof(vec3));
     pins_.keep(HostPins::kCharges, in.q, static_cast<size_t>(in.capacity) * sizeof(double));
     // (LAMMPS grows these with x and q: follow() lets them go together)
@@ -386,11 +389,10 @@ void CudaEngine::upload_atoms(const StepInput &in) {
     pins_.keep(HostPins::kIds, in.tag.data(),
                static_cast<size_t>(in.capacity) * in.tag.bytes_per_id());
   }
-  PMD_CUDA_CHECK(cudaMemcpyAsync(c.x.data(), in.x, n * sizeof(vec3), cudaMemcpyHostToDevice, st));
+  PMD_CUDA_CHECK(cudaMemcpyAsync(c.x.data(), in.x, n * sizeof(vec3), kCallerCopy, st));
+  PMD_CUDA_CHECK(cudaMemcpyAsync(c.type_in.data(), in.type, n * sizeof(int), kCallerCopy, st));
   PMD_CUDA_CHECK(
-      cudaMemcpyAsync(c.type_in.data(), in.type, n * sizeof(int), cudaMemcpyHostToDevice, st));
-  PMD_CUDA_CHECK(cudaMemcpyAsync(c.tag_in.data(), in.tag.data(), n * in.tag.bytes_per_id(),
-                                 cudaMemcpyHostToDevice, st));
+      cudaMemcpyAsync(c.tag_in.data(), in.tag.data(), n * in.tag.bytes_per_id(), kCallerCopy, st));
   k_map_atoms<<<blocks_for(N, kAtomBlock), kAtomBlock, 0, st>>>(
       N, c.type_in.data(), c.num_mapped ? c.type_map.data() : nullptr, c.num_mapped,
       c.tag_in.data(), in.tag.wide(), c.type.data(), c.tag.data());
@@ -402,8 +404,7 @@ void CudaEngine::upload_charges(const StepInput &in) {
   const size_t n = static_cast<size_t>(c.n_total);
   if (n == 0) return;
   if (in.q)
-    PMD_CUDA_CHECK(
-        cudaMemcpyAsync(c.q.data(), in.q, n * sizeof(double), cudaMemcpyHostToDevice, c.stream));
+    PMD_CUDA_CHECK(cudaMemcpyAsync(c.q.data(), in.q, n * sizeof(double), kCallerCopy, c.stream));
   else
     PMD_CUDA_CHECK(cudaMemsetAsync(c.q.data(), 0, n * sizeof(double), c.stream));
 }
@@ -415,8 +416,7 @@ void CudaEngine::upload_potentials(const StepInput &in) {
   const size_t n = static_cast<size_t>(c.n_total);
   if (!c.have_u || n == 0) return;
   c.u.reserve_discarding(atom_capacity_);
-  PMD_CUDA_CHECK(
-      cudaMemcpyAsync(c.u.data(), in.u, n * sizeof(double), cudaMemcpyHostToDevice, c.stream));
+  PMD_CUDA_CHECK(cudaMemcpyAsync(c.u.data(), in.u, n * sizeof(double), kCallerCopy, c.stream));
 }
 
 void CudaEngine::clear_step_arrays(const StepRequest &req) {
@@ -468,17 +468,16 @@ void CudaEngine::enqueue_download(const StepRequest &req, const StepOutput &out)
     const double *old = nullptr;
     if (!out.overwrite) {
       c.out_in.reserve_discarding(6 * atom_capacity_);
-      PMD_CUDA_CHECK(cudaMemcpyAsync(c.out_in.data(), caller, count * sizeof(double),
-                                     cudaMemcpyHostToDevice, st));
+      PMD_CUDA_CHECK(
+          cudaMemcpyAsync(c.out_in.data(), caller, count * sizeof(double), kCallerCopy, st));
       old = c.out_in.data();
     }
     k_to_caller<<<blocks_for(static_cast<long long>(count), kAtomBlock), kAtomBlock, 0, st>>>(
         dev, old, sign, static_cast<long long>(count));
     PMD_CUDA_CHECK_LAUNCH(what, st);
-    PMD_CUDA_CHECK(
-        cudaMemcpyAsync(caller, dev, count * sizeof(double), cudaMemcpyDeviceToHost, st));
+    PMD_CUDA_CHECK(cudaMemcpyAsync(caller, dev, count * sizeof(double), kCallerCopy, st));
   };
-  if (out.f && out.capacity >= c.n_total)
+  if (out.f && !caller_on_gpu_ && out.capacity >= c.n_total)
     pins_.keep(HostPins::kForces, out.f, static_cast<size_t>(out.capacity) * sizeof(vec3));
   if (out.f)
     deliver(reinterpret_cast<double *>(c.grad.data()), out.f, 3 * n, -1.0, "k_to_caller(forces)");

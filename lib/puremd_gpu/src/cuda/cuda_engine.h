@@ -125,6 +125,7 @@ class CudaEngine : public Engine {
   bool have_type_map_ = false;
   PinnedArray<StepScalars> h_scalars_{"step scalars (pinned)"};
   HostPins pins_;  // the caller's x, q and f, page-locked in place (host_pins.h)
+  bool caller_on_gpu_ = false;  // the last atoms' AtomsInput::on_gpu
   // The charge stage (made at the first solve), on c_'s stream, tracker and
   // CUB scratch; declared last, so it goes first.
   std::unique_ptr<CudaQEqSolver> qeq_;

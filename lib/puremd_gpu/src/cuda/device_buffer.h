@@ -22,6 +22,11 @@
 
 namespace puremd::cuda {
 
+// A copy to or from the caller's arrays, which are host memory or this GPU's
+// (AtomsInput::on_gpu: LAMMPS's KOKKOS views): with unified addressing the
+// runtime tells which from the address, so one call serves both.
+constexpr cudaMemcpyKind kCallerCopy = cudaMemcpyDefault;
+
 inline bool env_flag(const char *name) {
   const char *v = std::getenv(name);
   return v && v[0] != '\0' && v[0] != '0';

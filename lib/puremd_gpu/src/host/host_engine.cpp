@@ -23,7 +23,18 @@ HostEngine::HostEngine(const ForceField &ff, const Control &control) : ff_(ff) {
 
 std::string HostEngine::description() const { return "host reference driver (serial CPU)"; }
 
+namespace {
+// (the LAMMPS adapter hands GPU arrays to the CUDA driver only)
+void refuse_gpu_arrays(const AtomsInput &in) {
+  if (in.on_gpu)
+    throw RuntimeError(
+        "host reference driver: the atoms are in GPU memory (KOKKOS views); it reads host "
+        "arrays only");
+}
+}  // namespace
+
 void HostEngine::compute(const StepInput &in, const StepRequest &req, StepOutput &out) {
+  refuse_gpu_arrays(in);
   check_follows_solve(in);
   reordered_since_solve_ = reordered_since_solve_ || in.atoms_reordered;
   HostContext &c = c_;
@@ -136,6 +147,7 @@ void build_far_neighbors(HostContext &c) {
 // its own pairs; the force step that follows builds its lists anew).
 QEqResult HostEngine::solve_charges(const StepInput &atoms, const QEqProblem &problem,
                                     ChargeHistory &history, QEqComm &comm, double *q) {
+  refuse_gpu_arrays(atoms);
   solve_key_ = StepKey{};
   const QEqResult res =
       qeq_.solve(charge_input(atoms, problem, reordered_since_solve_ || atoms.atoms_reordered),

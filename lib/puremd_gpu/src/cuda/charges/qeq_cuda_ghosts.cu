@@ -120,14 +120,14 @@ void CudaQEqSolver::results_home(const ResultHome *out, int count, QEqComm &comm
   if (nr < nl)
     for (int k = 0; k < count; ++k)
       PMD_CUDA_CHECK(cudaMemcpyAsync(out[k].dev->data(), out[k].host, nl * sizeof(double),
-                                     cudaMemcpyHostToDevice, stream_));
+                                     kCallerCopy, stream_));
   if (nr > 0) set_rows();
   if (n > nl || halo_mode_)
     for (int k = 0; k < count; ++k) refresh_ghost_charges(out[k].dev->data(), comm);
   if (n > 0)
     for (int k = 0; k < count; ++k)
       PMD_CUDA_CHECK(cudaMemcpyAsync(out[k].host, out[k].dev->data(), n * sizeof(double),
-                                     cudaMemcpyDeviceToHost, stream_));
+                                     kCallerCopy, stream_));
   PMD_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
 

@@ -205,7 +205,7 @@ class CudaQEqSolver {
     dst.reserve_discarding(n, kGrowHeadroom);
     if (n > 0)
       PMD_CUDA_CHECK(
-          cudaMemcpyAsync(dst.data(), src, n * sizeof(T), cudaMemcpyHostToDevice, stream_));
+          cudaMemcpyAsync(dst.data(), src, n * sizeof(T), kCallerCopy, stream_));
   }
 
   // --- What a model that solves a system of its own uses (ACKS2,

@@ -1,0 +1,31 @@
+// The parts of kokkos_atoms.h that need no Kokkos header.
+#include "kokkos_atoms.h"
+
+#include "atom.h"
+#include "lammps.h"
+
+namespace reaxff_gpu {
+
+using namespace LAMMPS_NS;
+
+AtomArrays host_arrays(LAMMPS *lmp) {
+  Atom *atom = lmp->atom;
+  AtomArrays a;
+  a.x = atom->x ? &atom->x[0][0] : nullptr;
+  a.f = atom->f ? &atom->f[0][0] : nullptr;
+  a.type = atom->type;
+  a.tag = atom->tag;
+  a.q = atom->q;
+  a.mask = atom->mask;
+  return a;
+}
+
+// (a plugin built without them runs as host styles: LAMMPS copies every
+// array to the host for them and back)
+bool kokkos_running(LAMMPS *lmp) { return lmp->kokkos != nullptr && kokkos_styles_built(); }
+
+void host_arrays_current(LAMMPS *lmp, unsigned mask) {
+  if (kokkos_running(lmp)) kokkos_sync(lmp, Host, mask);
+}
+
+}  // namespace reaxff_gpu

@@ -1,0 +1,51 @@
+/* LAMMPS's per-atom arrays as our styles hand them to lib/puremd_gpu, and
+   where they are. Without KOKKOS: LAMMPS's host arrays. Under `-k on`
+   (LAMMPS's KOKKOS package, a /kk atom style): atomKK's views, and our
+   styles are KOKKOS styles (kokkosable, an execution space, data masks), so
+   that LAMMPS's integrators and communication keep the atoms on the GPU and
+   the CUDA driver reads and writes them there, device to device.
+
+   Only KOKKOS/kokkos_atoms.cpp includes Kokkos's headers (it is built where
+   LAMMPS has KOKKOS); KOKKOS/kokkos_atoms_none.cpp stands in elsewhere. */
+#ifndef LMP_REAXFF_GPU_KOKKOS_ATOMS_H
+#define LMP_REAXFF_GPU_KOKKOS_ATOMS_H
+
+#include "lmptype.h"
+#include "pointers.h"
+
+namespace reaxff_gpu {
+
+struct AtomArrays {
+  double *x = nullptr;  // 3 per atom
+  int *type = nullptr;
+  LAMMPS_NS::tagint *tag = nullptr;
+  double *q = nullptr;
+  double *f = nullptr;  // 3 per atom
+  int *mask = nullptr;
+  bool on_gpu = false;  // GPU memory (puremd::AtomsInput::on_gpu)
+};
+
+// LAMMPS's own host arrays.
+AtomArrays host_arrays(LAMMPS_NS::LAMMPS *lmp);
+
+// LAMMPS runs with KOKKOS (`-k on`), and this plugin was built with its
+// KOKKOS styles (against a LAMMPS with KOKKOS).
+bool kokkos_running(LAMMPS_NS::LAMMPS *lmp);
+bool kokkos_styles_built();
+// Kokkos's device memory is not the host's (a GPU backend).
+bool kokkos_device_is_gpu();
+
+// atomKK's arrays in `space` (LAMMPS synced there for the style).
+AtomArrays kokkos_arrays(LAMMPS_NS::LAMMPS *lmp, LAMMPS_NS::ExecutionSpace space);
+// atomKK->sync / modified (masks of atom_masks.h).
+void kokkos_sync(LAMMPS_NS::LAMMPS *lmp, LAMMPS_NS::ExecutionSpace space, unsigned mask);
+void kokkos_modified(LAMMPS_NS::LAMMPS *lmp, LAMMPS_NS::ExecutionSpace space, unsigned mask);
+
+// Before host code of ours reads the arrays of `mask` (tags for the halo,
+// positions for an electric field, ...): under KOKKOS, brought up to date
+// on the host; nothing to do otherwise.
+void host_arrays_current(LAMMPS_NS::LAMMPS *lmp, unsigned mask);
+
+}  // namespace reaxff_gpu
+
+#endif

@@ -1,0 +1,119 @@
+// Under `-k on` (LAMMPS's KOKKOS package) our styles are KOKKOS styles
+// (src/REAXFF_CUDA/kokkos_atoms.h): `-k on ... -sf hybrid gpu kk` makes
+// LAMMPS's reaxff and qeq/reaxff ours and gives everything else (atom style,
+// integrator, communication) kk's, so the atoms stay in Kokkos's arrays and
+// the CUDA driver reads and writes them there. Same physics as LAMMPS's
+// reaxff run without KOKKOS in the same binary: every term, the pressure,
+// forces and charges at step 0 and after NVE dynamics (re-neighbouring,
+// atoms migrating), with both preconditioners and with the host driver.
+// Runs where LAMMPS has KOKKOS (the device bundle's LAMMPS; CI's has none:
+// skipped, with the reason).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "comparison.h"
+#include "library.h"
+
+namespace {
+
+// CompareReaxFF's tolerances.
+constexpr Tolerances kVsReaxFF{1e-10, 1e-8, 1e-8, 1e-8, 1e-9};
+
+bool lammps_has_kokkos() { return lammps_config_has_package("KOKKOS") != 0; }
+
+#define REQUIRE_KOKKOS()                                                                         \
+  if (!lammps_has_kokkos())                                                                      \
+  GTEST_SKIP() << "this LAMMPS has no KOKKOS package; the device bundle built against one runs " \
+                  "these (bench/README, \"KOKKOS\")"
+
+// The switch a kk user writes, with the KOKKOS settings reaxff needs
+// (newton on); one GPU where Kokkos has CUDA, one thread otherwise.
+std::vector<std::string> kokkos_args(bool newton_on = true) {
+  const bool gpu = lammps_config_accelerator("KOKKOS", "api", "cuda") != 0;
+  std::vector<std::string> a = {"-k", "on", gpu ? "g" : "t", "1", "-sf", "hybrid", "gpu", "kk"};
+  if (newton_on) a.insert(a.end(), {"-pk", "kokkos", "newton", "on", "neigh", "half"});
+  return a;
+}
+
+Variant kokkos_styles(const std::string &driver) {
+  Variant v = our_styles(driver);
+  v.pair = "reaxff";  // LAMMPS's names: the suffix makes them ours
+  v.qeq = "qeq/reaxff";
+  v.lammps_args = kokkos_args();
+  return v;
+}
+
+class KokkosStyles : public ::testing::TestWithParam<SystemSpec> {};
+
+TEST_P(KokkosStyles, SameAsReaxffAtStepZeroAndAfterDynamics) {
+  REQUIRE_KOKKOS();
+  const SystemSpec &sys = GetParam();
+  int nprocs = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  Snapshot ref0, ref1, our0, our1;
+  std::string err;
+  ASSERT_TRUE(run_system(sys, reference_styles(), ref0, ref1, &err)) << err;
+  struct Case {
+    const char *driver, *precond;
+  };
+  for (const Case c : {Case{"auto", "jacobi"}, Case{"auto", "fsai"}, Case{"host", "jacobi"}}) {
+    SCOPED_TRACE(std::string("driver ") + c.driver + ", precond " + c.precond);
+    Variant ours = kokkos_styles(c.driver);
+    ours.qeq_keywords = std::string("precond ") + c.precond;
+    ASSERT_TRUE(run_system(sys, ours, our0, our1, &err)) << err;
+    Worst w;
+    compare("step 0", ref0, our0, kVsReaxFF, w);
+    compare("after " + std::to_string(sys.steps) + " steps", ref1, our1, kVsReaxFF, w);
+    check_per_atom_sums("step 0", our0);
+    if (mpi_rank() == 0)
+      std::printf(
+          "[ table ] %-11s kokkos %-4s %-6s ranks %d  worst rel. energy term %.2e  force %.2e x "
+          "max|F|  charge %.2e  pressure %.2e\n",
+          sys.name.c_str(), c.driver, c.precond, nprocs, w.term_rel, w.force_rel, w.charge,
+          w.press_rel);
+  }
+}
+
+std::vector<SystemSpec> kokkos_systems() {
+  std::vector<SystemSpec> out;
+  for (const SystemSpec &s : all_systems())
+    if (s.name == "HNS" || s.name == "RDX" || s.name == "CHO") out.push_back(s);
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Systems, KokkosStyles, ::testing::ValuesIn(kokkos_systems()),
+                         [](const auto &info) { return info.param.name; });
+
+// The log says the styles ran as KOKKOS styles (else the comparison above
+// could pass on the host-array path).
+TEST(KokkosSwitch, LogNamesTheKokkosStyles) {
+  REQUIRE_KOKKOS();
+  const std::string log = scratch_path("kokkos_styles.log");
+  {
+    Variant v = kokkos_styles("auto");
+    LammpsSession lmp(log, v.lammps_args, true);
+    ASSERT_EQ(lmp.run(setup_script(all_systems().front(), v) + "run 0 post no\n"), "");
+  }
+  if (mpi_rank() != 0) return;
+  const std::string text = read_text(log);
+  EXPECT_NE(text.find("ReaxFF/GPU: a KOKKOS style"), std::string::npos) << text;
+  EXPECT_NE(text.find("QEq/GPU: fix qeq uses"), std::string::npos) << text;
+}
+
+// KOKKOS on a GPU defaults to newton off, which ReaxFF cannot use: the error
+// names the setting that fixes it.
+TEST(KokkosSwitch, NewtonOffSaysHowToTurnItOn) {
+  REQUIRE_KOKKOS();
+  LammpsSession lmp("none", kokkos_args(false), true);
+  Variant v = kokkos_styles("auto");
+  const std::string err = lmp.run(setup_script(all_systems().front(), v) + "run 0 post no\n");
+  if (lammps_config_accelerator("KOKKOS", "api", "cuda") == 0 && err.empty())
+    GTEST_SKIP() << "Kokkos without a GPU backend defaults to newton on";
+  EXPECT_NE(err.find("newton pair on"), std::string::npos) << err;
+  EXPECT_NE(err.find("-pk kokkos newton on"), std::string::npos) << err;
+}
+
+}  // namespace
