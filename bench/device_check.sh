@@ -37,7 +37,6 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 if [ -n "${BUNDLE:-}" ]; then
   B=$(cd "$BUNDLE" && pwd)
   export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-  export LAMMPS_PLUGIN_PATH="$B/plugins"
   LMP="$B/bin/lmp"; UNIT="$B/bin/puremd_unit_tests"; LTESTS="$B/bin/lammps_tests"
   # The test binaries find examples and the plugin under the absolute source
   # and build paths they were compiled with: recreate those paths here.
@@ -55,6 +54,10 @@ if [ -n "${BUNDLE:-}" ]; then
   mkdir -p "$plugdir"
   cmp -s "$B/plugins/reaxffgpuplugin.so" "$plugdir/reaxffgpuplugin.so" ||
     cp "$B/plugins/reaxffgpuplugin.so" "$plugdir/"
+  # one path for every process: a test process that auto-loads the plugin from
+  # two paths holds two images of it (with KOKKOS styles, a crash in the second's
+  # registration)
+  export LAMMPS_PLUGIN_PATH="$plugdir"
 else
   bash scripts/configure.sh >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
   LMP="$root/build/lmp"; UNIT="$root/build/unittest/puremd_unit_tests"

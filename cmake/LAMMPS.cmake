@@ -32,9 +32,27 @@ if(NOT LAMMPS_SOURCE_DIR OR (LAMMPS_FETCHED_VERSION AND NOT LAMMPS_FETCHED_VERSI
   unset(LAMMPS_EXECUTABLE CACHE)
   unset(LAMMPS_LIBRARY CACHE)
 endif()
+# A Kokkos source (e.g. lib/kokkos of LAMMPS's release tarball of the same version): the
+# LAMMPS built here then has its KOKKOS package on Kokkos's Serial backend, and the
+# plugin's styles are KOKKOS styles under -k on (cmake/LammpsKokkos.cmake).
+set(LAMMPS_KOKKOS_SOURCE "" CACHE PATH
+    "Kokkos source to build LAMMPS's KOKKOS package with (Serial backend); empty: without")
+# (a build folder whose LAMMPS we built with another Kokkos source, or none, builds again;
+# build_lammps.sh names its installs lammps-install-*)
+if(LAMMPS_INSTALL_DIR MATCHES "/lammps-install-[^/]*$" AND NOT "${LAMMPS_BUILT_KOKKOS_SOURCE}"
+                                                           STREQUAL "${LAMMPS_KOKKOS_SOURCE}")
+  set(LAMMPS_INSTALL_DIR "" CACHE PATH "" FORCE)
+  unset(LAMMPS_EXECUTABLE CACHE)
+  unset(LAMMPS_LIBRARY CACHE)
+endif()
 if(NOT LAMMPS_INSTALL_DIR)
   message(STATUS "Building LAMMPS from ${LAMMPS_SOURCE_DIR} (cached after the first time)")
-  run_lammps_script(build_lammps.sh _path ${LAMMPS_SOURCE_DIR})
+  set(LAMMPS_BUILT_KOKKOS_SOURCE "${LAMMPS_KOKKOS_SOURCE}" CACHE INTERNAL "")
+  set(_kokkos_arg)
+  if(LAMMPS_KOKKOS_SOURCE)
+    set(_kokkos_arg --kokkos=${LAMMPS_KOKKOS_SOURCE})
+  endif()
+  run_lammps_script(build_lammps.sh _path ${_kokkos_arg} ${LAMMPS_SOURCE_DIR})
   set(LAMMPS_INSTALL_DIR "${_path}" CACHE PATH "" FORCE)
 endif()
 

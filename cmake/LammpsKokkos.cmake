@@ -15,7 +15,8 @@ if(_kokkos_cuda AND NOT CMAKE_CUDA_COMPILER)
   return()
 endif()
 set(_reaxff_cuda_kokkos_source)
-set(_src ${CMAKE_CURRENT_SOURCE_DIR}/KOKKOS/kokkos_atoms.cpp)
+set(_src ${CMAKE_CURRENT_SOURCE_DIR}/KOKKOS/kokkos_atoms.cpp
+         ${CMAKE_CURRENT_SOURCE_DIR}/KOKKOS/charge_fix_kokkos.cpp)
 add_library(reaxff_gpu_kokkos OBJECT ${_src})
 set_target_properties(reaxff_gpu_kokkos PROPERTIES POSITION_INDEPENDENT_CODE ON)
 if(_kokkos_cuda)
@@ -30,7 +31,7 @@ endif()
 target_include_directories(reaxff_gpu_kokkos PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}
                                                      ${LAMMPS_SOURCE_DIR}/src/KOKKOS)
 target_compile_definitions(reaxff_gpu_kokkos PRIVATE LMP_KOKKOS)
-target_link_libraries(reaxff_gpu_kokkos PRIVATE Kokkos::kokkos lammps_for_plugin)
+target_link_libraries(reaxff_gpu_kokkos PRIVATE Kokkos::kokkos lammps_for_plugin puremd_gpu)
 set(REAXFF_CUDA_KOKKOS ON CACHE INTERNAL "")
 message(STATUS "LAMMPS has KOKKOS (Kokkos ${Kokkos_VERSION}, devices ${Kokkos_DEVICES}): "
                "reaxff/gpu styles are KOKKOS styles under -k on")

@@ -53,19 +53,28 @@ if [ "$other" != none ] && [ "$other" != "$default" ]; then
   # through README's way in for a LAMMPS tree of one's own, -DLAMMPS_SOURCE_DIR
   # (built for you): the tree get_lammps.sh fetched, whose cached build it reuses
   src_other=$(bash scripts/get_lammps.sh "$other" | tail -n 1)
+  # LAMMPS_KOKKOS_TARBALL: LAMMPS's release tarball of this version with lib/kokkos (CI:
+  # ../shared/peer's): this LAMMPS is then built with its KOKKOS package (Serial), and
+  # the tests below add our KOKKOS styles (-k on) through the host driver
+  kokkos=() kokkos_tests=""
+  if [ -n "${LAMMPS_KOKKOS_TARBALL:-}" ] && [ -f "$LAMMPS_KOKKOS_TARBALL" ]; then
+    ksrc=$(bash scripts/get_kokkos.sh "$LAMMPS_KOKKOS_TARBALL" | tail -n 1)
+    kokkos=(-DLAMMPS_KOKKOS_SOURCE="$ksrc")
+    kokkos_tests=":Systems/KokkosStyles.*:KokkosSwitch.*"
+  fi
   BUILD_DIR=$dir BUILD_TARGETS="reaxffgpuplugin lammps_tests test_pair_style reaxff_gpu_yaml" \
     bash scripts/configure.sh "${pass[@]}" -DLAMMPS_VERSION="$other" \
-    -DLAMMPS_SOURCE_DIR="$src_other"
+    -DLAMMPS_SOURCE_DIR="$src_other" "${kokkos[@]}"
   part "build (LAMMPS $other)"
   (cd "$dir" && ctest --output-on-failure --timeout 1500 -j "$jobs" -R '^lammps_yaml_') || rc=$?
   # the examples on 1 rank and, but for the water inputs' variants of one
   # system, on 2; what depends on the version's fixes and files (analysis
   # styles, ACKS2, xlmd's restart files) on 1 rank
   examples='Inputs/ExamplesReaxff.*:ExamplesReaxffSource.*:CompanionStyles.*:QEqRelInput.RegisteredOnlyWhereLammpsHasIt'
-  (cd "$dir" && GTEST_FILTER="$examples:Species.*:AnalysisArguments.*:*Acks2*:Xlmd.*:-Xlmd.NveDrift*" \
+  (cd "$dir" && GTEST_FILTER="$examples:Species.*:AnalysisArguments.*:*Acks2*:Xlmd.*$kokkos_tests:-Xlmd.NveDrift*" \
     ctest --output-on-failure --timeout 1500 -j "$jobs" -R '^lammps_np1(_part[0-9]+)?$') || rc=$?
   table=$(grep -h "\[ table \]" "$dir/Testing/Temporary/LastTest.log" || true)
-  (cd "$dir" && GTEST_FILTER="$examples:-*water_in_water*" \
+  (cd "$dir" && GTEST_FILTER="$examples$kokkos_tests:-*water_in_water*" \
     ctest --output-on-failure --timeout 1500 -j "$jobs" -R '^lammps_np2$') || rc=$?
   part "tests (LAMMPS $other)"
   echo "Examples with LAMMPS $other (worst differences vs pair_style reaxff):"

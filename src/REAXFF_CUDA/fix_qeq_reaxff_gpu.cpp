@@ -137,6 +137,7 @@ void FixQEqReaxFFGPU::post_constructor() {
         puremd::qeq_history_depth(xlmd ? puremd::QEqXl::Step : puremd::QEqXl::Off, xlk));
   });
   grow_arrays(atom->nmax);
+  maxexchange = history.per_atom();  // doubles an atom takes along (exchange buffers)
   history_call("clear_history", [&] { history.clear(); });
   pertype_parameters(pertype_option.c_str());
 }
@@ -441,7 +442,8 @@ Fix *make_fix(LAMMPS *lmp, int argc, char **argv) {
                      argv[0], argv[2], lmp->force->pair_style);
     return new FixQEqReaxFF(lmp, argc, argv);
   }
-  return new FixQEqReaxFFGPU(lmp, argc, argv);
+  return reaxff_gpu::new_charge_fix<FixQEqReaxFFGPU, reaxff_gpu::ChargeFixKind::QEq>(lmp, argc,
+                                                                                     argv);
 }
 const reaxff_gpu::RegisterStyle registered{
     reaxff_gpu::fix_style({"qeq/reaxff/gpu", "qeq/reax/gpu"},

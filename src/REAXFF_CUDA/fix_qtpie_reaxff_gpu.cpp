@@ -8,6 +8,7 @@
 #include "atom.h"
 #include "comm.h"
 #include "error.h"
+#include "kokkos_atoms.h"
 #include "neighbor.h"
 #include "pair_reaxff_gpu.h"
 #include "puremd_gpu/physics/qtpie.h"
@@ -110,7 +111,7 @@ void FixQtpieReaxFFGPU::charge_model(puremd::QEqProblem &in) {
 }
 
 namespace {
-const reaxff_gpu::RegisterStyle registered{
-    reaxff_gpu::fix_style({"qtpie/reaxff/gpu"}, "QTPIE charges for pair_style reaxff/gpu",
-                          &reaxff_gpu::new_fix<FixQtpieReaxFFGPU>)};
+const reaxff_gpu::RegisterStyle registered{reaxff_gpu::fix_style(
+    {"qtpie/reaxff/gpu"}, "QTPIE charges for pair_style reaxff/gpu",
+    &reaxff_gpu::new_charge_fix<FixQtpieReaxFFGPU, reaxff_gpu::ChargeFixKind::Qtpie>)};
 }  // namespace

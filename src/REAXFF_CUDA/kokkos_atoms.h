@@ -13,6 +13,10 @@
 #include "lmptype.h"
 #include "pointers.h"
 
+namespace LAMMPS_NS {
+class Fix;
+}
+
 namespace reaxff_gpu {
 
 struct AtomArrays {
@@ -45,6 +49,19 @@ void kokkos_modified(LAMMPS_NS::LAMMPS *lmp, LAMMPS_NS::ExecutionSpace space, un
 // positions for an electric field, ...): under KOKKOS, brought up to date
 // on the host; nothing to do otherwise.
 void host_arrays_current(LAMMPS_NS::LAMMPS *lmp, unsigned mask);
+
+// Under KOKKOS, a charge fix of this kind whose history moves with the atoms
+// in LAMMPS's KOKKOS exchange and sort (KOKKOS/charge_fix_kokkos.cpp); null
+// where the plugin was built without KOKKOS.
+enum class ChargeFixKind { QEq, Qtpie, QEqRel, Acks2 };
+LAMMPS_NS::Fix *kokkos_charge_fix(ChargeFixKind kind, LAMMPS_NS::LAMMPS *lmp, int narg, char **arg);
+// fix_style's maker for T under kind: the KOKKOS form under `-k on`
+template <class T, ChargeFixKind kind>
+LAMMPS_NS::Fix *new_charge_fix(LAMMPS_NS::LAMMPS *lmp, int narg, char **arg) {
+  if (kokkos_running(lmp))
+    if (LAMMPS_NS::Fix *fix = kokkos_charge_fix(kind, lmp, narg, arg)) return fix;
+  return new T(lmp, narg, arg);
+}
 
 }  // namespace reaxff_gpu
 

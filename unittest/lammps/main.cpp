@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include "library.h"
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   ::testing::InitGoogleTest(&argc, argv);
@@ -15,6 +17,7 @@ int main(int argc, char **argv) {
   const int rc = RUN_ALL_TESTS();
   int worst = rc;
   MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  lammps_kokkos_finalize();  // (where a session ran with -k on: Kokkos stays up until here)
   MPI_Finalize();
   return worst;
 }

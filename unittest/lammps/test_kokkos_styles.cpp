@@ -34,7 +34,11 @@ bool lammps_has_kokkos() { return lammps_config_has_package("KOKKOS") != 0; }
 std::vector<std::string> kokkos_args(bool newton_on = true) {
   const bool gpu = lammps_config_accelerator("KOKKOS", "api", "cuda") != 0;
   std::vector<std::string> a = {"-k", "on", gpu ? "g" : "t", "1", "-sf", "hybrid", "gpu", "kk"};
-  if (newton_on) a.insert(a.end(), {"-pk", "kokkos", "newton", "on", "neigh", "half"});
+  // (exchange and sort on Kokkos's device, as on a GPU by default: a host
+  // backend would do them LAMMPS's host way, which our host callbacks serve)
+  if (newton_on)
+    a.insert(a.end(), {"-pk", "kokkos", "newton", "on", "neigh", "half", "comm", "device", "sort",
+                       "device"});
   return a;
 }
 
@@ -101,6 +105,41 @@ TEST(KokkosSwitch, LogNamesTheKokkosStyles) {
   const std::string text = read_text(log);
   EXPECT_NE(text.find("ReaxFF/GPU: a KOKKOS style"), std::string::npos) << text;
   EXPECT_NE(text.find("QEq/GPU: fix qeq uses"), std::string::npos) << text;
+}
+
+// The charge fix's history (the CG's initial guesses) moves with the atoms
+// in KOKKOS's exchange and sort, on the GPU where the CUDA driver keeps it:
+// a second run sorts the atoms by another bin size at its set-up (a new
+// order, the history kept) and every 10 steps, and the atoms drift across
+// the ranks' boundaries (2 ranks). The CG then needs the iterations it needs
+// without KOKKOS (same plugin, LAMMPS's host exchange and sort); a history
+// left behind or scrambled costs several iterations a solve.
+TEST(KokkosSwitch, HistoryMovesWithTheAtoms) {
+  REQUIRE_KOKKOS();
+  const SystemSpec &sys = all_systems()[1];  // RDX (LAMMPS sorts no triclinic box: not HNS)
+  auto mean_iterations = [&](Variant v, double &s, double &t) {
+    v.after_box = "atom_modify sort 10 0.0";
+    const bool autoload = !v.lammps_args.empty();
+    LammpsSession lmp("none", v.lammps_args, autoload);
+    if (!autoload) lmp.load_plugin();
+    const std::string err =
+        lmp.run(setup_script(sys, v) +
+                "velocity all set 0.1 0.1 0.1 sum yes\nrun 50 post no\natom_modify sort 10 1.7\n"
+                "fix its all ave/time 1 50 50 f_qeq[1] f_qeq[2]\nrun 50 post no\n");
+    ASSERT_EQ(err, "");
+    s = lmp.fix_vector("its", 0);
+    t = lmp.fix_vector("its", 1);
+  };
+  double s_host = 0, t_host = 0, s_kk = 0, t_kk = 0;
+  mean_iterations(our_styles("auto"), s_host, t_host);
+  mean_iterations(kokkos_styles("auto"), s_kk, t_kk);
+  if (mpi_rank() == 0)
+    std::printf(
+        "[ table ] history under KOKKOS: mean CG iterations s %.2f t %.2f, without %.2f %.2f\n",
+        s_kk, t_kk, s_host, t_host);
+  EXPECT_GT(s_host, 1.0);
+  EXPECT_NEAR(s_kk, s_host, 0.02 * s_host);
+  EXPECT_NEAR(t_kk, t_host, 0.02 * t_host);
 }
 
 // KOKKOS on a GPU defaults to newton off, which ReaxFF cannot use: the error

@@ -4,6 +4,7 @@
 // mirror stands for the GPU, so that CI checks the rule without one.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -21,6 +22,13 @@ struct FakeMirror : ChargeHistory::Mirror {
   void fetch(double *host, std::size_t count) override {
     ++*fetches;
     for (std::size_t k = 0; k < count; ++k) host[k] = values[k];
+  }
+  double *gpu_room(std::size_t kept, std::size_t count, const double *host,
+                   std::size_t uploaded) override {
+    values.resize(std::max(values.size(), count));
+    for (std::size_t k = kept; k < count; ++k) values[k] = 0.0;
+    for (std::size_t k = 0; host && k < uploaded; ++k) values[k] = host[k];
+    return values.data();
   }
   std::size_t bytes() const override { return values.size() * sizeof(double); }
 };
@@ -105,4 +113,32 @@ TEST(ChargeHistory, MovesWithItsMirror) {
   EXPECT_EQ(b.s(1, 0), 100.0);
   EXPECT_EQ(fetches, 1);
   EXPECT_GT(b.bytes(), 0u);
+}
+
+// A caller that moves atoms on the GPU itself (LAMMPS KOKKOS's exchange)
+// reads and writes the mirror's blocks: newest there (the host's go up when
+// they are newer), rows past the newest zero, its writes what the host API
+// then brings home; without a mirror there are none.
+TEST(ChargeHistory, GpuBlocksAreTheNewestAndTheCallersWritesStay) {
+  const int per = puremd::kQEqHistoryPerAtom;
+  ChargeHistory none;
+  EXPECT_EQ(none.gpu_blocks(4), nullptr);
+
+  int fetches = 0;
+  ChargeHistory h;
+  FakeMirror *m = attach_newest(h, 2, &fetches);
+  double *g = h.gpu_blocks(3);  // the mirror's two rows, a third zero
+  ASSERT_EQ(g, m->values.data());
+  EXPECT_EQ(g[per + 1], 101.0);
+  EXPECT_EQ(g[2 * per], 0.0);
+  EXPECT_EQ(h.mirror_rows(), 3);
+  g[2 * per] = 7.0;  // the caller moves an atom's block there
+  EXPECT_EQ(h.s(2, 0), 7.0);  // brought home with the caller's write
+  EXPECT_EQ(fetches, 1);
+
+  h.unpack(0, std::vector<double>(per, -3.0).data());  // the host's are newest now
+  g = h.gpu_blocks(3);
+  EXPECT_EQ(g[0], -3.0);  // uploaded
+  EXPECT_EQ(g[per + 1], 101.0);
+  EXPECT_EQ(fetches, 1);
 }

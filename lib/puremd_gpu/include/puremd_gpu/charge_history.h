@@ -33,6 +33,10 @@ class ChargeHistory {
     virtual ~Mirror() = default;
     // Copy the first `count` doubles into host (the blocks, in order).
     virtual void fetch(double *host, std::size_t count) = 0;
+    // Room for `count` doubles in GPU memory, the first `kept` kept and the
+    // rest zero; then `host` (when given) copied over the first `uploaded`.
+    virtual double *gpu_room(std::size_t kept, std::size_t count, const double *host,
+                             std::size_t uploaded) = 0;
     virtual std::size_t bytes() const = 0;
   };
 
@@ -49,6 +53,12 @@ class ChargeHistory {
   void copy(int from, int to);
   int pack(int i, double *buf);          // returns per_atom()
   int unpack(int i, const double *buf);  // grows past the end; returns per_atom()
+  // A caller that moves atoms in GPU memory itself (LAMMPS's KOKKOS exchange
+  // and sort): the first n atoms' blocks in the mirror, newest (the host's go
+  // up first where they are newer; new rows zero), for it to read and write
+  // (its writes are then the newest). Null without a mirror (no solve on a
+  // GPU yet, or the host driver): the host API above serves then.
+  double *gpu_blocks(int n);
   double s(int i, int k);                // k-th newest s (ACKS2: q) of atom i
   double t(int i, int k);                // k-th newest t (ACKS2: u)
   std::size_t bytes() const;             // host and mirror

@@ -72,6 +72,20 @@ std::size_t ChargeHistory::bytes() const {
   return values_.capacity() * sizeof(double) + (mirror_ ? mirror_->bytes() : 0);
 }
 
+double *ChargeHistory::gpu_blocks(int n) {
+  if (!mirror_) return nullptr;
+  n = std::max(n, 0);
+  const std::size_t per = per_atom(), want = static_cast<std::size_t>(n) * per;
+  double *dev;
+  if (mirror_rows_ >= 0) {
+    dev = mirror_->gpu_room(std::min<std::size_t>(mirror_rows_, n) * per, want, nullptr, 0);
+  } else {  // the host's are newest
+    dev = mirror_->gpu_room(0, want, values_.data(), std::min(values_.size(), want));
+  }
+  mirror_rows_ = n;
+  return dev;
+}
+
 double *ChargeHistory::host_blocks(int n) {
   bring_home();
   grow(n);

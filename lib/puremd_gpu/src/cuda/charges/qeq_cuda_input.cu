@@ -192,6 +192,26 @@ double *CudaQEqSolver::history_on_device(ChargeHistory &history, int nl) {
   return dev.data();
 }
 
+// (synchronous: the caller's kernels that follow may run on any stream)
+double *CudaHistoryMirror::gpu_room(std::size_t kept, std::size_t count, const double *host,
+                                    std::size_t uploaded) {
+  PMD_CUDA_CHECK(cudaSetDevice(device_));
+  if (values.capacity() < count) {
+    DeviceArray<double> grown{"QEq: charge history (the caller's)", nullptr};
+    grown.reserve_discarding(count, kGrowHeadroom);
+    if (kept > 0)
+      PMD_CUDA_CHECK(cudaMemcpy(grown.data(), values.data(), kept * sizeof(double),
+                                cudaMemcpyDeviceToDevice));
+    values = std::move(grown);
+  }
+  if (count > kept)
+    PMD_CUDA_CHECK(cudaMemset(values.data() + kept, 0, (count - kept) * sizeof(double)));
+  if (host && uploaded > 0)
+    PMD_CUDA_CHECK(
+        cudaMemcpy(values.data(), host, uploaded * sizeof(double), cudaMemcpyHostToDevice));
+  return values.data();
+}
+
 // Called by the history's host API, after the solve that wrote the values
 // (CudaEngine::solve_charges ends with its stream idle).
 void CudaHistoryMirror::fetch(double *host, std::size_t count) {

@@ -136,6 +136,8 @@ class CudaHistoryMirror final : public ChargeHistory::Mirror {
  public:
   explicit CudaHistoryMirror(int device) : device_(device) {}
   void fetch(double *host, std::size_t count) override;
+  double *gpu_room(std::size_t kept, std::size_t count, const double *host,
+                   std::size_t uploaded) override;
   std::size_t bytes() const override { return values.capacity() * sizeof(double); }
   int device() const { return device_; }
   DeviceArray<double> values{"QEq: charge history (the caller's)", nullptr};
