@@ -18,6 +18,7 @@
 #include "memory_report.h"
 #include "modify.h"
 #include "neigh_list.h"
+#include "neigh_request.h"
 #include "neighbor.h"
 #include "platform.h"
 #include "puremd_gpu/device_choice.h"
@@ -290,6 +291,11 @@ void PairReaxFFGPU::init_style() {
   // host's for a host backend); the host driver the host's
   if (kokkosable) {
     execution_space = engine->driver() == puremd::Driver::Cuda ? Device : Host;
+    // A request (occasional, never built) puts LAMMPS's KOKKOS neighbour code on
+    // the device, whose displacement check runs every step: without one it runs
+    // on the host, the positions copied home each step (bench/README, "Issue 55").
+    if (execution_space == Device)
+      neighbor->add_request(this, NeighConst::REQ_OCCASIONAL)->set_kokkos_device(1);
     if (comm->me == 0)
       utils::logmesg(lmp,
                      "ReaxFF/GPU: a KOKKOS style: the atoms are Kokkos's, read and written in {}\n",

@@ -30,6 +30,8 @@ class PairReaxFFGPU : public PairReaxFF {
   void coeff(int, char **) override;
   void init_style() override;
   double init_one(int, int) override;
+  // (the KOKKOS request's list is never built: `list` stays own_list)
+  void init_list(int, class NeighList *) override {}
   void *extract(const char *, int &) override;
   double memory_usage() override;
   void finish() override;
