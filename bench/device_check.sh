@@ -54,9 +54,7 @@ if [ -n "${BUNDLE:-}" ]; then
   mkdir -p "$plugdir"
   cmp -s "$B/plugins/reaxffgpuplugin.so" "$plugdir/reaxffgpuplugin.so" ||
     cp "$B/plugins/reaxffgpuplugin.so" "$plugdir/"
-  # one path for every process: a test process that auto-loads the plugin from
-  # two paths holds two images of it (with KOKKOS styles, a crash in the second's
-  # registration)
+  # one path for all: a process that loads the plugin from two paths crashed (KOKKOS)
   export LAMMPS_PLUGIN_PATH="$plugdir"
 else
   bash scripts/configure.sh >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
@@ -227,10 +225,8 @@ fi
 reps=${REPS:-3}
 peer_xz=${PEER:-$root/.device/peer/lmp-kokkos-sm90.xz}
 KK=${KK_BIN:-/tmp/lmp-kk}
-# OURS_ARGS: LAMMPS's switches for our runs (default -sf gpu). With a bundle built
-# against LAMMPS with KOKKOS (bench/README, "KOKKOS"): OURS_ARGS="-k on g 1 -sf hybrid
-# gpu kk -pk kokkos neigh half newton on" runs our styles as KOKKOS styles, and
-# KK_BIN="\$B/bin/lmp" makes that same binary the peer (its reaxff/kk).
+# OURS_ARGS: our runs' switches (default -sf gpu; KOKKOS bundles: bench/README, "Issue 55");
+# KK_BIN: the peer's binary (a KOKKOS bundle's own lmp: its reaxff/kk)
 read -r -a ours_args <<<"${OURS_ARGS:--sf gpu}"
 
 median() { sort -n | awk '{v[NR] = $1} END {if (NR) printf "%.2f", v[int((NR + 1) / 2)]; else print "-"}'; }

@@ -24,7 +24,7 @@ AtomArrays host_arrays(LAMMPS *lmp) {
 // array to the host for them and back)
 bool kokkos_running(LAMMPS *lmp) { return lmp->kokkos != nullptr && kokkos_styles_built(); }
 
-void host_arrays_current(LAMMPS *lmp, unsigned mask) {
+void host_arrays_current(LAMMPS *lmp, AtomMask mask) {
   if (kokkos_running(lmp)) kokkos_sync(lmp, Host, mask);
 }
 

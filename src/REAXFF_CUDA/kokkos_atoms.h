@@ -11,6 +11,7 @@
 #define LMP_REAXFF_GPU_KOKKOS_ATOMS_H
 
 #include "lmptype.h"
+#include "pair.h"
 #include "pointers.h"
 
 namespace LAMMPS_NS {
@@ -18,6 +19,9 @@ class Fix;
 }
 
 namespace reaxff_gpu {
+
+// atom_masks.h's masks, as this LAMMPS holds them (32 bits in 4Feb2025, 64 later)
+using AtomMask = decltype(LAMMPS_NS::Pair::datamask_read);
 
 struct AtomArrays {
   double *x = nullptr;  // 3 per atom
@@ -42,13 +46,13 @@ bool kokkos_device_is_gpu();
 // atomKK's arrays in `space` (LAMMPS synced there for the style).
 AtomArrays kokkos_arrays(LAMMPS_NS::LAMMPS *lmp, LAMMPS_NS::ExecutionSpace space);
 // atomKK->sync / modified (masks of atom_masks.h).
-void kokkos_sync(LAMMPS_NS::LAMMPS *lmp, LAMMPS_NS::ExecutionSpace space, unsigned mask);
-void kokkos_modified(LAMMPS_NS::LAMMPS *lmp, LAMMPS_NS::ExecutionSpace space, unsigned mask);
+void kokkos_sync(LAMMPS_NS::LAMMPS *lmp, LAMMPS_NS::ExecutionSpace space, AtomMask mask);
+void kokkos_modified(LAMMPS_NS::LAMMPS *lmp, LAMMPS_NS::ExecutionSpace space, AtomMask mask);
 
 // Before host code of ours reads the arrays of `mask` (tags for the halo,
 // positions for an electric field, ...): under KOKKOS, brought up to date
 // on the host; nothing to do otherwise.
-void host_arrays_current(LAMMPS_NS::LAMMPS *lmp, unsigned mask);
+void host_arrays_current(LAMMPS_NS::LAMMPS *lmp, AtomMask mask);
 
 // Under KOKKOS, a charge fix of this kind whose history moves with the atoms
 // in LAMMPS's KOKKOS exchange and sort (KOKKOS/charge_fix_kokkos.cpp); null

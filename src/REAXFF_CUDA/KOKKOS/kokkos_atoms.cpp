@@ -53,11 +53,11 @@ AtomArrays kokkos_arrays(LAMMPS *lmp, ExecutionSpace space) {
   return r;
 }
 
-void kokkos_sync(LAMMPS *lmp, ExecutionSpace space, unsigned mask) {
+void kokkos_sync(LAMMPS *lmp, ExecutionSpace space, AtomMask mask) {
   atom_kk(lmp)->sync(space, mask);
 }
 
-void kokkos_modified(LAMMPS *lmp, ExecutionSpace space, unsigned mask) {
+void kokkos_modified(LAMMPS *lmp, ExecutionSpace space, AtomMask mask) {
   atom_kk(lmp)->modified(space, mask);
 }
 

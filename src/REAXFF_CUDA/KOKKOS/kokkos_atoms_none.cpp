@@ -17,8 +17,8 @@ namespace {
 bool kokkos_styles_built() { return false; }
 bool kokkos_device_is_gpu() { return false; }
 AtomArrays kokkos_arrays(LAMMPS *, ExecutionSpace) { not_built(); }
-void kokkos_sync(LAMMPS *, ExecutionSpace, unsigned) { not_built(); }
-void kokkos_modified(LAMMPS *, ExecutionSpace, unsigned) { not_built(); }
+void kokkos_sync(LAMMPS *, ExecutionSpace, AtomMask) { not_built(); }
+void kokkos_modified(LAMMPS *, ExecutionSpace, AtomMask) { not_built(); }
 Fix *kokkos_charge_fix(ChargeFixKind, LAMMPS *, int, char **) { return nullptr; }
 
 }  // namespace reaxff_gpu
