@@ -60,7 +60,7 @@ if [ "$other" != none ] && [ "$other" != "$default" ]; then
   if [ -n "${LAMMPS_KOKKOS_TARBALL:-}" ] && [ -f "$LAMMPS_KOKKOS_TARBALL" ]; then
     ksrc=$(bash scripts/get_kokkos.sh "$LAMMPS_KOKKOS_TARBALL" | tail -n 1)
     kokkos=(-DLAMMPS_KOKKOS_SOURCE="$ksrc")
-    kokkos_tests=":Systems/KokkosStyles.*:KokkosSwitch.*"
+    kokkos_tests=":Systems/KokkosStyles.*:KokkosSwitch.*:RunStyles.*"
   fi
   BUILD_DIR=$dir BUILD_TARGETS="reaxffgpuplugin lammps_tests test_pair_style reaxff_gpu_yaml" \
     bash scripts/configure.sh "${pass[@]}" -DLAMMPS_VERSION="$other" \

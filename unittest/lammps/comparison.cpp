@@ -6,6 +6,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "library.h"
+
 namespace {
 // QEq tolerance of both runs. The split energy terms eqeq, ele and pol are
 // first order in the charges, and a CG solve leaves an error of about the
@@ -53,6 +55,25 @@ std::string setup_script(const SystemSpec &s, const Variant &v) {
        "c_reax[1] c_pesum c_ssum[1] c_ssum[2] c_ssum[3] c_ssum[4] c_ssum[5] c_ssum[6] "
        "c_ppair[1] c_ppair[2] c_ppair[3] c_ppair[4] c_ppair[5] c_ppair[6]\n";
   return o.str();
+}
+
+bool lammps_has_kokkos() { return lammps_config_has_package("KOKKOS") != 0; }
+
+std::vector<std::string> kokkos_args(bool newton_on) {
+  const bool gpu = lammps_config_accelerator("KOKKOS", "api", "cuda") != 0;
+  std::vector<std::string> a = {"-k", "on", gpu ? "g" : "t", "1", "-sf", "hybrid", "gpu", "kk"};
+  if (newton_on)
+    a.insert(a.end(), {"-pk", "kokkos", "newton", "on", "neigh", "half", "comm", "device", "sort",
+                       "device"});
+  return a;
+}
+
+Variant kokkos_styles(const std::string &driver) {
+  Variant v = our_styles(driver);
+  v.pair = "reaxff";
+  v.qeq = "qeq/reaxff";
+  v.lammps_args = kokkos_args();
+  return v;
 }
 
 Snapshot snapshot(LammpsSession &lmp) {

@@ -22,33 +22,10 @@ namespace {
 // CompareReaxFF's tolerances.
 constexpr Tolerances kVsReaxFF{1e-10, 1e-8, 1e-8, 1e-8, 1e-9};
 
-bool lammps_has_kokkos() { return lammps_config_has_package("KOKKOS") != 0; }
-
 #define REQUIRE_KOKKOS()                                                                         \
   if (!lammps_has_kokkos())                                                                      \
   GTEST_SKIP() << "this LAMMPS has no KOKKOS package; the device bundle built against one runs " \
                   "these (bench/README, \"KOKKOS\")"
-
-// The switch a kk user writes, with the KOKKOS settings reaxff needs
-// (newton on); one GPU where Kokkos has CUDA, one thread otherwise.
-std::vector<std::string> kokkos_args(bool newton_on = true) {
-  const bool gpu = lammps_config_accelerator("KOKKOS", "api", "cuda") != 0;
-  std::vector<std::string> a = {"-k", "on", gpu ? "g" : "t", "1", "-sf", "hybrid", "gpu", "kk"};
-  // (exchange and sort on Kokkos's device, as on a GPU by default: a host
-  // backend would do them LAMMPS's host way, which our host callbacks serve)
-  if (newton_on)
-    a.insert(a.end(), {"-pk", "kokkos", "newton", "on", "neigh", "half", "comm", "device", "sort",
-                       "device"});
-  return a;
-}
-
-Variant kokkos_styles(const std::string &driver) {
-  Variant v = our_styles(driver);
-  v.pair = "reaxff";  // LAMMPS's names: the suffix makes them ours
-  v.qeq = "qeq/reaxff";
-  v.lammps_args = kokkos_args();
-  return v;
-}
 
 class KokkosStyles : public ::testing::TestWithParam<SystemSpec> {};
 

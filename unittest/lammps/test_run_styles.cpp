@@ -3,7 +3,8 @@
 // driver in CI) against LAMMPS's reaxff + qeq/reaxff, in the same process and
 // on the same ranks: run_style respa with the pair on each level (with the
 // QEq fix, and with fixed charges), minimize (cg, fire), rerun of a dump,
-// `run ... pre no`, and displace_atoms / set / delete_atoms between runs.
+// `run ... pre no`, and displace_atoms / set / delete_atoms between runs;
+// where LAMMPS has KOKKOS, ours also as KOKKOS styles under -k on.
 // Each case runs the same commands with both styles and compares, at the
 // end, the energy terms, thermo energies, pressure, per-atom forces and
 // charges (comparison.h), and the step count; ours with the QEq fix runs
@@ -69,8 +70,9 @@ struct Ending {
 // The set-up, then `commands`, with one set of styles.
 Ending drive(const Variant &v, Charges charges, const std::string &commands) {
   const auto start = std::chrono::steady_clock::now();
-  LammpsSession lmp;
-  if (v.pair != "reaxff") lmp.load_plugin();
+  const bool autoload = !v.lammps_args.empty();
+  LammpsSession lmp("none", v.lammps_args, autoload);
+  if (v.pair != "reaxff" && !autoload) lmp.load_plugin();
   Ending e;
   e.error = lmp.run(setup(charges, v));
   if (e.error.empty()) e.error = lmp.run(commands);
@@ -81,28 +83,37 @@ Ending drive(const Variant &v, Charges charges, const std::string &commands) {
   return e;
 }
 
-// Our styles with the QEq fix's preconditioner `precond` (fixed charges: no fix).
-Variant ours_with(const char *precond) {
-  Variant v = our_styles("auto");
-  v.qeq_keywords = std::string("precond ") + precond;
-  return v;
+// The ways ours runs a case (fixed charges: no fix, no preconditioner): each
+// preconditioner, and where LAMMPS has KOKKOS (unless `kokkos` is false) as
+// KOKKOS styles under -k on (Jacobi).
+struct OursCase {
+  const char *precond;
+  bool kokkos;
+};
+std::vector<OursCase> ours_cases(Charges charges, bool kokkos = true) {
+  std::vector<OursCase> out = {{"jacobi", false}};
+  if (charges == Charges::QEq) out.push_back({"fsai", false});
+  if (kokkos && lammps_has_kokkos()) out.push_back({"jacobi", true});
+  return out;
 }
-// The preconditioners ours runs a case with.
-std::vector<const char *> preconditioners(Charges charges) {
-  if (charges == Charges::Fixed) return {"jacobi"};
-  return {"jacobi", "fsai"};
+Variant ours_for(const OursCase &c) {
+  Variant v = c.kokkos ? kokkos_styles("auto") : our_styles("auto");
+  v.qeq_keywords = std::string("precond ") + c.precond;
+  return v;
 }
 
 // One way of driving LAMMPS, named by `label` in every failure: the same
 // commands with LAMMPS's styles and with ours, the same state at the end.
-void expect_same(const std::string &label, Charges charges, const std::string &commands) {
+void expect_same(const std::string &label, Charges charges, const std::string &commands,
+                 bool kokkos = true) {
   SCOPED_TRACE(label);
   const Ending ref = drive(reference_styles(), charges, commands);
   ASSERT_EQ(ref.error, "") << "with LAMMPS's reaxff";
   ASSERT_GT(ref.step, 0) << "nothing ran: the comparison would be vacuous";
-  for (const char *precond : preconditioners(charges)) {
-    SCOPED_TRACE(std::string("precond ") + precond);
-    const Ending ours = drive(ours_with(precond), charges, commands);
+  for (const OursCase &c : ours_cases(charges, kokkos)) {
+    const std::string precond = std::string(c.precond) + (c.kokkos ? ", -k on" : "");
+    SCOPED_TRACE("precond " + precond);
+    const Ending ours = drive(ours_for(c), charges, commands);
     ASSERT_EQ(ours.error, "") << "with reaxff/gpu";
     EXPECT_EQ(ours.step, ref.step) << "last step (minimizer iterations)";
     Worst w;
@@ -113,7 +124,7 @@ void expect_same(const std::string &label, Charges charges, const std::string &c
     std::printf(
         "[ runs  ] %-40s %-6s ranks %d  step %4.0f  %.2f s + %.2f s  worst rel. term %.1e  "
         "force %.1e x max|F|  charge %.1e\n",
-        label.c_str(), precond, nprocs, ref.step, ref.seconds, ours.seconds, w.term_rel,
+        label.c_str(), precond.c_str(), nprocs, ref.step, ref.seconds, ours.seconds, w.term_rel,
         w.force_rel, w.charge);
   }
 }
@@ -163,8 +174,9 @@ TEST(RunStyles, MinimizeCG) {
   expect_same("minimize, min_style cg", Charges::QEq, "min_style cg\nminimize 0.0 0.0 10 100\n");
 }
 TEST(RunStyles, MinimizeFire) {
-  expect_same("minimize, min_style fire", Charges::QEq,
-              "min_style fire\nminimize 0.0 0.0 20 200\n");
+  // (LAMMPS's KOKKOS package has no fire/kk: it refuses `minimize` under -k on)
+  expect_same("minimize, min_style fire", Charges::QEq, "min_style fire\nminimize 0.0 0.0 20 200\n",
+              false);
 }
 
 // --- rerun: every frame's positions come from a file, not from motion.
@@ -207,9 +219,9 @@ TEST(RunStyles, RerunOfADump) {
   const Ending ref = drive(reference_styles(), Charges::QEq, rerun(ref_pe));
   ASSERT_EQ(ref.error, "") << "rerun with LAMMPS's reaxff";
   EXPECT_EQ(ref.step, kSteps) << "the last frame";
-  for (const char *precond : preconditioners(Charges::QEq)) {
-    SCOPED_TRACE(std::string("precond ") + precond);
-    const Ending ours = drive(ours_with(precond), Charges::QEq, rerun(our_pe));
+  for (const OursCase &c : ours_cases(Charges::QEq)) {
+    SCOPED_TRACE(std::string("precond ") + c.precond + (c.kokkos ? ", -k on" : ""));
+    const Ending ours = drive(ours_for(c), Charges::QEq, rerun(our_pe));
     ASSERT_EQ(ours.error, "") << "rerun with reaxff/gpu";
     EXPECT_EQ(ours.step, ref.step) << "the last frame";
     Worst w;
