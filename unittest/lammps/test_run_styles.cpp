@@ -3,7 +3,7 @@
 // driver in CI) against LAMMPS's reaxff + qeq/reaxff, in the same process and
 // on the same ranks: run_style respa with the pair on each level (with the
 // QEq fix, and with fixed charges), minimize (cg, fire), rerun of a dump,
-// `run ... pre no`, and displace_atoms / set / delete_atoms between runs;
+// `run ... pre no`, and displace_atoms / set / delete_atoms / change_box between runs;
 // where LAMMPS has KOKKOS, ours also as KOKKOS styles under -k on.
 // Each case runs the same commands with both styles and compares, at the
 // end, the energy terms, thermo energies, pressure, per-atom forces and
@@ -258,6 +258,20 @@ TEST(RunStyles, DisplaceAtomsAndSetBetweenRuns) {
 TEST(RunStyles, SetChargeBetweenRuns) {
   expect_same("set charge between runs, fixed charges", Charges::Fixed,
               run_n(kSteps / 2) + "set type 3 charge -0.5\n" + run_n(kSteps / 2));
+}
+
+// The box itself changes between runs (change_box with remap): a new box,
+// new periodic images, positions scaled.
+TEST(RunStyles, ChangeBoxBetweenRuns) {
+  expect_same("change_box between runs", Charges::QEq,
+              run_n(kSteps / 2) + "change_box all x scale 1.004 y scale 0.997 remap units box\n" +
+                  run_n(kSteps / 2));
+}
+
+// The box changes on every step (fix npt: fix npt/kk under -k on).
+TEST(RunStyles, NptRun) {
+  expect_same("fix npt", Charges::QEq,
+              "unfix nve\nfix npt all npt temp 3000 3000 10 iso 1 1 100\n" + run_n(kSteps));
 }
 
 // Fewer atoms (IDs compressed) in the second run.
