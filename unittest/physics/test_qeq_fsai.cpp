@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "common/fsai_refresh.h"
 #include "host_qeq.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/physics/qeq_fsai.h"
@@ -195,4 +196,21 @@ TEST(QEqFsai, RadiusIsChecked) {
       EXPECT_NE(std::string(e.what()).find("fsai_radius"), std::string::npos) << e.what();
     }
   }
+}
+
+// When G is built again (common/fsai_refresh.h, both drivers): kept while
+// the owned atoms are those of the build and the counts and radius are the
+// same, for kFsaiRefreshSolves solves; built again on any change.
+TEST(QEqFsai, RebuiltWhenOwnedAtomsReorderOrEveryRefresh) {
+  FsaiBuild b;
+  EXPECT_FALSE(b.keep(100, 90, 3.5, true));  // nothing built yet
+  for (int k = 1; k < kFsaiRefreshSolves; ++k) EXPECT_TRUE(b.keep(100, 90, 3.5, true)) << k;
+  EXPECT_FALSE(b.keep(100, 90, 3.5, true));  // the refresh
+  EXPECT_TRUE(b.keep(100, 90, 3.5, true));
+  EXPECT_FALSE(b.keep(100, 90, 3.5, false));  // owned atoms reordered
+  EXPECT_TRUE(b.keep(100, 90, 3.5, true));
+  EXPECT_FALSE(b.keep(101, 90, 3.5, true));  // an atom more
+  EXPECT_FALSE(b.keep(101, 91, 3.5, true));  // a row more
+  EXPECT_FALSE(b.keep(101, 91, 3.0, true));  // another radius
+  EXPECT_TRUE(b.keep(101, 91, 3.0, true));
 }

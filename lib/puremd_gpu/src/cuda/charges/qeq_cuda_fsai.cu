@@ -9,6 +9,7 @@
 // by atomics (a run-dependent order of the adds, as the tile product's).
 #include <cuda_runtime.h>
 
+#include "common/fsai_refresh.h"
 #include "cuda/charges/cuda_preconditioner.h"
 #include "cuda/charges/qeq_cuda_rows.cuh"
 #include "cuda/charges/qeq_cuda_solver.h"
@@ -49,6 +50,13 @@ __global__ void k_fsai_candidates(QEqRowArgs a, double r2, int *count, int *slot
     else if (j < f.n_local)
       add(j, i);
   }
+}
+
+// *differ = 1 where the owned atoms' ids are not those of G's build.
+__global__ void k_fsai_ids_differ(int nl, const long long *tag, const long long *built,
+                                  int *differ) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < nl && tag[i] != built[i]) *differ = 1;
 }
 
 // A thread's room in k_fsai_rows's shared memory: its candidates and
@@ -145,24 +153,24 @@ class CudaFsai final : public CudaPreconditioner {
         g_count_("QEq FSAI: entries a row of G", &mem),
         g_col_("QEq FSAI: G's columns", &mem),
         g_val_("QEq FSAI: G's values", &mem),
-        y_("QEq FSAI: G r", &mem) {}
+        y_("QEq FSAI: G r", &mem),
+        built_ids_("QEq FSAI: the owned ids at G's build", &mem),
+        differ_("QEq FSAI: ids differ", &mem) {}
 
-  // G is kept until the atoms are reordered, or the counts, rows or radius
-  // change (as host_fsai.cpp).
+  // Built again as common/fsai_refresh.h says (the owned ids compared on the
+  // GPU after LAMMPS re-neighboured), as host_fsai.cpp.
   void setup(const CudaPreconditionerInput &in) override {
     in_ = in;
     const QEqRowArgs &a = *in.row_args;
     nl_ = a.far.n_local;
     if (nl_ == 0 || in.n_rows == 0) return;
     const double r = in.settings->fsai_radius;
-    if (!in.atoms_reordered && nl_ == built_nl_ && a.far.n_total == built_n_ &&
-        in.n_rows == built_rows_ && r == built_radius_)
-      return;
-    built_nl_ = nl_;
-    built_n_ = a.far.n_total;
-    built_rows_ = in.n_rows;
-    built_radius_ = r;
+    if (built_.keep(nl_, in.n_rows, r, !in.atoms_reordered || same_owned_ids(a, in.stream))) return;
     const size_t nl = static_cast<size_t>(nl_);
+    built_ids_.reserve_discarding(nl, kGrowHeadroom);
+    PMD_CUDA_CHECK(cudaMemcpyAsync(built_ids_.data(), a.far.tag, nl * sizeof(long long),
+                                   cudaMemcpyDeviceToDevice, in.stream));
+    built_ids_n_ = nl_;
     count_.reserve_discarding(nl, kGrowHeadroom);
     slot_.reserve_discarding(nl * kFsaiCandidates, kGrowHeadroom);
     g_count_.reserve_discarding(nl, kGrowHeadroom);
@@ -200,14 +208,32 @@ class CudaFsai final : public CudaPreconditioner {
   }
 
  private:
+  // The owned atoms' ids are those of G's build (one readback: a
+  // re-neighbouring's solve only).
+  bool same_owned_ids(const QEqRowArgs &a, cudaStream_t stream) {
+    if (built_ids_n_ != nl_) return false;
+    differ_.reserve_discarding(1);
+    PMD_CUDA_CHECK(cudaMemsetAsync(differ_.data(), 0, sizeof(int), stream));
+    k_fsai_ids_differ<<<blocks_for(nl_, kQEqBlock), kQEqBlock, 0, stream>>>(
+        nl_, a.far.tag, built_ids_.data(), differ_.data());
+    PMD_CUDA_CHECK_LAUNCH("k_fsai_ids_differ", stream);
+    int differ = 0;
+    PMD_CUDA_CHECK(
+        cudaMemcpyAsync(&differ, differ_.data(), sizeof(int), cudaMemcpyDeviceToHost, stream));
+    PMD_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return differ == 0;
+  }
+
   CudaPreconditionerInput in_;
   int nl_ = 0;
   bool shared_set_ = false;
-  int built_nl_ = -1, built_n_ = -1, built_rows_ = -1;  // what G was built for (-1: none)
-  double built_radius_ = -1.0;
   DeviceArray<int> count_, slot_, g_count_, g_col_;
   DeviceArray<double> g_val_;
   DeviceArray<double2> y_;
+  FsaiBuild built_;  // what G was built for (fsai_refresh.h)
+  DeviceArray<long long> built_ids_;
+  int built_ids_n_ = -1;
+  DeviceArray<int> differ_;
 };
 
 const CudaPreconditioners::Add<CudaFsai> kCudaFsai(kQEqFsai);

@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/fsai_refresh.h"
 #include "common/qeq_rows.h"
 #include "host/charges/host_preconditioner.h"
 #include "host/charges/host_qeq_solver.h"
@@ -15,19 +16,21 @@ namespace {
 
 class HostFsai final : public HostPreconditioner {
  public:
-  // G is kept until the atoms are reordered (LAMMPS re-neighboured: its
-  // columns are indices) or the counts or the radius change: between, the
-  // atoms move little and a G of earlier positions preconditions as well
-  // (bench/README).
+  // Built again as common/fsai_refresh.h says (the owned ids compared after
+  // LAMMPS re-neighboured).
   void setup(const HostQEqSolver &s) override {
     const QEqInput &in = s.input();
     const std::vector<vec3> &x = s.positions();
     const int nl = in.n_local, n = in.n_total;
     const double radius = s.settings().fsai_radius;
-    if (!in.atoms_reordered && nl == built_nl_ && n == built_n_ && radius == built_radius_) return;
-    built_nl_ = nl;
-    built_n_ = n;
-    built_radius_ = radius;
+    int rows = 0;
+    for (int i = 0; i < nl; ++i) rows += qeq_is_active(in, i) ? 1 : 0;
+    bool owned_same = !in.atoms_reordered || static_cast<int>(built_tags_.size()) == nl;
+    for (int i = 0; in.atoms_reordered && owned_same && i < nl; ++i)
+      owned_same = built_tags_[i] == in.tag[i];
+    if (built_.keep(nl, rows, radius, owned_same)) return;
+    built_tags_.resize(nl);
+    for (int i = 0; i < nl; ++i) built_tags_[i] = in.tag[i];
     // each atom's column: owned atoms their own, an image of one its owner,
     // another rank's atom none (-1), as the CUDA solver finds owners by id
     std::unordered_map<long long, int> owned;
@@ -105,8 +108,8 @@ class HostFsai final : public HostPreconditioner {
   }
 
  private:
-  int built_nl_ = -1, built_n_ = -1;  // G's atom counts and radius (-1: none)
-  double built_radius_ = -1.0;
+  FsaiBuild built_;                    // what G was built for (fsai_refresh.h)
+  std::vector<long long> built_tags_;  // the owned atoms' ids then
   HalfNeighborList list_;
   std::vector<int> col_of_, count_;
   std::vector<FsaiCandidate> cand_;

@@ -1,0 +1,38 @@
+// When FSAI's G (physics/qeq_fsai.h) is built again, the same rule for both
+// drivers. G's columns are owned atoms' indices and its values come from
+// their positions at the build: it stays valid while the owned atoms keep
+// their indices (the same ids in the same order: LAMMPS re-neighbouring
+// without an exchange or a sort leaves them), and it preconditions as well
+// for a while after, the atoms having moved little (bench/README, issue 54:
+// as good rebuilt every 20th solve as at every one). So: built again when the
+// owned atoms were reordered, when the counts or the radius change, or every
+// kFsaiRefreshSolves solves.
+#pragma once
+
+namespace puremd {
+
+constexpr int kFsaiRefreshSolves = 20;
+
+struct FsaiBuild {
+  int n_local = -1, rows = -1;  // what G was built for (-1: none)
+  double radius = -1.0;
+  int solves = 0;  // solves with this G so far
+
+  // Keep G for a solve of these counts and radius, the owned atoms being
+  // those of the build (same ids, same order) or not; counts the solve.
+  bool keep(int nl, int n_rows, double r, bool owned_same) {
+    const bool same =
+        owned_same && nl == n_local && n_rows == rows && r == radius && solves < kFsaiRefreshSolves;
+    if (same) {
+      ++solves;
+      return true;
+    }
+    n_local = nl;
+    rows = n_rows;
+    radius = r;
+    solves = 1;
+    return false;
+  }
+};
+
+}  // namespace puremd
