@@ -298,6 +298,7 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
 
   // The problem; the atoms are the pair style's (its StepInput). LAMMPS's
   // arrays as they are: the solver reads the group from the mask.
+  if (kokkosable) reaxff_gpu::kokkos_sync(lmp, execution_space, datamask_read);  // (as the pair)
   const reaxff_gpu::AtomArrays arrays = reaxff->atom_arrays();
   puremd::QEqProblem in;
   in.settings = qeq_settings();
@@ -329,6 +330,7 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   puremd::Engine &engine = reaxff->charge_engine();
   res = call_library(lmp, context().c_str(), "solve_charges",
                      [&] { return engine.solve_charges(atoms, in, history, *qcomm, arrays.q); });
+  if (kokkosable) reaxff_gpu::kokkos_modified(lmp, execution_space, datamask_modify);
   iter_s = res.iter_s;
   iter_t = res.iter_t;
   log_halo(res);

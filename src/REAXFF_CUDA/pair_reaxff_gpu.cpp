@@ -290,6 +290,12 @@ void PairReaxFFGPU::init_style() {
   // KOKKOS: the CUDA driver reads Kokkos's device arrays (on the GPU, or the
   // host's for a host backend); the host driver the host's
   if (kokkosable) {
+    // (LAMMPS's rRESPA is no KOKKOS integrator: it clears and reads the forces on
+    // the host, past the arrays' sync, while a KOKKOS style keeps them on the GPU)
+    if (utils::strmatch(update->integrate_style, "^respa"))
+      error->all(FLERR,
+                 "pair_style reaxff/gpu under -k on (KOKKOS) cannot run with run_style respa: "
+                 "use run_style verlet, or run without -k on (-sf gpu alone supports respa)");
     execution_space = engine->driver() == puremd::Driver::Cuda ? Device : Host;
     // A request (occasional, never built) puts LAMMPS's KOKKOS neighbour code on
     // the device, whose displacement check runs every step: without one it runs
@@ -474,6 +480,9 @@ puremd::StepKey PairReaxFFGPU::step_key(StepCall call) const {
 
 void PairReaxFFGPU::compute(int eflag, int vflag) {
   ev_init(eflag, vflag);
+  // (LAMMPS's KOKKOS integrators sync before and mark after; a caller that
+  // does not, finds the same here, as LAMMPS's own KOKKOS styles do)
+  if (kokkosable) reaxff_gpu::kokkos_sync(lmp, execution_space, datamask_read);
   const int nall = atom->nlocal + atom->nghost;
   puremd::StepInput in;
   fill_step_input(in);
@@ -509,6 +518,7 @@ void PairReaxFFGPU::compute(int eflag, int vflag) {
   if (vflag_global || vflag_fdotr)
     for (int k = 0; k < 6; ++k) virial[k] += out.virial[k];
 
+  if (kokkosable) reaxff_gpu::kokkos_modified(lmp, execution_space, datamask_modify);
   ++computes;
   if (analysis_styles) export_for_analysis();
 }

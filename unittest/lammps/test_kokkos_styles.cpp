@@ -119,6 +119,18 @@ TEST(KokkosSwitch, HistoryMovesWithTheAtoms) {
   EXPECT_NEAR(t_kk, t_host, 0.02 * t_host);
 }
 
+// rRESPA clears and reads the forces on the host, which a KOKKOS style keeps
+// on the GPU: refused with the way out, not run wrong.
+TEST(KokkosSwitch, RespaIsRefusedWithTheWayOut) {
+  REQUIRE_KOKKOS();
+  Variant v = kokkos_styles("auto");
+  LammpsSession lmp("none", v.lammps_args, true);
+  const std::string err =
+      lmp.run(setup_script(all_systems()[1], v) + "run_style respa 2 2 pair 1\nrun 1 post no\n");
+  EXPECT_NE(err.find("cannot run with run_style respa"), std::string::npos) << err;
+  EXPECT_NE(err.find("run_style verlet"), std::string::npos) << err;
+}
+
 // KOKKOS on a GPU defaults to newton off, which ReaxFF cannot use: the error
 // names the setting that fixes it.
 TEST(KokkosSwitch, NewtonOffSaysHowToTurnItOn) {
