@@ -103,17 +103,6 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, ChargeModelS
   parse_keywords();
   qcomm = std::make_unique<QEqLammpsComm>(lmp, this, cuda_aware, halo_peer_copies);
   atom->add_callback(Atom::GROW);
-  // Under `-k on` a KOKKOS fix beside the KOKKOS pair (pair_reaxff_gpu.cpp):
-  // the solve reads and writes the arrays below where the pair's engine
-  // does (init); the history's exchange, sorting and the halo's recording
-  // run through LAMMPS's host paths (they call our host callbacks).
-  if (reaxff_gpu::kokkos_running(lmp)) {
-    kokkosable = 1;
-    forward_comm_device = exchange_comm_device = sort_device = 0;
-    execution_space = Device;
-    datamask_read = X_MASK | Q_MASK | TYPE_MASK | TAG_MASK | MASK_MASK;
-    datamask_modify = Q_MASK;
-  }
   if (xlmd) {
     restart_global = 1;
     restart_peratom = 1;

@@ -441,7 +441,7 @@ void PairReaxFFGPU::fill_step_input(puremd::StepInput &in) {
   in.q = a.q;
   in.u = charge_fix ? charge_fix->effective_potentials() : nullptr;
   in.on_gpu = a.on_gpu;
-  in.capacity = a.on_gpu ? 0 : atom->nmax;    // x, q, type and tag have room for nmax atoms
+  in.capacity = atom->nmax;                   // x, q, type and tag have room for nmax atoms
   in.atoms_reordered = (neighbor->ago == 0);  // re-neighboured: indices / ghosts changed
 }
 
@@ -500,7 +500,7 @@ void PairReaxFFGPU::compute(int eflag, int vflag) {
   out.overwrite = force->pair == this && !utils::strmatch(update->integrate_style, "^respa");
   const reaxff_gpu::AtomArrays a = atom_arrays();
   out.f = nall ? a.f : nullptr;
-  out.capacity = a.on_gpu ? 0 : atom->nmax;
+  out.capacity = atom->nmax;
   out.eatom = eflag_atom ? eatom : nullptr;
   out.vatom = vflag_atom ? &vatom[0][0] : nullptr;
 

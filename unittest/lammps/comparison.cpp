@@ -150,6 +150,16 @@ void compare(const std::string &label, const Snapshot &ref, const Snapshot &ours
 }
 
 // Per-atom energy and virial of our style sum to the global ones.
+Worst compare_runs(const SystemSpec &s, const Snapshot &ref0, const Snapshot &ref1,
+                   const Snapshot &our0, const Snapshot &our1, const Tolerances &tol) {
+  Worst w;
+  compare("step 0", ref0, our0, tol, w);
+  compare("after " + std::to_string(s.steps) + " steps", ref1, our1, tol, w);
+  check_per_atom_sums("step 0", our0);
+  check_per_atom_sums("after dynamics", our1);
+  return w;
+}
+
 void check_per_atom_sums(const std::string &label, const Snapshot &s) {
   SCOPED_TRACE(label);
   const double epair = s.evdwl + s.ecoul;

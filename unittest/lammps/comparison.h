@@ -60,6 +60,11 @@ Snapshot snapshot(LammpsSession &lmp);
 void compare(const std::string &label, const Snapshot &ref, const Snapshot &ours,
              const Tolerances &tol, Worst &w);
 void check_per_atom_sums(const std::string &label, const Snapshot &s);
+// run_system's two snapshots of ours against the reference's (compare, at
+// step 0 and after the system's steps), ours' per-atom sums checked at both;
+// the worst differences.
+Worst compare_runs(const SystemSpec &s, const Snapshot &ref0, const Snapshot &ref1,
+                   const Snapshot &our0, const Snapshot &our1, const Tolerances &tol);
 
 // Charges within 1e-8 and forces within 1e-8 x max|F_ref| of the reference,
 // after checking that some reference charge reaches min_charge (else the

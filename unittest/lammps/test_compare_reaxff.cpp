@@ -37,11 +37,7 @@ TEST_P(CompareReaxFF, StepZeroAndAfterDynamics) {
     Variant ours = our_styles("auto");
     ours.qeq_keywords = std::string("precond ") + precond;
     ASSERT_TRUE(run_system(sys, ours, our0, our1, &err)) << err;
-    Worst w;
-    compare("step 0", ref0, our0, kVsReaxFF, w);
-    compare("after " + std::to_string(sys.steps) + " steps", ref1, our1, kVsReaxFF, w);
-    check_per_atom_sums("step 0", our0);
-    check_per_atom_sums("after dynamics", our1);
+    const Worst w = compare_runs(sys, ref0, ref1, our0, our1, kVsReaxFF);
     if (mpi_rank() == 0)
       std::printf(
           "[ table ] %-11s %-6s ranks %d  worst rel. energy term %.2e  force %.2e x max|F|  "

@@ -28,10 +28,7 @@ TEST_P(CudaVsHost, StepZeroAndAfterDynamics) {
   std::string err;
   if (!run_system(sys, our_styles("cuda"), gpu0, gpu1, &err)) SKIP_WITHOUT_GPU_ELSE_FAIL(err);
   ASSERT_TRUE(run_system(sys, our_styles("host"), host0, host1, &err)) << err;
-  Worst w;
-  compare("step 0", host0, gpu0, kCudaVsHost, w);
-  compare("after " + std::to_string(sys.steps) + " steps", host1, gpu1, kCudaVsHost, w);
-  check_per_atom_sums("CUDA step 0", gpu0);
+  const Worst w = compare_runs(sys, host0, host1, gpu0, gpu1, kCudaVsHost);
   if (mpi_rank() == 0)
     std::printf(
         "[ cuda  ] %-11s ranks %d  worst rel. energy term %.2e  force %.2e x max|F|  "

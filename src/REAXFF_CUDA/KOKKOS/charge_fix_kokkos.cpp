@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "atom.h"
+#include "atom_masks.h"
 #include "fix_acks2_reaxff_gpu.h"
 #include "fix_qeq_reaxff_gpu.h"
 #include "fix_qeq_rel_reaxff_gpu.h"
@@ -30,7 +31,15 @@ using Unmanaged = Kokkos::View<double *, typename Space::memory_space, Kokkos::M
 template <class Base>
 class ChargeFixKokkos : public Base, public KokkosBase {
  public:
+  // A KOKKOS fix beside the KOKKOS pair (pair_reaxff_gpu.cpp): the solve
+  // reads and writes the arrays below where the pair's engine does (init);
+  // the halo's recording runs through LAMMPS's host forward comm.
   ChargeFixKokkos(LAMMPS *lmp, int narg, char **arg) : Base(lmp, narg, arg) {
+    this->kokkosable = 1;
+    this->execution_space = Device;
+    this->datamask_read = X_MASK | Q_MASK | TYPE_MASK | TAG_MASK | MASK_MASK;
+    this->datamask_modify = Q_MASK;
+    this->forward_comm_device = 0;
     this->exchange_comm_device = this->sort_device = 1;
   }
 

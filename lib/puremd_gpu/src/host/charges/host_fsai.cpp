@@ -23,8 +23,7 @@ class HostFsai final : public HostPreconditioner {
     const std::vector<vec3> &x = s.positions();
     const int nl = in.n_local, n = in.n_total;
     const double radius = s.settings().fsai_radius;
-    int rows = 0;
-    for (int i = 0; i < nl; ++i) rows += qeq_is_active(in, i) ? 1 : 0;
+    const int rows = static_cast<int>(s.rows().size());
     bool owned_same = !in.atoms_reordered || static_cast<int>(built_tags_.size()) == nl;
     for (int i = 0; in.atoms_reordered && owned_same && i < nl; ++i)
       owned_same = built_tags_[i] == in.tag[i];
