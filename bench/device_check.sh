@@ -8,7 +8,7 @@
 #      bench/plot_side_by_side.py.
 # On a machine with the full toolchain it builds first (scripts/configure.sh);
 # with BUNDLE=dir (made by bench/make_device_bundle.sh) it runs prebuilt binaries.
-# Usage: bench/device_check.sh [unit|quick|tests|bench|scaling|failures|inject|profile|floors|sanitize|drift|lanes|qeqtol|qeqmatrix|predictor|qtpie|acks2|gpupkg|yaml|arch|all]
+# Usage: bench/device_check.sh [unit|quick|tests|bench|scaling|failures|inject|profile|floors|sanitize|drift|lanes|qeqtol|qeqmatrix|predictor|qtpie|acks2|gpupkg|yaml|arch|large|all]
 #        (default all; lanes: the threads-per-row sweep behind thread_mapping.h's defaults;
 #        qeqtol: GPU vs host after 100 steps at two CG tolerances; qeqmatrix: the QEq
 #        matrix in full, each pair once, or matrix-free (MODES); gpupkg: the examples/reaxff suite and the -sf gpu
@@ -25,7 +25,8 @@
 #        charges against converged ones; XLMD=1 with bench adds ours with `xlmd yes`;
 #        scaling, not in all: HNS on 1 and 2 (or more) GPUs, one MPI rank per GPU, beside
 #        the MPI peer (CASES); failures: a library call failing on one rank of two stops
-#        both (CUDA driver); sanitize adds memcheck on 2 ranks where there are 2 GPUs)
+#        both (CUDA driver); sanitize adds memcheck on 2 ranks where there are 2 GPUs;
+#        large, not in all: HNS at SIZES^3 on one GPU, energies per atom against HNS 2^3)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -560,42 +561,6 @@ if [ "$what" = arch ]; then
   cd "$root"
 fi
 
-if [ "$what" = yaml ]; then
-  # LAMMPS's pair-style harness (its unittest/force-styles/test_pair_style.cpp) on its
-  # ReaxFF reference data (tests/atomic-pair-reaxff*.yaml), our copies with `driver cuda`
-  # (unittest/force_styles: made at build time, epsilon widened by 7.5, the factor
-  # LAMMPS's harness gives its own GPU package in double precision). The harness tests
-  # that apply (plain, extract: see unittest/force_styles/CMakeLists.txt), one row per
-  # file with the largest relative error it printed (-s) and the file's epsilon.
-  if [ -n "${BUNDLE:-}" ]; then
-    harness="$B/bin/test_pair_style"; yamls="$B/force-styles"; inputs="$B/force-styles/tests"
-    export LAMMPS_POTENTIALS="$B/force-styles/potentials"
-  else
-    src=$(grep -E '^LAMMPS_SOURCE_DIR' "$root/build/CMakeCache.txt" | cut -d= -f2)
-    harness="$root/build/unittest/force_styles/test_pair_style"
-    yamls="$root/build/unittest/force_styles/cuda"; inputs="$src/unittest/force-styles/tests"
-    export LAMMPS_POTENTIALS="$src/potentials" LAMMPS_PLUGIN_PATH="$root/build/plugins"
-  fi
-  # the harness writes restart and data files, the tabulate inputs a control file, here;
-  # one log for all files in $out (the device tool brings back only a few files)
-  work=${TMPDIR:-/tmp}/reaxff_yaml_run
-  mkdir -p "$work" && cd "$work" && : >"$out/yaml.log"
-  for y in "$yamls"/atomic-pair-reaxff*.yaml; do
-    n=$(basename "$y" .yaml); n=${n#atomic-pair-}
-    "$harness" "$y" -d "$inputs" -s --gtest_filter=PairStyle.plain:PairStyle.extract \
-      >"$work/$n.log" 2>&1; rc=$?
-    # a missing style (plugin not loaded) is a skip with exit code 0
-    grep -qE 'SKIPPED|prerequisite styles are not available' "$work/$n.log" && rc=skipped
-    # (run forces are held to 5 x epsilon, the rest to epsilon)
-    worst=$(grep -oE 'MaxErr: +[0-9.e+-]+' "$work/$n.log" | awk '{print $2}' | sort -g | tail -1)
-    row "$(printf 'yaml %-22s rc=%s  worst relative error %s  epsilon %s' "$n" "$rc" \
-      "${worst:--}" "$(awk '/^epsilon:/ {print $2}' "$y")")"
-    { echo "=== $y"; cat "$work/$n.log"; } >>"$out/yaml.log"
-    [ "$rc" != 0 ] && grep -B2 -A8 'Failure\|rror' "$work/$n.log" | head -40
-  done
-  cd "$root"
-fi
-
 # inject, not in all: a CUDA failure on this GPU machine must fail the GPU tests, not
 # skip them. Every GPU is hidden (CUDA_VISIBLE_DEVICES=""), so CUDA cannot start
 # although the machine has a GPU (unittest/support/gpu_machine.h): the library's GPU
@@ -615,8 +580,11 @@ if [ "$what" = inject ]; then
 fi
 
 # The tuning and analysis modes (profile, floors, qeqtol, qeqmatrix, predictor,
-# lanes): bench/device_check_tuning.sh, with the helpers above.
+# lanes): bench/device_check_tuning.sh; yaml: bench/device_check_yaml.sh; large:
+# bench/device_check_large.sh; each with the helpers above.
 source "$root/bench/device_check_tuning.sh"
+source "$root/bench/device_check_yaml.sh"
+source "$root/bench/device_check_large.sh"
 
 echo
 echo "=== reaxff-cuda device check: $(cat "$out/gpu.txt") ==="

@@ -422,14 +422,15 @@ TEST(CudaEngine, PhaseTimesWhenRequested) {
   EXPECT_LE(step_ms, wall_ms + 0.01) << "the phases of one step exceed its wall time";
 
   // Memory by array at the peak: the arrays add up to the peak, largest
-  // first, the far list among them; the host driver holds no device memory.
+  // first, the skin list (the far list's rows) among them; the host driver
+  // holds no device memory.
   const MemoryTable table = timed->device_memory_table();
   ASSERT_FALSE(table.empty());
   size_t sum = 0;
   bool far_list = false;
   for (size_t k = 0; k < table.size(); ++k) {
     sum += table[k].bytes;
-    far_list = far_list || table[k].what == "far-neighbour list";
+    far_list = far_list || table[k].what == "skin list";
     if (k > 0) EXPECT_GE(table[k - 1].bytes, table[k].bytes) << table[k].what;
   }
   EXPECT_EQ(sum, timed->device_bytes());

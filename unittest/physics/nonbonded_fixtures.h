@@ -95,15 +95,14 @@ struct MiniSystem {
   std::vector<long long> tag;
   std::vector<double> q;
   // far list (half, rows of owned atoms up to nonb_cut)
-  std::vector<int> far_start, far_end, far_nbr;
+  std::vector<ListPos> far_start, far_end;
+  std::vector<int> far_nbr;
   // bonds / hbonds
   std::vector<int> b_start, b_end, b_nbr, b_sym;
   std::vector<double> b_d;
   std::vector<vec3> b_dvec;
   std::vector<BondOrder> b_bo;
   std::vector<int> h_start, h_end, h_nbr;
-  std::vector<double> h_d;
-  std::vector<vec3> h_dvec;
   // outputs
   Energies energy;
   std::vector<vec3> grad;
@@ -117,7 +116,7 @@ struct MiniSystem {
     far_end.assign(N, 0);
     far_nbr.clear();
     for (int i = 0; i < N; ++i) {
-      far_start[i] = static_cast<int>(far_nbr.size());
+      far_start[i] = static_cast<ListPos>(far_nbr.size());
       for (int j = i + 1; j < N; ++j) {
         const vec3 d = x[j] - x[i];
         const double r = std::sqrt(norm2(d));
@@ -125,7 +124,7 @@ struct MiniSystem {
           far_nbr.push_back(j);
         }
       }
-      far_end[i] = static_cast<int>(far_nbr.size());
+      far_end[i] = static_cast<ListPos>(far_nbr.size());
     }
   }
 
@@ -161,19 +160,13 @@ struct MiniSystem {
     h_start.assign(N, 0);
     h_end.assign(N, 0);
     h_nbr.clear();
-    h_d.clear();
-    h_dvec.clear();
     for (int a = 0; a < N; ++a) {
       h_start[a] = static_cast<int>(h_nbr.size());
       if (a < n_local && ff.sbp[type[a]].p_hbond == 1)
         for (int z = 0; z < N; ++z) {
           if (z == a || ff.sbp[type[z]].p_hbond != 2) continue;
-          const vec3 d = x[z] - x[a];
-          const double r = std::sqrt(norm2(d));
-          if (r > control.hbond_cut) continue;
+          if (std::sqrt(norm2(x[z] - x[a])) > control.hbond_cut) continue;
           h_nbr.push_back(z);
-          h_d.push_back(r);
-          h_dvec.push_back(d);
         }
       h_end[a] = static_cast<int>(h_nbr.size());
     }
@@ -197,7 +190,7 @@ struct MiniSystem {
     v.far = FarNeighborList{far_start.data(), far_end.data(), far_nbr.data()};
     v.bonds = BondList{b_start.data(), b_end.data(),  b_nbr.data(), b_sym.data(),
                        b_d.data(),     b_dvec.data(), b_bo.data()};
-    v.hbonds = HbondList{h_start.data(), h_end.data(), h_nbr.data(), h_d.data(), h_dvec.data()};
+    v.hbonds = HbondList{h_start.data(), h_end.data(), h_nbr.data()};
     v.tally.energy = &energy;
     v.tally.grad = grad.data();
     v.tally.eatom = eatom.data();

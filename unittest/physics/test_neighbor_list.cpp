@@ -18,7 +18,7 @@ using Pairs = std::set<std::pair<int, int>>;
 Pairs pairs_of(const puremd::HalfNeighborList &l, int n) {
   Pairs out;
   for (int i = 0; i < n; ++i)
-    for (int p = l.start[i]; p < l.end[i]; ++p) out.insert({i, l.nbr[p]});
+    for (puremd::ListPos p = l.start[i]; p < l.end[i]; ++p) out.insert({i, l.nbr[p]});
   return out;
 }
 

@@ -12,7 +12,7 @@ namespace puremd {
 constexpr int kLanesAuto = 0;
 struct LaneCounts {
   int neighbors = 32;   // cell search of the far / skin list (count + fill)
-  int compaction = 32;  // skin list -> far list, every step
+  int compaction = 32;  // skin list -> near list, at each build of the skin list
   int hbonds = 32;      // acceptor entries of an owned hydrogen
   // far entries of an owned atom; auto: 8 where the rows alone fill the GPU,
   // else 16 (nonbonded_lanes, thread_mapping.h)

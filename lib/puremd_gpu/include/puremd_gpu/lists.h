@@ -27,13 +27,21 @@ struct AtomsView {
   const double *u = nullptr;       // ACKS2 effective potentials (eV), null without ACKS2
 };
 
+// A position in a list's entry arrays. The pair lists (far, skin, near,
+// reverse) pass 2^31 entries at about 10 million atoms a GPU, so their row
+// bounds are 64-bit; what an entry holds (an atom index) stays 32-bit, and
+// so do the short lists (bonds, hydrogen bonds, three-body).
+using ListPos = long long;
+
 // Half list of pairs within range: a pair is stored once, in the row of its
 // lower index. Rows of owned atoms hold pairs up to nonb_cut, rows of ghosts up
 // to bond_cut (as pair_style reaxff does). Partners only: readers get
-// x[nbr] - x[row] and the distance from pair_geometry (hd.h).
+// x[nbr] - x[row] and the distance from pair_geometry (hd.h). Rows may hold
+// more (the CUDA driver's skin list, within cut-off + skin at its build):
+// every reader keeps to its own cut-off at the current positions.
 struct FarNeighborList {
-  int *start = nullptr, *end = nullptr;
-  int *nbr = nullptr;
+  const ListPos *start = nullptr, *end = nullptr;
+  const int *nbr = nullptr;
 };
 
 // Bond order of one bond and the coefficients of its derivative. Cdbo, Cdbopi
@@ -73,12 +81,12 @@ struct BondList {
 };
 
 // Hydrogen-bond partners: row = owned hydrogen atom, entries = acceptor atoms
-// within hbond_cut. dvec = x[nbr] - x[row].
+// within hbond_cut. Partners only, as the far list: readers get x[nbr] -
+// x[row] and the distance from pair_geometry (hd.h), the numbers the list's
+// build tested (stored, they were a third of a KiB an atom for one read).
 struct HbondList {
   int *start = nullptr, *end = nullptr;
   int *nbr = nullptr;
-  double *d = nullptr;
-  vec3 *dvec = nullptr;
 };
 
 // Valence angles: row = bond entry p (i-j bond in the row of centre j),

@@ -4,13 +4,14 @@
 #include <vector>
 
 #include "puremd_gpu/hd.h"
+#include "puremd_gpu/lists.h"
 
 namespace puremd {
 
 struct HalfNeighborList {
-  std::vector<int> start, end;  // row bounds, one row per atom (n_total rows)
-  std::vector<int> nbr;         // partners only: pair_geometry (hd.h) gives x[nbr] - x[row]
-  size_t cell_slots = 0;        // the last build's cell index entries (follows the atoms)
+  std::vector<ListPos> start, end;  // row bounds, one row per atom (n_total rows)
+  std::vector<int> nbr;             // partners only: pair_geometry (hd.h) gives x[nbr] - x[row]
+  size_t cell_slots = 0;            // the last build's cell index entries (follows the atoms)
 };
 
 // Each pair (i, j) with i < j is stored once, in row i, when

@@ -107,13 +107,13 @@ void build_half_neighbor_list(const vec3 *x, int n_local, int n_total, double cu
     for_each_partner(i, [&](int, const vec3 &) { ++count; });
     out.end[i] = count;
   }
-  int total = 0;
+  ListPos total = 0;
   for (int i = 0; i < n_total; ++i) {
     out.start[i] = total;
     total += out.end[i];
     out.end[i] = out.start[i];
   }
-  out.nbr.resize(total);
+  out.nbr.resize(static_cast<size_t>(total));
   for (int i = 0; i < n_total; ++i)
     for_each_partner(i, [&](int j, const vec3 &) { out.nbr[out.end[i]++] = j; });
 }

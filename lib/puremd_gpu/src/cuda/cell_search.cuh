@@ -126,12 +126,12 @@ __global__ void __launch_bounds__(kAtomBlock)
 // Pass 2: row i written from start[i]; end[i] set.
 template <int L, class Search>
 __global__ void __launch_bounds__(kAtomBlock)
-    k_cell_rows_fill(int n, Search S, const int *start, int *end, int *nbr) {
+    k_cell_rows_fill(int n, Search S, const ListPos *start, ListPos *end, int *nbr) {
   const LaneGroup<L> g;
   const long long row = g.row();
   if (row >= n) return;  // whole groups leave together
   const int i = static_cast<int>(row);
-  const int w0 = start[i];
+  const ListPos w0 = start[i];
   const int c = S(g, i, [&](int w, int j) { nbr[w0 + w] = j; });
   if (g.lane == 0 && end) end[i] = w0 + c;
 }

@@ -5,6 +5,7 @@
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
+#include <cuda/std/functional>
 
 #include "cuda/device_buffer.h"
 
@@ -22,14 +23,18 @@ void sort_pairs(DeviceArray<unsigned char> &temp, const K *keys_in, K *keys_out,
                                                  vals_out, n, 0, end_bit, stream));
 }
 
-// out[i] = in[0] + ... + in[i-1] over n entries (out[0] = 0).
-template <class T>
-void exclusive_sum(DeviceArray<unsigned char> &temp, const T *in, T *out, int n,
+// out[i] = in[0] + ... + in[i-1] over n entries (out[0] = 0), summed in
+// Out (int counts into 64-bit row starts: ListPos).
+template <class In, class Out>
+void exclusive_sum(DeviceArray<unsigned char> &temp, const In *in, Out *out, int n,
                    cudaStream_t stream) {
   size_t bytes = 0;
-  PMD_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, n, stream));
+  const Out zero{};
+  PMD_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(nullptr, bytes, in, out, ::cuda::std::plus<>{},
+                                                zero, n, stream));
   temp.reserve_discarding(bytes, kGrowHeadroom);
-  PMD_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp.data(), bytes, in, out, n, stream));
+  PMD_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(temp.data(), bytes, in, out, ::cuda::std::plus<>{},
+                                                zero, n, stream));
 }
 
 }  // namespace puremd::cuda

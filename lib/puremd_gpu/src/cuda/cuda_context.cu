@@ -19,10 +19,11 @@ StepView CudaContext::view() const {
                         ff_thbp.data(), ff_hbp.data(), ff_fbp.data(), vdw_type};
   set_view_control(v, control);
 
-  v.far = FarNeighborList{far_start.data(), far_end.data(), far_nbr.data()};
+  const PairRows f = far_rows();
+  v.far = FarNeighborList{f.start, f.end, f.nbr};
   v.bonds = BondList{bond_start.data(), bond_end.data(),  bond_nbr.data(), bond_sym.data(),
                      bond_d.data(),     bond_dvec.data(), bond_bo.data()};
-  v.hbonds = HbondList{hb_start.data(), hb_end.data(), hb_nbr.data(), hb_d.data(), hb_dvec.data()};
+  v.hbonds = HbondList{hb_start.data(), hb_end.data(), hb_nbr.data()};
   v.thb = ThreeBodyList{thb_start.data(), thb_end.data(),   thb_k.data(),
                         thb_pthb.data(),  thb_theta.data(), thb_cos.data()};
 
@@ -46,26 +47,35 @@ StepView CudaContext::view() const {
   return v;
 }
 
+CudaContext::PairRows CudaContext::far_rows() const {
+  if (skin > 0 && skin_valid)
+    return PairRows{skin_start.data(), skin_end.data(), skin_nbr.data(), skin_total};
+  return PairRows{far_start.data(), far_end.data(), far_nbr.data(), far_total};
+}
+
 CudaContext::PairRows CudaContext::near_rows() const {
   if (skin > 0 && skin_valid)
     return PairRows{near_start.data(), near_end.data(), near_nbr.data(), near_total};
   return PairRows{far_start.data(), far_end.data(), far_nbr.data(), far_total};
 }
 
-size_t checked_list_total(unsigned long long total, const char *what, int n_atoms) {
-  if (total > static_cast<unsigned long long>(INT32_MAX))
+size_t checked_list_total(unsigned long long total, const char *what, int n_atoms, bool wide) {
+  if (!wide && total > static_cast<unsigned long long>(INT32_MAX))
     throw RuntimeError(std::string("CUDA driver: ") + std::to_string(total) + " " + what +
                        " entries for " + std::to_string(n_atoms) +
                        " atoms exceed the 32-bit list index; use more GPUs / MPI ranks");
   return static_cast<size_t>(total);
 }
 
-void CudaContext::exclusive_scan(const int *in, int *out, size_t n) {
+template <class Pos>
+void CudaContext::exclusive_scan(const int *in, Pos *out, size_t n) {
   if (n == 0) return;
   if (n > static_cast<size_t>(INT32_MAX))
     throw RuntimeError("CUDA driver: prefix sum over " + std::to_string(n) +
                        " rows exceeds the 32-bit index range");
   exclusive_sum(cub_temp, in, out, static_cast<int>(n), stream);
 }
+template void CudaContext::exclusive_scan(const int *, int *, size_t);
+template void CudaContext::exclusive_scan(const int *, ListPos *, size_t);
 
 }  // namespace puremd::cuda

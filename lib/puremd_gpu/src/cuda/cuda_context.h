@@ -126,21 +126,23 @@ struct CudaContext {
   DeviceArray<int> cell_start{"cell starts", &mem}, cell_end{"cell ends", &mem};
   CellSearch cells{};  // of the last build of the list behind the far list
 
-  // --- far neighbours ---
+  // --- far neighbours, built at every step when there is no skin (with
+  //     one, far_rows() is the skin list); far_count counts either ---
   DeviceArray<int> far_count{"far-neighbour counts", &mem};  // n+1
-  DeviceArray<int> far_start{"far-neighbour row starts", &mem},
+  DeviceArray<ListPos> far_start{"far-neighbour row starts", &mem},
       far_end{"far-neighbour row ends", &mem};
   DeviceArray<int> far_nbr{"far-neighbour list", &mem};  // partners only (pair_geometry)
 
   // --- skin list: far candidates within cut-off + skin at the positions of
   //     its build, reused while no atom moved more than skin / 2 (a Verlet
-  //     list); the far list is compacted from it every step ---
+  //     list); the far list is read from it (far_rows()) ---
   double skin = 0.0;        // A; 0: no reuse, the far list is built from cells every step
   bool skin_valid = false;  // skin list matches the current atoms (indices, count)
   int skin_n_local = -1, skin_n_total = -1;
   size_t skin_total = 0;
   long skin_builds = 0;  // rebuilds so far (diagnostics)
-  DeviceArray<int> skin_start{"skin-list row starts", &mem}, skin_end{"skin-list row ends", &mem};
+  DeviceArray<ListPos> skin_start{"skin-list row starts", &mem},
+      skin_end{"skin-list row ends", &mem};
   DeviceArray<int> skin_nbr{"skin list", &mem};
   DeviceArray<vec3> skin_x{"positions at the skin-list build", &mem};
   DeviceArray<int> skin_type{"types at the skin-list build", &mem};
@@ -152,7 +154,8 @@ struct CudaContext {
   //     a skin the far list itself is searched (near_rows()) ---
   size_t near_total = 0;
   DeviceArray<int> near_count{"near-list counts", &mem};  // n+1
-  DeviceArray<int> near_start{"near-list row starts", &mem}, near_end{"near-list row ends", &mem};
+  DeviceArray<ListPos> near_start{"near-list row starts", &mem},
+      near_end{"near-list row ends", &mem};
   DeviceArray<int> near_nbr{"near list", &mem};
   // the bond / hbond decision of each entry of near_rows(), for the fill
   DeviceArray<unsigned char> pair_flags{"near-pair bond/hbond flags", &mem};
@@ -164,8 +167,8 @@ struct CudaContext {
   long list_builds = 0;     // builds of the list behind the far list
   long rev_built_for = -1;  // the list_builds the reverse index belongs to
   size_t rev_total = 0;
-  DeviceArray<int> rev_count{"reverse far-index counts", &mem};      // n+1
-  DeviceArray<int> rev_start{"reverse far-index row starts", &mem};  // n+1
+  DeviceArray<int> rev_count{"reverse far-index counts", &mem};          // n+1
+  DeviceArray<ListPos> rev_start{"reverse far-index row starts", &mem};  // n+1
   DeviceArray<int> rev_row{"reverse far index", &mem};
 
   // --- bonds ---
@@ -182,8 +185,6 @@ struct CudaContext {
   DeviceArray<int> hb_count{"hbond counts", &mem};  // n+1
   DeviceArray<int> hb_start{"hbond row starts", &mem}, hb_end{"hbond row ends", &mem};
   DeviceArray<int> hb_nbr{"hbond list", &mem};
-  DeviceArray<double> hb_d{"hbond distances", &mem};
-  DeviceArray<vec3> hb_dvec{"hbond vectors", &mem};
 
   // --- three-body list (rows = bond entries) ---
   DeviceArray<int> thb_count{"three-body counts", &mem};  // bond_total+1
@@ -223,28 +224,37 @@ struct CudaContext {
   // The rows the bond and hbond lists are found in: the near list, or the
   // far list when there is no skin list.
   struct PairRows {
-    const int *start, *end, *nbr;
+    const ListPos *start, *end;
+    const int *nbr;
     size_t total;  // entries (room)
   };
   PairRows near_rows() const;
+  // The far list's rows: the skin list while it is valid (every reader keeps
+  // to its own cut-off at the current positions, a test each made anyway:
+  // no per-step copy of the pairs within range, nor its memory), else the
+  // far list built at this step.
+  PairRows far_rows() const;
 
   // The view of the current arrays (device pointers only); rebuilt on each
   // call, so arrays may grow between stages.
   StepView view() const;
 
-  // Exclusive prefix sum out[0..n) of in[0..n) (CUB), on the stream.
-  void exclusive_scan(const int *in, int *out, size_t n);
+  // Exclusive prefix sum out[0..n) of in[0..n) (CUB), on the stream; Pos
+  // int or ListPos (the pair lists' row starts).
+  template <class Pos>
+  void exclusive_scan(const int *in, Pos *out, size_t n);
 };
 
 // A list's entry count read back from `totals`, checked against the 32-bit
-// list index (`what` names the list in the message).
-size_t checked_list_total(unsigned long long total, const char *what, int n_atoms);
+// list index unless the list's rows are `wide` (ListPos) (`what` names the
+// list in the message).
+size_t checked_list_total(unsigned long long total, const char *what, int n_atoms, bool wide);
 
 // ---------------------------------------------------------------------------
 // Pipeline stages, in step order. Atom ranges are those of the host stages.
 // ---------------------------------------------------------------------------
 void build_far_neighbors(CudaContext &c);  // cells on the GPU, all atoms
-// The far list of this step: from the skin list (rebuilt when
+// The far list of this step (far_rows()): the skin list (rebuilt when
 // atoms_reordered, the atom counts changed or an atom moved more than
 // skin / 2), or build_far_neighbors() when c.skin <= 0.
 void update_far_neighbors(CudaContext &c, bool atoms_reordered);

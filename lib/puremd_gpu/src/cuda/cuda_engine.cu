@@ -191,8 +191,8 @@ void CudaEngine::check_counts(const StepInput &in) const {
     throw RuntimeError("CUDA driver: StepInput needs x, type and tag for every atom");
 }
 
-// Atoms up, then this step's far list: the skin list rebuilt if due, and
-// compacted (cuda_neighbors.cu).
+// Atoms up, then this step's far list: the skin list, rebuilt if due
+// (cuda_neighbors.cu).
 void CudaEngine::prepare_atoms(const StepInput &in) {
   CudaContext &c = c_;
   solve_key_ = StepKey{};
@@ -313,9 +313,10 @@ EngineAtoms CudaEngine::lend_atoms() const {
   a.tag = c.tag.data();
   a.type_given = c.type_in.data();
   a.cut_local = c.far_cut;
-  a.start = c.far_start.data();
-  a.end = c.far_end.data();
-  a.nbr = c.far_nbr.data();
+  const CudaContext::PairRows far = c.far_rows();
+  a.start = far.start;
+  a.end = far.end;
+  a.nbr = far.nbr;
   a.row_room = static_cast<long long>(c.far_total);
   const bool skin = c.skin_valid;  // (else the far list is rebuilt at every step)
   a.list_start = skin ? c.skin_start.data() : c.far_start.data();
@@ -347,9 +348,11 @@ void CudaEngine::reserve_atoms(int n_total) {
     c.cell_atoms.reserve_discarding(cap);
     c.cell_x.reserve_discarding(cap);
     c.cell_type.reserve_discarding(cap);
-    for (DeviceArray<int> *a : {&c.far_count, &c.far_start, &c.far_end, &c.bond_count,
-                                &c.bond_start, &c.bond_end, &c.hb_count, &c.hb_start, &c.hb_end})
+    for (DeviceArray<int> *a : {&c.far_count, &c.bond_count, &c.bond_start, &c.bond_end,
+                                &c.hb_count, &c.hb_start, &c.hb_end})
       a->reserve_discarding(cap + 1);
+    c.far_start.reserve_discarding(cap + 1);
+    c.far_end.reserve_discarding(cap + 1);
     c.grad.reserve_discarding(cap);
     c.ws_block.reserve_discarding(kWorkspaceBlockDoubles * cap);
     c.ws_stride = cap;

@@ -56,7 +56,7 @@ __global__ void __launch_bounds__(kAtomBlock)
   if (i < v.atoms.n_total) {
     const PairListRow r = pair_list_row(i, v);
     int own_bond = 0, own_hb = 0;
-    for (int p = rows.start[i] + g.lane; p < rows.end[i]; p += L) {
+    for (ListPos p = rows.start[i] + g.lane; p < rows.end[i]; p += L) {
       const int j = rows.nbr[p];
       const PairListEntry e = pair_list_entry(r, j, v);
       unsigned char f = e.flags;
@@ -90,7 +90,7 @@ __global__ void __launch_bounds__(kAtomBlock)
   const LaneGroup<L> g;
   const int i = static_cast<int>(g.row());
   if (i >= v.atoms.n_total) return;
-  for (int p = rows.start[i] + g.lane; p < rows.end[i]; p += L) {
+  for (ListPos p = rows.start[i] + g.lane; p < rows.end[i]; p += L) {
     const unsigned char f = flags[p];
     if (!f) continue;
     const int j = rows.nbr[p];
@@ -215,12 +215,6 @@ __global__ void __launch_bounds__(kAtomBlock)
   }
   const double row_total = g.sum(own_total);  // whole groups take the loop above
   if (g.lane == 0 && row_total != 0.0) atomicAdd(&v.ws.bo_prime_total[i], row_total);
-  const HbondList &H = v.hbonds;
-  for (int e = H.start[i] + g.lane; e < H.end[i]; e += L) {
-    const PairGeometry geo = pair_geometry(a.x[i], a.x[H.nbr[e]]);  // x[acceptor] - x[hydrogen]
-    H.d[e] = geo.d;
-    H.dvec[e] = geo.dvec;
-  }
 }
 
 __global__ void __launch_bounds__(kAtomBlock)
@@ -260,7 +254,7 @@ void build_bond_and_hbond_lists(CudaContext &c) {
   };
   const auto grow = [&](const auto &total) {
     grow_entries(total[0], c.bond_nbr, c.bond_row, c.bond_sym, c.bond_d, c.bond_dvec, c.bond_bo);
-    grow_entries(total[1], c.hb_nbr, c.hb_d, c.hb_dvec);
+    grow_entries(total[1], c.hb_nbr);
   };
   // cursors start at the row starts; fill, sort rows, finish entries
   const auto fill = [&](const auto &) {

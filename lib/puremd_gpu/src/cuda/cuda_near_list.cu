@@ -21,20 +21,20 @@ namespace {
 // from start[i] and sets end[i]. A group of L lanes per row.
 template <int L, bool Fill>
 __global__ void __launch_bounds__(kAtomBlock)
-    k_near_rows(const StepView v, const int *s_start, const int *s_end, const int *s_nbr,
-                double margin, int *count, unsigned long long *total, const int *start, int *end,
-                int *nbr) {
+    k_near_rows(const StepView v, const ListPos *s_start, const ListPos *s_end, const int *s_nbr,
+                double margin, int *count, unsigned long long *total, const ListPos *start,
+                ListPos *end, int *nbr) {
   const LaneGroup<L> g;
   const long long row = g.row();
   int w = 0;
   if (row < v.atoms.n_total) {
     const int i = static_cast<int>(row);
-    const int w0 = Fill ? start[i] : 0;
+    const ListPos w0 = Fill ? start[i] : 0;
     const PairListRow r = pair_list_row(i, v);
     if (r.ti >= 0) {
-      const int e = s_end[i];
-      for (int base = s_start[i]; base < e; base += L) {
-        const int k = base + g.lane;
+      const ListPos e = s_end[i];
+      for (ListPos base = s_start[i]; base < e; base += L) {
+        const ListPos k = base + g.lane;
         int j = -1;
         bool keep = false;
         if (k < e) {
@@ -87,9 +87,9 @@ void build_near_list(CudaContext &c) {
     });
     PMD_CUDA_CHECK_LAUNCH("k_near_rows(fill)", st);
   };
-  c.near_total = build_lists<1>(c, n, kTotalNear,
-                                {ListRows{&c.near_count, &c.near_start, &c.near_end, "near-list"}},
-                                count, grow, fill)[0];
+  c.near_total = build_lists<1, ListPos>(
+      c, n, kTotalNear, {PairListRows{&c.near_count, &c.near_start, &c.near_end, "near-list"}},
+      count, grow, fill)[0];
 }
 
 }  // namespace puremd::cuda

@@ -20,11 +20,12 @@
 // row's cut-off enlarged by the skin, no distances stored, and the
 // positions / types of the build kept. While no atom has moved more than
 // skin / 2 (and LAMMPS has not re-neighboured), every pair within the
-// cut-off now was within cut-off + skin then, so the far list is the skin
-// list filtered with the current positions, with the same rounding as a
-// fresh build. It is filtered in place: far row i starts where skin row i
-// does and keeps its order (rows are not contiguous; every reader uses
-// start / end), so the step needs one kernel and no read-back for it.
+// cut-off now was within cut-off + skin then, so the skin list serves as the
+// far list (CudaContext::far_rows): each reader (nonbonded, the QEq rows,
+// QTPIE, FSAI) tests its own cut-off at the current positions, as it did on
+// a list filtered for it, so nothing is copied per step. (A per-step
+// compaction into a far list of its own took a list as large as the skin
+// list's and a pass over it: bench/README, issue 57.)
 #include <cfloat>
 #include <climits>
 #include <cmath>
@@ -112,49 +113,6 @@ __global__ void __launch_bounds__(kReduceBlock)
   cell_type[s] = type[i];
 }
 
-struct CompactParams {
-  int n_local, n_total;
-  double cut_local, cut_ghost;
-};
-
-// The far list of this step from the skin list, in place: row i keeps the
-// skin row's start and its partners within the cut-off at the current
-// positions (same rule and rounding as the cell search, same order), so
-// no count, prefix sum or read-back is needed. A group of L lanes per row.
-template <int L>
-__global__ void __launch_bounds__(kAtomBlock)
-    k_skin_compact(CompactParams P, const vec3 *x, const int *type, const int *s_start,
-                   const int *s_end, const int *s_nbr, int *start, int *end, int *nbr) {
-  const LaneGroup<L> g;
-  const int i = static_cast<int>(g.row());
-  if (i >= P.n_total) return;  // whole groups leave together
-  const int w0 = s_start[i];
-  int w = 0;
-  const double rc = i < P.n_local ? P.cut_local : P.cut_ghost;
-  if (type[i] >= 0 && rc > 0) {
-    const double rc2 = rc * rc;
-    const vec3 xi = x[i];
-    const int e = s_end[i];
-    for (int base = w0; base < e; base += L) {
-      const int k = base + g.lane;
-      int j = -1;
-      bool keep = false;
-      if (k < e) {
-        j = s_nbr[k];
-        keep = norm2_host_rounding(x[j] - xi) <= rc2;
-      }
-      int kept;
-      const int r = g.rank(keep, kept);
-      if (keep) nbr[w0 + w + r] = j;
-      w += kept;
-    }
-  }
-  if (g.lane == 0) {
-    start[i] = w0;
-    end[i] = w0 + w;
-  }
-}
-
 struct MaxOp {
   __device__ double operator()(double a, double b) const { return fmax(a, b); }
 };
@@ -225,8 +183,8 @@ int bits_for(long long values) {
 // Pairs by cell binning into the rows start/end/nbr with every positive row
 // cut-off enlarged by `skin`; returns the number of pairs. `what` names the
 // list in messages.
-size_t build_cell_pairs(CudaContext &c, double skin, DeviceArray<int> &start, DeviceArray<int> &end,
-                        DeviceArray<int> &nbr, const char *what) {
+size_t build_cell_pairs(CudaContext &c, double skin, DeviceArray<ListPos> &start,
+                        DeviceArray<ListPos> &end, DeviceArray<int> &nbr, const char *what) {
   const int n = c.n_total;
   cudaStream_t st = c.stream;
 
@@ -307,28 +265,12 @@ size_t build_cell_pairs(CudaContext &c, double skin, DeviceArray<int> &start, De
     });
     PMD_CUDA_CHECK_LAUNCH("k_cell_rows_fill(far)", st);
   };
-  const size_t total = build_lists<1>(c, n, kTotalFar, {ListRows{&c.far_count, &start, &end, what}},
-                                      count, grow, fill)[0];
+  const size_t total = build_lists<1, ListPos>(
+      c, n, kTotalFar, {PairListRows{&c.far_count, &start, &end, what}}, count, grow, fill)[0];
   if (debug_mode())
     std::fprintf(stderr, "[reaxff/gpu] %s: %d atoms (%d owned), %d cells, skin %g, %zu pairs\n",
                  what, n, c.n_local, static_cast<int>(n_cells), skin, total);
   return total;
-}
-
-// Far list of this step compacted from the skin list (current positions):
-// one kernel, no read-back. The far arrays were sized for the skin list
-// when it was built.
-void compact_skin_list(CudaContext &c) {
-  const int n = c.n_total;
-  const CompactParams P{c.n_local, n, c.far_cut, c.control.bond_cut};
-  dispatch_lanes(c.lanes.compaction, [&](auto l) {
-    constexpr int L = decltype(l)::value;
-    k_skin_compact<L>
-        <<<blocks_for(static_cast<long long>(n) * L, kAtomBlock), kAtomBlock, 0, c.stream>>>(
-            P, c.x.data(), c.type.data(), c.skin_start.data(), c.skin_end.data(), c.skin_nbr.data(),
-            c.far_start.data(), c.far_end.data(), c.far_nbr.data());
-  });
-  PMD_CUDA_CHECK_LAUNCH("k_skin_compact", c.stream);
 }
 
 // True if some atom moved more than skin / 2 since the skin-list build (or
@@ -375,8 +317,6 @@ void update_far_neighbors(CudaContext &c, bool atoms_reordered) {
     k_copy_build_atoms<<<blocks_for(n, kReduceBlock), kReduceBlock, 0, c.stream>>>(
         c.x.data(), c.type.data(), n, c.skin_x.data(), c.skin_type.data());
     PMD_CUDA_CHECK_LAUNCH("k_copy_build_atoms", c.stream);
-    // the far list lives in the skin list's rows (entries up to skin_total)
-    c.far_nbr.reserve_discarding(c.skin_total, kGrowHeadroom);
     build_near_list(c);  // (at the positions of the build, which x still holds)
     c.skin_n_local = c.n_local;
     c.skin_n_total = n;
@@ -384,8 +324,7 @@ void update_far_neighbors(CudaContext &c, bool atoms_reordered) {
     ++c.skin_builds;
     ++c.list_builds;
   }
-  c.far_total = c.skin_total;  // far rows lie in the skin rows
-  compact_skin_list(c);
+  c.far_total = c.skin_total;  // the far list is the skin list (far_rows())
 }
 
 }  // namespace puremd::cuda

@@ -49,9 +49,9 @@ void update_reverse_far_index(CudaContext &c) {
     });
     PMD_CUDA_CHECK_LAUNCH("k_cell_rows_fill(reverse)", st);
   };
-  c.rev_total = build_lists<1>(c, n, kTotalReverse,
-                               {ListRows{&c.rev_count, &c.rev_start, nullptr, "reverse far-index"}},
-                               count, grow, fill)[0];
+  c.rev_total = build_lists<1, ListPos>(
+      c, n, kTotalReverse, {PairListRows{&c.rev_count, &c.rev_start, nullptr, "reverse far-index"}},
+      count, grow, fill)[0];
   c.rev_built_for = c.list_builds;
 }
 

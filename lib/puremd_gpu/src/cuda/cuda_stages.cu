@@ -233,7 +233,7 @@ __global__ void __launch_bounds__(kAtomBlock, MinBlocksPerSM<Family>::value)
   if (i < end) row = Family::row(i, w);
   typename Family::Sums s{};
   if (row.active)
-    for (int p = row.first + g.lane; p < row.last; p += L) Family::entry(row, p, w, s);
+    for (auto p = row.first + g.lane; p < row.last; p += L) Family::entry(row, p, w, s);
   g.sum_all(s);  // every lane of the warp gets here: no early return above
   if (i < end && g.lane == 0) Family::finish(i, row, s, w);
 }

@@ -23,6 +23,7 @@
 #pragma once
 
 #include "puremd_gpu/hd.h"
+#include "puremd_gpu/lists.h"
 
 namespace puremd::cuda {
 
@@ -33,12 +34,15 @@ struct EngineAtoms {
   const int *type_given = nullptr;  // the caller's atom types, as given (StepInput::type)
   // the far list
   double cut_local = 0.0;
-  const int *start = nullptr, *end = nullptr, *nbr = nullptr;
+  const ListPos *start = nullptr, *end = nullptr;
+  const int *nbr = nullptr;
   long long row_room = 0;  // start[i] + (room of row i) <= start[i + 1]; the last ends here
-  const int *rev_start = nullptr, *rev_row = nullptr;
+  const ListPos *rev_start = nullptr;
+  const int *rev_row = nullptr;
   long long rev_total = 0;
   // the list behind the far list
-  const int *list_start = nullptr, *list_end = nullptr, *list_nbr = nullptr;
+  const ListPos *list_start = nullptr, *list_end = nullptr;
+  const int *list_nbr = nullptr;
   long list_build = -1;
 };
 

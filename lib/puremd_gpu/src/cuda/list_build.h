@@ -6,8 +6,8 @@
 //          add the list's entries to its total (a TotalSlot, 64-bit);
 //   size   row starts by an exclusive sum of n + 1 counts (the extra one is
 //          0: start[n] is the total); the totals come back in one copy, one
-//          wait however many lists one count made, each checked against
-//          the 32-bit list index (checked_list_total);
+//          wait however many lists one count made, each of 32-bit rows
+//          checked against that index (checked_list_total);
 //   grow   the caller reserves the entry arrays for the totals;
 //   fill   the caller's kernels write the entries from the row starts.
 // A step never overflows a list and is never repeated: everything is sized
@@ -27,23 +27,29 @@
 namespace puremd::cuda {
 
 // One list's row index: its rows' counts, starts and, where the fill writes
-// them, ends (n + 1 each; end may be null), and its name in messages.
-struct ListRows {
-  DeviceArray<int> *count, *start, *end;
+// them, ends (n + 1 each; end may be null), and its name in messages. Pos:
+// ListPos for the pair lists (far, skin, near, reverse), which pass 2^31
+// entries on large systems; int for the short ones.
+template <class Pos>
+struct ListRowsOf {
+  DeviceArray<int> *count;
+  DeviceArray<Pos> *start, *end;
   const char *what;
 };
+using ListRows = ListRowsOf<int>;
+using PairListRows = ListRowsOf<ListPos>;
 
 // count(), size, grow(totals), fill(totals) for K lists counted together,
 // whose totals are the adjacent slots first .. first + K - 1 (cleared here
 // before count()). read_extra further slots after them come back in the
 // same copy, uncleared (a flag an earlier kernel set); c.totals holds them
 // after. Returns the K totals.
-template <std::size_t K, class Count, class Grow, class Fill>
+template <std::size_t K, class Pos = int, class Count, class Grow, class Fill>
 std::array<std::size_t, K> build_lists(CudaContext &c, int n_rows, TotalSlot first,
-                                       const std::array<ListRows, K> &lists, Count &&count,
+                                       const std::array<ListRowsOf<Pos>, K> &lists, Count &&count,
                                        Grow &&grow, Fill &&fill, int read_extra = 0) {
   const std::size_t rows = static_cast<std::size_t>(n_rows);
-  for (const ListRows &l : lists) {
+  for (const ListRowsOf<Pos> &l : lists) {
     l.count->reserve_discarding(rows + 1, kGrowHeadroom);
     l.start->reserve_discarding(rows + 1, kGrowHeadroom);
     if (l.end) l.end->reserve_discarding(rows + 1, kGrowHeadroom);
@@ -51,12 +57,13 @@ std::array<std::size_t, K> build_lists(CudaContext &c, int n_rows, TotalSlot fir
   }
   c.totals.clear(c.stream, first, static_cast<int>(K));
   count();
-  for (const ListRows &l : lists) c.exclusive_scan(l.count->data(), l.start->data(), rows + 1);
+  for (const ListRowsOf<Pos> &l : lists)
+    c.exclusive_scan(l.count->data(), l.start->data(), rows + 1);
   c.totals.read(c.stream, first, static_cast<int>(K) + read_extra);
   std::array<std::size_t, K> totals{};
   for (std::size_t k = 0; k < K; ++k)
-    totals[k] =
-        checked_list_total(c.totals[static_cast<TotalSlot>(first + k)], lists[k].what, c.n_total);
+    totals[k] = checked_list_total(c.totals[static_cast<TotalSlot>(first + k)], lists[k].what,
+                                   c.n_total, sizeof(Pos) > sizeof(int));
   grow(totals);
   fill(totals);
   return totals;

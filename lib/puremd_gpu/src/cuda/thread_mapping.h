@@ -1,6 +1,7 @@
 // Threads per row for the CUDA stages whose rows are long enough that the
 // paper's "several threads per atom" may pay: the far-neighbour search, the
-// per-step far-list compaction, the scan of near rows for bonds and hbond
+// pass over the skin list at its build (compaction: the near list; it was
+// the per-step far list's, measured below), the scan of near rows for bonds and hbond
 // partners (lists), hydrogen bonds and nonbonded pairs. All other
 // stages run one thread per atom (short rows: bonds, angles, torsions).
 //

@@ -47,7 +47,7 @@ std::vector<unsigned char> far_pair_flags(const HostContext &c, int n) {
   std::vector<unsigned char> flags(c.far.nbr.size(), 0);
   for (int i = 0; i < n; ++i) {
     const PairListRow r = pair_list_row(i, v);
-    for (int p = c.far.start[i]; p < c.far.end[i]; ++p)
+    for (ListPos p = c.far.start[i]; p < c.far.end[i]; ++p)
       flags[p] = pair_list_flags(r, c.far.nbr[p], v);
   }
   return flags;
@@ -64,7 +64,7 @@ void build_bonds(HostContext &c, int n, const std::vector<unsigned char> &flags)
   CsrStore &rows = c.bond_rows;
   reset_rows(rows, n);
   for (int i = 0; i < n; ++i)
-    for (int p = far.start[i]; p < far.end[i]; ++p)
+    for (ListPos p = far.start[i]; p < far.end[i]; ++p)
       if (flags[p] & kPairBond) {
         ++rows.end[i];
         ++rows.end[far.nbr[p]];
@@ -77,7 +77,7 @@ void build_bonds(HostContext &c, int n, const std::vector<unsigned char> &flags)
   ensure_size(c.bond_bo, total);
 
   for (int i = 0; i < n; ++i) {
-    for (int p = far.start[i]; p < far.end[i]; ++p) {
+    for (ListPos p = far.start[i]; p < far.end[i]; ++p) {
       if (!(flags[p] & kPairBond)) continue;
       const int j = far.nbr[p];
       const int pi = rows.end[i]++, pj = rows.end[j]++;
@@ -112,7 +112,7 @@ void build_hbond_partners(HostContext &c, int n_local, int n,
   // visit(h, a): acceptor a goes into the row of hydrogen h.
   auto for_each_pair = [&](auto &&visit) {
     for (int i = 0; i < n_local; ++i)
-      for (int p = far.start[i]; p < far.end[i]; ++p) {
+      for (ListPos p = far.start[i]; p < far.end[i]; ++p) {
         if (flags[p] & kPairHbondRow)
           visit(i, far.nbr[p]);
         else if (flags[p] & kPairHbondNbr)
@@ -123,15 +123,7 @@ void build_hbond_partners(HostContext &c, int n_local, int n,
   for_each_pair([&](int h, int) { ++rows.end[h]; });
   const size_t total = static_cast<size_t>(layout_rows(rows, n));
   ensure_size(c.hb_nbr, total);
-  ensure_size(c.hb_d, total);
-  ensure_size(c.hb_dvec, total);
-  for_each_pair([&](int h, int a) {
-    const int q = rows.end[h]++;
-    const PairGeometry geo = pair_geometry(c.x[h], c.x[a]);  // x[a] - x[h]
-    c.hb_nbr[q] = a;
-    c.hb_d[q] = geo.d;
-    c.hb_dvec[q] = geo.dvec;
-  });
+  for_each_pair([&](int h, int a) { c.hb_nbr[rows.end[h]++] = a; });
 }
 
 }  // namespace

@@ -15,8 +15,7 @@ void HostContext::refresh_view() {
   v.far = FarNeighborList{far.start.data(), far.end.data(), far.nbr.data()};
   v.bonds = BondList{bond_rows.start.data(), bond_rows.end.data(), bond_nbr.data(), bond_sym.data(),
                      bond_d.data(),          bond_dvec.data(),     bond_bo.data()};
-  v.hbonds = HbondList{hb_rows.start.data(), hb_rows.end.data(), hb_nbr.data(), hb_d.data(),
-                       hb_dvec.data()};
+  v.hbonds = HbondList{hb_rows.start.data(), hb_rows.end.data(), hb_nbr.data()};
   v.thb = ThreeBodyList{thb_rows.start.data(), thb_rows.end.data(), thb_k.data(),
                         thb_pthb.data(),       thb_theta.data(),    thb_cos.data()};
 

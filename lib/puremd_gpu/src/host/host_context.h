@@ -47,8 +47,6 @@ struct HostContext {
   // hydrogen bonds
   CsrStore hb_rows;
   std::vector<int> hb_nbr;
-  std::vector<double> hb_d;
-  std::vector<vec3> hb_dvec;
 
   // three-body (rows = bond entries)
   CsrStore thb_rows;

@@ -97,8 +97,9 @@ PMD_HD PMD_INLINE void hbond_acceptor(const HbondRow &r, int pz, const StepView 
   const int z = v.hbonds.nbr[pz];
   const int tz = a.type[z];
   if (tz < 0) return;
-  const double r_hz = v.hbonds.d[pz];
-  const vec3 w = v.hbonds.dvec[pz];  // x_Z - x_H
+  const PairGeometry hz = pair_geometry(a.x[h], a.x[z]);
+  const double r_hz = hz.d;
+  const vec3 w = hz.dvec;  // x_Z - x_H
   const long long tag_z = a.tag[z];
 
   for (int pb = v.bonds.start[h]; pb < v.bonds.end[h]; ++pb) {

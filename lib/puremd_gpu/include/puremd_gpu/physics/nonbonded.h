@@ -123,7 +123,10 @@ struct NonbondedRow {
   bool active = false;  // false: i has no nonbonded pairs to evaluate
   bool do_vdw = false, do_ele = false;
   int i = 0, ti = 0;
-  int first = 0, last = 0;  // far entries [first, last)
+  // the row's far entries: partners[first .. last), counted from the row's
+  // start (a 32-bit count; the list's 64-bit position sits in the pointer)
+  const int *partners = nullptr;
+  int first = 0, last = 0;
   double qi = 0.0;
   vec3 xi{};
   long long tag_i = 0;
@@ -144,8 +147,9 @@ PMD_HD PMD_INLINE NonbondedRow nonbonded_row(int i, const StepView &v) {
   if (r.ti < 0) return r;
   r.active = true;
   r.i = i;
-  r.first = v.far.start[i];
-  r.last = v.far.end[i];
+  const ListPos start = v.far.start[i];
+  r.partners = v.far.nbr + start;
+  r.last = static_cast<int>(v.far.end[i] - start);
   r.qi = a.q[i];
   r.xi = a.x[i];
   r.tag_i = a.tag[i];
@@ -155,12 +159,13 @@ PMD_HD PMD_INLINE NonbondedRow nonbonded_row(int i, const StepView &v) {
 PMD_HD PMD_INLINE void nonbonded_pair(const NonbondedRow &r, int p, const StepView &v,
                                       NonbondedSums &s) {
   const AtomsView &a = v.atoms;
-  const int j = v.far.nbr[p];
-  const int tj = a.type[j];
-  if (tj < 0) return;
+  const int j = r.partners[p];
+  // the distance first: rows may hold partners beyond the cut-off (lists.h)
   const PairGeometry geo = pair_geometry(r.xi, a.x[j]);
   const double rij = geo.d;
   if (rij > v.control.nonb_cut) return;
+  const int tj = a.type[j];
+  if (tj < 0) return;
   const vec3 d = geo.dvec;
   if (!nonbonded_pair_is_mine(j, a.n_local, r.tag_i, a.tag[j], d)) return;
 

@@ -42,7 +42,7 @@ __global__ void k_fsai_candidates(QEqRowArgs a, double r2, int *count, int *slot
     const int k = atomicAdd(&count[row], 1);
     if (k < kFsaiCandidates) slot[static_cast<long long>(row) * kFsaiCandidates + k] = copy;
   };
-  for (int p = f.start[i] + lane; p < f.end[i]; p += kFsaiLanes) {
+  for (ListPos p = f.start[i] + lane; p < f.end[i]; p += kFsaiLanes) {
     const int j = f.nbr[p];
     if (norm2_host_rounding(f.x[j] - xi) > r2 || fsai_column(a, j) < 0) continue;
     if (f.tag[j] < tag_i)

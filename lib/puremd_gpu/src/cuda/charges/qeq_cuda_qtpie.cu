@@ -53,10 +53,11 @@ __global__ void __launch_bounds__(kQEqBlock) k_qtpie_chi_eff(QtpieArgs a) {
     qtpie_add(s, ai, a.exponent[pj], r, a.cut_bohr,
               overlap_weight(a.model, a.phi_scale, si, site(j, pj)));
   };
-  const int r_end = a.far.rev_start[i + 1];
-  for (int q = a.far.rev_start[i] + g.lane; q < r_end; q += kQtpieLanes) partner(a.far.rev_row[q]);
-  const int f_end = a.far.end[i];
-  for (int p = a.far.start[i] + g.lane; p < f_end; p += kQtpieLanes) partner(a.far.nbr[p]);
+  const ListPos r_end = a.far.rev_start[i + 1];
+  for (ListPos q = a.far.rev_start[i] + g.lane; q < r_end; q += kQtpieLanes)
+    partner(a.far.rev_row[q]);
+  const ListPos f_end = a.far.end[i];
+  for (ListPos p = a.far.start[i] + g.lane; p < f_end; p += kQtpieLanes) partner(a.far.nbr[p]);
   g.sum_all(s);
   if (g.lane == 0) a.chi_eff[i] = qtpie_chi_eff(a.model, a.phi_scale, s, si);
 }

@@ -121,9 +121,9 @@ __device__ __forceinline__ void qeq_row_chunks(const LaneGroup<L> &g, const QEqR
   const vec3 xi = f.x[i];
   const long long tag_i = a.far.tag[i];
   // 1. partners k < i (owned rows that hold i)
-  const int r_end = kOnce ? 0 : f.rev_start[i + 1];
-  for (int q0 = kOnce ? 0 : f.rev_start[i]; q0 < r_end; q0 += L) {
-    const int q = q0 + g.lane;
+  const ListPos r_end = kOnce ? 0 : f.rev_start[i + 1];
+  for (ListPos q0 = kOnce ? 0 : f.rev_start[i]; q0 < r_end; q0 += L) {
+    const ListPos q = q0 + g.lane;
     QEqCandidate c;
     if (q < r_end) {
       const int k = f.rev_row[q];  // owned, k < i
@@ -140,9 +140,9 @@ __device__ __forceinline__ void qeq_row_chunks(const LaneGroup<L> &g, const QEqR
   }
   if (ghost_row) return;
   // 2. the far row: partners j > i
-  const int f_end = f.end[i];
-  for (int p0 = f.start[i]; p0 < f_end; p0 += L) {
-    const int p = p0 + g.lane;
+  const ListPos f_end = f.end[i];
+  for (ListPos p0 = f.start[i]; p0 < f_end; p0 += L) {
+    const ListPos p = p0 + g.lane;
     QEqCandidate c;
     if (p < f_end) {
       const int j = f.nbr[p];

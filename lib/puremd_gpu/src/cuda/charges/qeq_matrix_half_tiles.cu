@@ -95,8 +95,8 @@ __global__ void __launch_bounds__(32) k_tile_partners(EngineAtoms f, TilePartner
   const int rows = min(kTileRows, f.n_local - t * kTileRows);
   for (int r = 0; r < rows; ++r) {
     const int i = t * kTileRows + r;
-    const int end = f.list_end[i];
-    for (int p = f.list_start[i] + lane; p < end; p += 32)
+    const ListPos end = f.list_end[i];
+    for (ListPos p = f.list_start[i] + lane; p < end; p += 32)
       fits = fits && tile_insert(key, mask, f.list_nbr[p], r);
     if (!__all_sync(0xffffffffu, fits)) break;  // (a full table: no more probing)
   }

@@ -58,7 +58,7 @@ class HostFsai final : public HostPreconditioner {
     };
     for (int i = 0; i < nl; ++i) {
       if (col_of_[i] < 0) continue;
-      for (int p = list_.start[i]; p < list_.end[i]; ++p) {
+      for (ListPos p = list_.start[i]; p < list_.end[i]; ++p) {
         const int j = list_.nbr[p];
         add(i, j);
         if (j < nl && col_of_[j] >= 0) add(j, i);

@@ -110,7 +110,8 @@ class HostQEqSolver {
     b += (s_.capacity() + t_.capacity() + b_s_.capacity() + b_t_.capacity() + diag_.capacity() +
           r_.capacity() + d_.capacity() + p_.capacity() + w_.capacity()) *
          sizeof(double);
-    b += (nl_.nbr.capacity() + nl_.start.capacity() + nl_.end.capacity()) * sizeof(int);
+    b += nl_.nbr.capacity() * sizeof(int) +
+         (nl_.start.capacity() + nl_.end.capacity()) * sizeof(ListPos);
     if (model_.get()) b += model_.get()->memory_bytes();
     if (precond_) b += precond_->memory_bytes();
     return b;
@@ -223,7 +224,7 @@ class HostQEqSolver {
     };
     for (int i : rows_) {
       start_rows_to(i);
-      for (int p = nl_.start[i]; p < nl_.end[i]; ++p) {
+      for (ListPos p = nl_.start[i]; p < nl_.end[i]; ++p) {
         const int j = nl_.nbr[p];
         const PairGeometry geo = pair_geometry(xv_[i], xv_[j]);
         if (fold_images_ && j >= in.n_local && !ghost_pair_is_mine(in.tag[i], in.tag[j], geo.dvec))

@@ -36,7 +36,7 @@ class HostQtpie final : public HostChargeModel {
       const double ai = expo(i);
       const OverlapSite si = site(i);
       qtpie_add(sums_[i], ai, ai, 0.0, qt.cutoff_bohr, weight(si, si));  // i itself
-      for (int p = nl_.start[i]; p < nl_.end[i]; ++p) {
+      for (ListPos p = nl_.start[i]; p < nl_.end[i]; ++p) {
         const int j = nl_.nbr[p];
         const double aj = expo(j);
         const OverlapSite sj = site(j);
@@ -52,7 +52,8 @@ class HostQtpie final : public HostChargeModel {
   }
 
   std::size_t memory_bytes() const override {
-    return (nl_.nbr.capacity() + nl_.start.capacity() + nl_.end.capacity()) * sizeof(int) +
+    return nl_.nbr.capacity() * sizeof(int) +
+           (nl_.start.capacity() + nl_.end.capacity()) * sizeof(ListPos) +
            chi_eff_.capacity() * sizeof(double) + sums_.capacity() * sizeof(QtpieSums);
   }
 
