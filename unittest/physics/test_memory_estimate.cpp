@@ -147,6 +147,11 @@ TEST(MemoryEstimate, MessageSaysNeedGpuAndHowManyGpus) {
             std::string::npos)
       << f;
 
+  MemoryShortage no_atoms = s;  // an array of no step's
+  no_atoms.n_local = no_atoms.n_total = 0;
+  const std::string n = memory_shortage_message(no_atoms);
+  EXPECT_EQ(n.find("ReaxFF/GPU: this rank needs about 63.0 GiB of GPU memory"), 0u) << n;
+
   s.gpus = 0;
   const std::string none = memory_shortage_message(s);
   EXPECT_EQ(none.find("at least"), std::string::npos) << none;

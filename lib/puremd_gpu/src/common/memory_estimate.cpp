@@ -131,10 +131,12 @@ long long gpus_to_hold(const MemoryEstimateInput &in, int ranks, double per_gpu,
 }
 
 std::string memory_shortage_message(const MemoryShortage &s) {
-  std::string m = "ReaxFF/GPU: this rank's " + std::to_string(s.n_local) + " owned + " +
-                  std::to_string(std::max(s.n_total - s.n_local, 0LL)) + " ghost atoms need ";
-  m += s.need > 0.0 ? "about " + gib(s.need) : "more";
-  m += " of GPU memory";
+  // (an array of no step's, such as a solver's history, knows no atoms)
+  std::string m = s.n_total > 0
+                      ? "ReaxFF/GPU: this rank's " + std::to_string(s.n_local) + " owned + " +
+                            std::to_string(s.n_total - s.n_local) + " ghost atoms need "
+                      : std::string("ReaxFF/GPU: this rank needs ");
+  m += s.need > 0.0 ? "about " + gib(s.need) + " of GPU memory" : "more GPU memory";
   if (!s.failed.empty()) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.1f MiB", s.failed_bytes / (1024.0 * 1024.0));
