@@ -152,6 +152,18 @@ TEST(MemoryEstimate, MessageSaysNeedGpuAndHowManyGpus) {
   const std::string n = memory_shortage_message(no_atoms);
   EXPECT_EQ(n.find("ReaxFF/GPU: this rank needs about 63.0 GiB of GPU memory"), 0u) << n;
 
+  MemoryShortage runtime = no_atoms;  // a launch that found the memory used up
+  runtime.need = 0.0;
+  runtime.failed = "kernel k_bonds at cuda_stages.cu:10";
+  runtime.failed_bytes = 0.0;
+  runtime.gpus = -1;
+  const std::string r = memory_shortage_message(runtime);
+  EXPECT_NE(r.find("this rank needs more GPU memory (kernel k_bonds at cuda_stages.cu:10 found "
+                   "the GPU's memory used up)"),
+            std::string::npos)
+      << r;
+  EXPECT_NE(r.find("Run on more GPUs (one MPI rank per GPU"), std::string::npos) << r;
+
   s.gpus = 0;
   const std::string none = memory_shortage_message(s);
   EXPECT_EQ(none.find("at least"), std::string::npos) << none;

@@ -137,17 +137,20 @@ std::string memory_shortage_message(const MemoryShortage &s) {
                             std::to_string(s.n_total - s.n_local) + " ghost atoms need "
                       : std::string("ReaxFF/GPU: this rank needs ");
   m += s.need > 0.0 ? "about " + gib(s.need) + " of GPU memory" : "more GPU memory";
-  if (!s.failed.empty()) {
+  if (!s.failed.empty() && s.failed_bytes > 0.0) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.1f MiB", s.failed_bytes / (1024.0 * 1024.0));
     m += " (allocating " + std::string(buf) + " for " + s.failed + " failed, with " + gib(s.held) +
          " held)";
+  } else if (!s.failed.empty()) {
+    m += " (" + s.failed + " found the GPU's memory used up)";
   }
   m += "; GPU " + s.gpu + " has " + gib(s.gpu_total) + " (" + gib(s.available) +
        " of it available to this rank). ";
-  if (s.gpus > 0) {
-    const std::string r = std::to_string(s.gpus);
-    m += "Run on at least " + r + " GPUs (one MPI rank per GPU, e.g. mpirun -np " + r +
+  if (s.gpus != 0) {
+    const std::string r = s.gpus > 0 ? std::to_string(s.gpus) : "R";
+    m += (s.gpus > 0 ? "Run on at least " + r : std::string("Run on more")) +
+         " GPUs (one MPI rank per GPU, e.g. mpirun -np " + r +
          " ... -sf gpu) or a GPU with more memory.";
   } else {
     m += "Use a GPU with more memory: on more GPUs of this size, the ghost atoms of a rank "

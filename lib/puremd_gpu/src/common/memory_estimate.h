@@ -58,8 +58,10 @@ struct MemoryShortage {
   double need = 0.0;                        // bytes this rank needs (0: unknown)
   std::string gpu;                          // the GPU's name
   double gpu_total = 0.0, available = 0.0;  // the GPU's memory; free + held by this rank
-  long long gpus = 0;                       // gpus_to_hold (0: unknown / none)
-  std::string failed;  // the allocation that failed ("" for the estimate's check)
+  long long gpus = 0;                       // gpus_to_hold (0: none would do; -1: not known)
+  // the allocation (failed_bytes > 0) or runtime call that failed; "" for
+  // the estimate's check
+  std::string failed;
   double failed_bytes = 0.0, held = 0.0;
 };
 

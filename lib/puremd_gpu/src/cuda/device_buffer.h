@@ -39,8 +39,15 @@ inline bool debug_mode() {
   return on;
 }
 
+// A runtime call or kernel launch that failed for want of device memory the
+// runtime takes itself (a kernel's local memory, a module loaded lazily):
+// throws GpuMemoryError, as an array that does not fit (memory_check.cu).
+[[noreturn]] void throw_runtime_out_of_memory(const std::string &what);
+
 [[noreturn]] inline void throw_cuda_error(cudaError_t err, const char *what, const char *file,
                                           int line) {
+  if (err == cudaErrorMemoryAllocation)
+    throw_runtime_out_of_memory(std::string(what) + " at " + file + ":" + std::to_string(line));
   throw RuntimeError(std::string("CUDA driver: ") + what + " failed at " + file + ":" +
                      std::to_string(line) + ": " + cudaGetErrorName(err) + " (" +
                      cudaGetErrorString(err) + ")");

@@ -1,10 +1,10 @@
 // The CUDA driver's out-of-memory errors: one kind of message (common/
 // memory_estimate.h's memory_shortage_message) whether the estimate at a
 // list count refuses the step before anything large is allocated
-// (check_memory_need) or a cudaMalloc fails (throw_out_of_memory), never a
-// bare CUDA error text. Either way nothing of the failed step is left
-// allocated half-way: the arrays keep their old sizes, and the object that
-// threw runs again once memory is back.
+// (check_memory_need), a cudaMalloc fails (throw_out_of_memory) or a call of
+// the runtime does (throw_runtime_out_of_memory); never a bare CUDA error
+// text. The object that threw stays usable: an array whose growth failed is
+// left empty and regrown by the next step that needs it.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -26,11 +26,22 @@ GpuMemory gpu_memory() {
   return GpuMemory{static_cast<double>(free_b), static_cast<double>(total_b)};
 }
 
+std::string current_gpu_name() {
+  int device = 0;
+  cudaDeviceProp prop{};
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
+    cudaGetLastError();
+    return "?";
+  }
+  return prop.name;
+}
+
 MemoryShortage shortage(const MemoryTracker &t, const GpuMemory &g) {
   MemoryShortage s;
   s.n_local = t.n_local;
   s.n_total = t.n_atoms;
-  s.gpu = t.device_name;
+  s.gpu = t.device_name == "?" ? current_gpu_name() : t.device_name;
   s.gpu_total = g.total;
   s.available = g.free + static_cast<double>(t.current);
   s.held = static_cast<double>(t.current);
@@ -79,8 +90,16 @@ void throw_out_of_memory(const char *name, size_t bytes, const MemoryTracker *t,
     s.gpus = s.available > 0.0
                  ? std::max<long long>(ranks + 1,
                                        static_cast<long long>(ranks * at_least / s.available) + 1)
-                 : 0;
+                 : -1;
   }
+  throw GpuMemoryError(memory_shortage_message(s));
+}
+
+void throw_runtime_out_of_memory(const std::string &what) {
+  cudaGetLastError();
+  MemoryShortage s = shortage(MemoryTracker{}, gpu_memory());
+  s.failed = what;
+  s.gpus = -1;  // not known: no estimate, no ranks here
   throw GpuMemoryError(memory_shortage_message(s));
 }
 
