@@ -388,6 +388,7 @@ void PairReaxFFGPU::make_engine() {
   // collective (every rank, whether or not it has a GPU)
   const puremd::GpuAssignment assignment =
       d != puremd::Driver::Host ? gpu_assignment() : puremd::GpuAssignment{};
+  engine_settings.ranks = comm->nprocs;  // for the advice of an out-of-memory error
   call_library_all(lmp, context.c_str(), "make_engine", [&] {
     if (on_gpu_rank) gpu_id = puremd::select_cuda_device(assignment);
     engine = puremd::make_engine(d, ffield, control, engine_settings);

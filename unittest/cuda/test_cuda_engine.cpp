@@ -124,7 +124,7 @@ TEST(CudaEngine, ListsGrowWhenTheSystemIsCompressed) {
   const size_t bytes_full = e.gpu->device_bytes();
   EXPECT_GT(bytes_full, bytes_small);
 
-  // 3. compressed by 0.85: 1.6x denser, beyond the 1.2x headroom of the
+  // 3. compressed by 0.85: 1.6x denser, beyond the headroom (1.05x at first) of the
   //    far-neighbour, bond and three-body lists, which must grow mid-step
   System dense = full;
   for (double &v : dense.x) v *= 0.85;

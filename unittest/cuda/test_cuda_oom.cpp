@@ -1,12 +1,13 @@
 // Running out of GPU memory, for real: the test takes nearly all free device
-// memory itself (plain cudaMalloc blocks, about 64 MiB left), then asks the
-// CUDA force engine for one step, and the CUDA QEq solver for one solve, on a
-// system whose lists need far more than that. The error must be a
-// puremd::RuntimeError that says it is out of GPU memory, how many atoms the
-// step had and how much memory the GPU has, since that is what a user needs
-// to pick more GPUs / ranks. The failure must not be sticky: once the memory
-// is back, the object that failed runs the same step and agrees with a
-// reference, and an object destroyed while memory is still short goes quietly.
+// memory itself (plain cudaMalloc blocks, a few hundred MiB or less left),
+// then asks the CUDA force engine for one step, and the CUDA QEq solver for
+// one solve, on a system whose lists need far more than that. The error must
+// be a puremd::GpuMemoryError that a user can act on: this rank's owned and
+// ghost atoms, the memory they need and the GPU has (GiB), how many GPUs
+// would hold them; never a bare CUDA error text. The failure must not be
+// sticky: once the memory is back, the object that failed runs the same step
+// and agrees with a reference, and an object destroyed while memory is still
+// short goes quietly.
 //
 // Before taking the memory, a reference object runs the same system once and
 // is destroyed: that loads every kernel the step needs (lazy module loading
@@ -21,6 +22,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstddef>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -29,10 +31,13 @@
 
 #if defined(PUREMD_WITH_CUDA)
 #include <cuda_runtime.h>
+
+#include "cuda/device_buffer.h"
 #endif
 
 #include "cuda_qeq_engine.h"
 #include "data_file.h"
+#include "engine_test.h"
 #include "puremd_gpu/control.h"
 #include "puremd_gpu/engine.h"
 #include "puremd_gpu/errors.h"
@@ -133,10 +138,28 @@ bool mentions_number(const std::string &msg, long long n) {
   return false;
 }
 
-void expect_out_of_memory_message(const std::string &msg, long long n_atoms) {
-  EXPECT_NE(msg.find("out of GPU memory"), std::string::npos) << msg;
-  EXPECT_TRUE(mentions_number(msg, n_atoms)) << "no atom count " << n_atoms << " in: " << msg;
-  EXPECT_NE(msg.find("MiB free of"), std::string::npos) << msg;
+// What every out-of-memory error says: the rank's owned and ghost atoms, the
+// memory in GiB, the GPUs to run on (or a larger GPU); not a CUDA error text.
+void expect_out_of_memory_message(const std::string &msg, long long n_local, long long n_total) {
+  EXPECT_TRUE(mentions_number(msg, n_local)) << "no owned count " << n_local << " in: " << msg;
+  EXPECT_TRUE(mentions_number(msg, n_total - n_local))
+      << "no ghost count " << n_total - n_local << " in: " << msg;
+  EXPECT_NE(msg.find("GiB of GPU memory"), std::string::npos) << msg;
+  EXPECT_NE(msg.find(" GPUs (one MPI rank per GPU"), std::string::npos) << msg;
+  for (const char *cuda : {"cudaError", "CUDA driver", "out of memory", "cudaMalloc"})
+    EXPECT_EQ(msg.find(cuda), std::string::npos) << "CUDA's own words (" << cuda << ") in: " << msg;
+}
+
+// what() of the GpuMemoryError that f throws, empty if it returns normally.
+// Any other exception escapes and fails the test as such.
+template <class F>
+std::string memory_error_of(F &&f) {
+  try {
+    f();
+  } catch (const GpuMemoryError &e) {
+    return e.what();
+  }
+  return {};
 }
 
 // ---------------------------------------------------------------------------
@@ -233,10 +256,10 @@ TEST(CudaOutOfMemory, EngineStepSaysAtomsAndGpuMemory) {
     ASSERT_LE(left, kLeaveFree + 4 * kMiB)
         << "could not take the GPU's memory down to " << mib(kLeaveFree) << " MiB free (held "
         << mib(hog.held()) << " MiB)";
-    const std::string msg = runtime_error_of([&] { step(*failing, large); });
+    const std::string msg = memory_error_of([&] { step(*failing, large); });
     ASSERT_FALSE(msg.empty()) << "a step of " << large.n() << " atoms with " << mib(left)
                               << " MiB of GPU memory free did not fail";
-    expect_out_of_memory_message(msg, large.n());
+    expect_out_of_memory_message(msg, large.n(), large.n());
     // As when LAMMPS unwinds after the error: the engine goes while memory is short.
     EXPECT_FALSE(runtime_error_of([&] { step(*dropped, large); }).empty());
     dropped.reset();
@@ -247,6 +270,124 @@ TEST(CudaOutOfMemory, EngineStepSaysAtomsAndGpuMemory) {
   ASSERT_NO_THROW(again = step(*failing, large)) << "the failure was sticky";
   expect_same_step(again, ref);
   failing.reset();
+}
+
+// ---------------------------------------------------------------------------
+// Force engine: an HNS crystal of 6^3 cells with its periodic ghosts, as LAMMPS
+// hands a rank its atoms; the step is refused at its list count, before the
+// large arrays are allocated, by the estimate of what it needs.
+
+// n^3 copies of the (triclinic) cell of d as one cell.
+DataFile replicate_cell(const DataFile &d, int n) {
+  DataFile r = d;
+  const double a[3] = {d.hi[0] - d.lo[0], 0, 0}, b[3] = {d.xy, d.hi[1] - d.lo[1], 0},
+               c[3] = {d.xz, d.yz, d.hi[2] - d.lo[2]};
+  for (int m = 0; m < 3; ++m) r.hi[m] = d.lo[m] + n * (d.hi[m] - d.lo[m]);
+  r.xy = n * d.xy;
+  r.xz = n * d.xz;
+  r.yz = n * d.yz;
+  r.atoms.clear();
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      for (int k = 0; k < n; ++k)
+        for (auto at : d.atoms) {
+          for (int m = 0; m < 3; ++m) at[2 + m] += i * a[m] + j * b[m] + k * c[m];
+          r.atoms.push_back(at);
+        }
+  return r;
+}
+
+void expect_same_result(const engine_test::Result &a, const engine_test::Result &b) {
+  const double *ea = &a.e.e_bond, *eb = &b.e.e_bond;
+  for (int k = 0; k < static_cast<int>(sizeof(Energies) / sizeof(double)); ++k)
+    EXPECT_NEAR(ea[k], eb[k], std::max(1e-9 * std::fabs(eb[k]), 1e-6)) << "energy term " << k;
+  ASSERT_EQ(a.f.size(), b.f.size());
+  double fmax = 0.0, worst = 0.0;
+  for (std::size_t k = 0; k < b.f.size(); ++k) {
+    fmax = std::max(fmax, std::fabs(b.f[k]));
+    worst = std::max(worst, std::fabs(a.f[k] - b.f[k]));
+  }
+  EXPECT_LE(worst, 1e-9 * fmax) << "largest force difference";
+}
+
+TEST(CudaOutOfMemory, HnsStepTooLargeForTheGpuSaysHowManyGpus) {
+  REQUIRE_GPU();
+  const engine_test::Model st = engine_test::load("HNS/ffield.reax.hns", nullptr);
+  // 65,664 owned atoms and about as many ghosts: ~600 MB by the estimate
+  // (memory_estimate.h), twice what is left free below.
+  const engine_test::System s = engine_test::periodic_system(
+      replicate_cell(read_data(engine_test::example("HNS/data.hns-equil")), 6), st.ff,
+      {"C", "H", "O", "N"}, 12.0, 5, 0.05);
+  ASSERT_EQ(s.n_local, 6 * 6 * 6 * 304);
+  constexpr std::size_t kLeave = 300 * kMiB;
+
+  engine_test::Result ref;
+  ASSERT_NO_THROW(ref = engine_test::run(*make_engine(Driver::Cuda, st.ff, st.control), s));
+  std::unique_ptr<Engine> failing = make_engine(Driver::Cuda, st.ff, st.control);
+  {
+    GpuMemoryHog hog(kLeave);
+    const std::size_t left = GpuMemoryHog::free_bytes();
+    ASSERT_LE(left, kLeave + 4 * kMiB) << "could not take the GPU's memory down to " << mib(kLeave)
+                                       << " MiB free (held " << mib(hog.held()) << " MiB)";
+    const std::string msg = memory_error_of([&] { engine_test::run(*failing, s); });
+    ASSERT_FALSE(msg.empty()) << "a step of " << s.n_total() << " atoms with " << mib(left)
+                              << " MiB of GPU memory free did not fail";
+    expect_out_of_memory_message(msg, s.n_local, s.n_total());
+    // refused by the estimate, not by a failing allocation
+    EXPECT_EQ(msg.find("allocating"), std::string::npos) << msg;
+    const std::size_t at = msg.find("Run on at least ");
+    ASSERT_NE(at, std::string::npos) << msg;
+    EXPECT_GE(std::atoi(msg.c_str() + at + 16), 2) << msg;
+    // the estimate holds the arrays' need: nothing large was allocated
+    EXPECT_LT(failing->device_bytes(), 100 * kMiB);
+  }
+  // Memory is back: the same engine runs the step, as the reference did.
+  engine_test::Result again;
+  ASSERT_NO_THROW(again = engine_test::run(*failing, s)) << "the failure was sticky";
+  expect_same_result(again, ref);
+}
+
+// ---------------------------------------------------------------------------
+// One array: a cudaMalloc beyond the GPU's memory fails with the same kind of
+// message, naming the array; the array stays usable, and its first
+// allocation is nearly exact while a later growth takes the full headroom.
+
+TEST(CudaOutOfMemory, FailedAllocationNamesTheArrayAndTheNeed) {
+  REQUIRE_GPU();
+#if defined(PUREMD_WITH_CUDA)
+  std::size_t free_b = 0, total_b = 0;
+  ASSERT_EQ(cudaMemGetInfo(&free_b, &total_b), cudaSuccess);
+  cuda::MemoryTracker t;
+  t.n_local = 1000;
+  t.n_atoms = 1500;
+  t.device_name = "the test's GPU";
+  cuda::DeviceArray<double> a("test array", &t);
+  const std::size_t too_many = 2 * (total_b / sizeof(double));
+
+  std::string msg = memory_error_of([&] { a.reserve_discarding(too_many); });
+  ASSERT_FALSE(msg.empty()) << "allocating twice the GPU's memory did not fail";
+  expect_out_of_memory_message(msg, 1000, 1500);
+  EXPECT_NE(msg.find("for test array failed"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("GPU the test's GPU has"), std::string::npos) << msg;
+
+  // with an estimate of the step known: still at least what was asked for
+  t.need = MemoryEstimateInput{1000, 1500, 200000, false};
+  t.need_known = true;
+  msg = memory_error_of([&] { a.reserve_discarding(too_many); });
+  expect_out_of_memory_message(msg, 1000, 1500);
+  const double asked_gib = static_cast<double>(too_many * sizeof(double)) / (1024.0 * kMiB);
+  const std::size_t about = msg.find("need about ");
+  ASSERT_NE(about, std::string::npos) << msg;
+  EXPECT_GE(std::atof(msg.c_str() + about + 11), 0.99 * asked_gib) << msg;
+
+  EXPECT_EQ(a.data(), nullptr);
+  ASSERT_NO_THROW(a.reserve_discarding(1000000, cuda::kGrowHeadroom)) << "the failure was sticky";
+  EXPECT_EQ(a.capacity(), 1050000u) << "first allocation: kFirstHeadroom";
+  EXPECT_FALSE(a.reserve_discarding(1050000, cuda::kGrowHeadroom));
+  EXPECT_TRUE(a.reserve_discarding(1050001, cuda::kGrowHeadroom));
+  EXPECT_EQ(a.capacity(), 1260001u) << "a later growth: kGrowHeadroom";
+  EXPECT_EQ(t.current, a.capacity() * sizeof(double));
+#endif
 }
 
 // ---------------------------------------------------------------------------
@@ -295,10 +436,10 @@ TEST(CudaOutOfMemory, QEqSolveSaysAtomsAndGpuMemory) {
     ASSERT_LE(left, kLeaveFree + 4 * kMiB)
         << "could not take the GPU's memory down to " << mib(kLeaveFree) << " MiB free (held "
         << mib(hog.held()) << " MiB)";
-    const std::string msg = runtime_error_of([&] { solve(*failing, large); });
+    const std::string msg = memory_error_of([&] { solve(*failing, large); });
     ASSERT_FALSE(msg.empty()) << "a QEq solve of " << large.n_total() << " atoms with " << mib(left)
                               << " MiB of GPU memory free did not fail";
-    expect_out_of_memory_message(msg, large.n_total());
+    expect_out_of_memory_message(msg, large.n_local, large.n_total());
     EXPECT_FALSE(runtime_error_of([&] { solve(*dropped, large); }).empty());
     dropped.reset();
   }

@@ -36,6 +36,9 @@ struct EngineSettings {
   // adapter gives pair_style's `skin`, else LAMMPS's neighbor skin (a new
   // skin, a new engine). The host driver builds a list every step.
   double list_skin = 2.0;
+  // MPI ranks (one GPU each) the system is spread over now: only for the
+  // advice of an out-of-memory error ("run on at least R GPUs").
+  int ranks = 1;
 };
 
 }  // namespace puremd

@@ -17,4 +17,12 @@ struct RuntimeError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The system does not fit this rank's GPU: the message says how much memory
+// its atoms need, what the GPU has and how many GPUs would hold it. A
+// RuntimeError (nothing in the input is wrong, and the same run fits on more
+// GPUs); the object that threw stays usable once memory is back.
+struct GpuMemoryError : RuntimeError {
+  using RuntimeError::RuntimeError;
+};
+
 }  // namespace puremd

@@ -119,6 +119,8 @@ CudaEngine::CudaEngine(const ForceField &ff, const Control &control,
   stream_ = std::make_unique<CudaStream>();
   c_.stream = stream_->get();
   c_.mem.stream = c_.stream;
+  c_.mem.device_name = prop.name;
+  c_.mem.ranks = std::max(settings.ranks, 1);
   timer_.init(settings.timing);
 
   c_.control = control;
@@ -218,6 +220,7 @@ QEqResult CudaEngine::solve_charges(const StepInput &in, const QEqProblem &probl
   PMD_CUDA_CHECK(cudaSetDevice(device_));
   CudaContext &c = c_;
   if (!qeq_) qeq_ = std::make_unique<CudaQEqSolver>(device_, c.stream, c.mem, c.cub_temp);
+  c.mem.charges = true;  // the list count's estimate includes the solver's matrix
   // The far list reaches the QEq cut-off and QTPIE's overlap cut-off (for
   // good, once asked; the nonbonded stage keeps to its own cut-off).
   const double reach =
@@ -336,7 +339,8 @@ void CudaEngine::reserve_atoms(int n_total) {
   c.mem.n_atoms = n_total;
   const size_t n = static_cast<size_t>(n_total);
   if (n > atom_capacity_ || c.x.data() == nullptr) {
-    const size_t cap = std::max<size_t>(static_cast<size_t>(n * kGrowHeadroom), n) + 1;
+    // (the first time nearly exact, as every array: grown_capacity)
+    const size_t cap = grown_capacity(n, kGrowHeadroom, !c.x.allocated_before()) + 1;
     atom_capacity_ = 0;  // until every array below has its rows (an allocation may fail)
     c.x.reserve_discarding(cap);
     c.type.reserve_discarding(cap);
@@ -371,6 +375,7 @@ void CudaEngine::upload_atoms(const StepInput &in) {
   CudaContext &c = c_;
   cudaStream_t st = c.stream;
   const int N = in.n_total;
+  c.mem.n_local = in.n_local;
   reserve_atoms(N);
   c.n_local = in.n_local;
   c.n_total = N;

@@ -17,6 +17,7 @@
 #include <string>
 #include <utility>
 
+#include "common/memory_estimate.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/memory_table.h"
 
@@ -38,8 +39,15 @@ inline bool debug_mode() {
   return on;
 }
 
+// A runtime call or kernel launch that failed for want of device memory the
+// runtime takes itself (a kernel's local memory, a module loaded lazily):
+// throws GpuMemoryError, as an array that does not fit (memory_check.cu).
+[[noreturn]] void throw_runtime_out_of_memory(const std::string &what);
+
 [[noreturn]] inline void throw_cuda_error(cudaError_t err, const char *what, const char *file,
                                           int line) {
+  if (err == cudaErrorMemoryAllocation)
+    throw_runtime_out_of_memory(std::string(what) + " at " + file + ":" + std::to_string(line));
   throw RuntimeError(std::string("CUDA driver: ") + what + " failed at " + file + ":" +
                      std::to_string(line) + ": " + cudaGetErrorName(err) + " (" +
                      cudaGetErrorString(err) + ")");
@@ -65,11 +73,19 @@ inline void check_launch(const char *kernel, cudaStream_t stream, const char *fi
 
 // Device bytes held by one engine or solver (current and peak, in all and
 // by array name), and what an out-of-memory message should say about the
-// step that asked.
+// step that asked (memory_check.cu).
 struct MemoryTracker {
   size_t current = 0, peak = 0;
   long long n_atoms = 0;          // n_total of the step being set up
+  long long n_local = 0;          // of them owned
   cudaStream_t stream = nullptr;  // work that may still use an array being replaced
+  int ranks = 1;                  // EngineSettings::ranks, for the advice
+  bool charges = false;           // a charge solver allocates through this tracker too
+  std::string device_name = "?";  // the GPU's, for messages
+  // What the last list count said this rank needs (memory_estimate.h):
+  // valid once need.list_pairs is counted (need_known).
+  MemoryEstimateInput need;
+  bool need_known = false;
   std::map<std::string, size_t> held, held_at_peak;  // bytes by array name
   void add(const char *name, size_t b) {
     current += b;
@@ -94,27 +110,25 @@ struct MemoryTracker {
   }
 };
 
-[[noreturn]] inline void throw_out_of_memory(const char *name, size_t bytes, const MemoryTracker *t,
-                                             cudaError_t err) {
-  cudaGetLastError();  // an allocation failure is not sticky; clear it
-  size_t free_b = 0, total_b = 0;
-  const bool info = cudaMemGetInfo(&free_b, &total_b) == cudaSuccess;
-  constexpr double MiB = 1024.0 * 1024.0;
-  char buf[512];
-  std::snprintf(buf, sizeof buf,
-                "CUDA driver: out of GPU memory allocating %.1f MiB for %s (step with %lld atoms, "
-                "owned + ghost; this engine already holds %.1f MiB; the GPU has %s%.1f MiB free "
-                "of %.1f MiB): %s. Use more GPUs / MPI ranks so that each holds fewer atoms.",
-                bytes / MiB, name, t ? t->n_atoms : -1LL, t ? t->current / MiB : 0.0,
-                info ? "" : "(unknown) ", free_b / MiB, total_b / MiB, cudaGetErrorString(err));
-  throw RuntimeError(buf);
-}
+// A cudaMalloc of `bytes` for `name` failed: throws GpuMemoryError saying
+// what this rank's atoms need, what the GPU has and how many GPUs would hold
+// the system (memory_check.cu).
+[[noreturn]] void throw_out_of_memory(const char *name, size_t bytes, const MemoryTracker *t,
+                                      cudaError_t err);
+
+// Before a list count's entries are allocated: records `in` in the tracker
+// and throws GpuMemoryError, allocating nothing, where the estimate of this
+// rank's need (memory_estimate.h) exceeds what the GPU can give it (free
+// memory plus what the tracker holds).
+void check_memory_need(MemoryTracker &t, const MemoryEstimateInput &in);
 
 // The capacity an array takes when it grows, for every array of the driver
-// (lists, the QEq solver's): 1.2 x what is needed, so that sizes that creep
-// up from step to step do not reallocate at every step. (The QEq matrix,
-// written into room that is already an upper bound, takes less:
-// kMatrixHeadroom in qeq_cuda_matrix.cu.)
+// (lists, the QEq solver's): at its first allocation kFirstHeadroom x what
+// is needed (memory_estimate.h: nearly exact, since the largest systems are
+// bounded by these arrays), at every later one `headroom` (kGrowHeadroom,
+// 1.2 x: an array that had to grow once creeps, and should not reallocate
+// at every step). (The QEq matrix, written into room that is already an
+// upper bound, takes less: kMatrixHeadroom in qeq_matrix_choice.h.)
 constexpr double kGrowHeadroom = 1.2;
 
 // A device array that only grows. Growing does not keep the contents (the
@@ -140,17 +154,18 @@ class DeviceArray {
   T *data() const { return ptr_; }
   size_t capacity() const { return cap_; }
   const char *name() const { return name_; }
+  // Whether an allocation succeeded before (release() does not reset it).
+  bool allocated_before() const { return allocated_before_; }
 
-  // Make room for at least n elements (n * headroom when it has to grow).
-  // Returns true if it reallocated: the old contents are then gone, and when
+  // Make room for at least n elements (grown_capacity: n * headroom when it
+  // has to grow, at most n * kFirstHeadroom the first time). Returns true if
+  // it reallocated: the old contents are then gone, and when
   // the tracker names a stream, the host first waited for that stream's
   // queued work (which may still read the old array), so a growth mid-step is
   // a synchronisation point (REAXFF_GPU_DEBUG=1 logs each allocation).
   bool reserve_discarding(size_t n, double headroom = 1.0) {
     if (n <= cap_ && ptr_) return false;
-    size_t want = static_cast<size_t>(static_cast<double>(n) * headroom);
-    if (want < n) want = n;
-    if (want == 0) want = 1;
+    const size_t want = grown_capacity(n, headroom, !allocated_before_);
     if (ptr_ && tracker_ && tracker_->stream) {
       // Growing mid-step: let queued kernels finish with the old array first.
       const cudaError_t e = cudaStreamSynchronize(tracker_->stream);
@@ -167,6 +182,7 @@ class DeviceArray {
       throw_cuda_error(err, (std::string("cudaMalloc for ") + name_).c_str(), __FILE__, __LINE__);
     ptr_ = static_cast<T *>(p);
     cap_ = want;
+    allocated_before_ = true;
     if (tracker_) tracker_->add(name_, cap_ * sizeof(T));
     if (debug_mode())
       std::fprintf(stderr, "[reaxff/gpu] allocated %s: %zu elements (%.2f MiB)\n", name_, cap_,
@@ -189,11 +205,13 @@ class DeviceArray {
     std::swap(cap_, o.cap_);
     std::swap(name_, o.name_);
     std::swap(tracker_, o.tracker_);
+    std::swap(allocated_before_, o.allocated_before_);
   }
   T *ptr_ = nullptr;
   size_t cap_ = 0;
   const char *name_ = "device array";
   MemoryTracker *tracker_ = nullptr;
+  bool allocated_before_ = false;
 };
 
 // Page-locked host staging buffer (fast, asynchronous copies). Grows only.

@@ -68,6 +68,7 @@ void CudaQEqSolver::setup(const QEqInput &in, ChargeHistory &history) {
   n_local_ = in.n_local;
   n_total_ = in.n_total;
   mem_.n_atoms = in.n_total;
+  mem_.n_local = in.n_local;
   n_rows_ = 0;
 
   const int n = in.n_total, nl = in.n_local;
@@ -198,7 +199,8 @@ double *CudaHistoryMirror::gpu_room(std::size_t kept, std::size_t count, const d
   PMD_CUDA_CHECK(cudaSetDevice(device_));
   if (values.capacity() < count) {
     DeviceArray<double> grown{"QEq: charge history (the caller's)", nullptr};
-    grown.reserve_discarding(count, kGrowHeadroom);
+    // (a new array each time: its headroom is that of values' growth)
+    grown.reserve_discarding(grown_capacity(count, kGrowHeadroom, !values.allocated_before()));
     if (kept > 0)
       PMD_CUDA_CHECK(cudaMemcpy(grown.data(), values.data(), kept * sizeof(double),
                                 cudaMemcpyDeviceToDevice));
