@@ -106,6 +106,21 @@ TEST(QEqMatrixChoice, StoredShareOfTheGpu) {
   EXPECT_TRUE(qeq_stored_fits(0.0, total, total, true));
 }
 
+// Half before its tiles exist: the memory model's whole step with the
+// matrix, beyond what the engine holds, on top of the GPU's memory in use.
+TEST(QEqMatrixChoice, ModelOfTheStepWithinTheStoredShare) {
+  const double total = 1000.0;
+  // nothing held: the whole step is added to what is in use
+  EXPECT_TRUE(qeq_model_fits(kQEqStoredShare * total - 100.0, 0.0, 100.0, total));
+  EXPECT_FALSE(qeq_model_fits(kQEqStoredShare * total - 99.0, 0.0, 100.0, total));
+  // what the engine holds is in use already and counts once
+  EXPECT_TRUE(qeq_model_fits(kQEqStoredShare * total, 400.0, 400.0, total));
+  EXPECT_FALSE(qeq_model_fits(kQEqStoredShare * total + 1.0, 400.0, 400.0, total));
+  // an engine holding more than the model: only what is in use decides
+  EXPECT_TRUE(qeq_model_fits(100.0, 500.0, kQEqStoredShare * total, total));
+  EXPECT_FALSE(qeq_model_fits(100.0, 500.0, kQEqStoredShare * total + 1.0, total));
+}
+
 TEST(QEqMatrixChoice, BytesToAddCountTheHeadroomBeyondWhatIsHeld) {
   EXPECT_DOUBLE_EQ(qeq_matrix_bytes_to_add(1000, 0, 12), 1000 * kMatrixHeadroom * 12);
   EXPECT_NEAR(qeq_matrix_bytes_to_add(1000, 1000, 8), 1000 * (kMatrixHeadroom - 1.0) * 8, 1e-9);

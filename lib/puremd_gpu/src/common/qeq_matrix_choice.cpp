@@ -9,6 +9,10 @@ double qeq_matrix_bytes_to_add(long long room, std::size_t held, std::size_t byt
   return std::max(0.0, want - static_cast<double>(held)) * static_cast<double>(bytes);
 }
 
+bool qeq_model_fits(double step_bytes, double held, double in_use, double total) {
+  return in_use + std::max(0.0, step_bytes - held) <= kQEqStoredShare * total;
+}
+
 bool qeq_stored_fits(double add, double in_use, double total, bool first_solve) {
   if (add == 0.0) return true;
   const double share = first_solve ? kQEqStoredShareFirst : kQEqStoredShare;

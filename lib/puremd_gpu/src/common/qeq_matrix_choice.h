@@ -24,6 +24,15 @@ double qeq_matrix_bytes_to_add(long long room, std::size_t held, std::size_t byt
 // kQEqStoredShare at later ones.
 bool qeq_stored_fits(double add, double in_use, double total, bool first_solve);
 
+// Whether the whole step's arrays with the matrix stored, as the memory
+// model predicts them (`step_bytes`, common/memory_estimate.h), fit: what
+// they add beyond the `held` bytes this solver's engine holds, on top of the
+// GPU's memory `in_use` (other processes' too), within kQEqStoredShare of
+// `total`. For Half before its tiles exist: the far list's room (pairs
+// within the cut-off + skin, ghost rows' too) at 12 bytes an entry is twice
+// what the tiles take at HNS 40^3 (bench/README, issue 57).
+bool qeq_model_fits(double step_bytes, double held, double in_use, double total);
+
 // What the format of a solve is chosen from. The fits matter for Auto only.
 struct QEqFormatQuery {
   QEqMatrix asked = QEqMatrix::Auto;  // QEqSettings::matrix

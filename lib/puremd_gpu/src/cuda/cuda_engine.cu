@@ -234,7 +234,7 @@ QEqResult CudaEngine::solve_charges(const StepInput &in, const QEqProblem &probl
   // matrix with both triangles, ACKS2's and QTPIE's sums read it; a matrix
   // with each pair once does not (nor its memory). The solver says which.
   if (c.n_total > 0 &&
-      qeq_->reads_reverse_index(problem, c.n_local, static_cast<long long>(c.far_total)))
+      qeq_->reads_reverse_index(problem, c.n_local, c.n_total, static_cast<long long>(c.far_total)))
     update_reverse_far_index(c);
   timer_.mark(kPhaseCharges, c.stream);
   const QEqInput qeq = charge_input(in, problem, reordered_since_solve_);

@@ -191,7 +191,7 @@ class CudaQEqSolver {
                      QEqComm &comm, double *q);
   // Whether a solve of `p` on n_local owned atoms may read the engine's
   // reverse far index (the engine builds it only then).
-  bool reads_reverse_index(const QEqProblem &p, int n_local, long long row_room);
+  bool reads_reverse_index(const QEqProblem &p, int n_local, int n_total, long long row_room);
   // After solve_on: if the solve left every charge of the step on the GPU
   // (owned and ghosts: a group with rows, ghosts refreshed on the device),
   // copies them to dst (n_total, device) and returns true.
@@ -206,8 +206,7 @@ class CudaQEqSolver {
   void upload(DeviceArray<T> &dst, const T *src, std::size_t n) {
     dst.reserve_discarding(n, kGrowHeadroom);
     if (n > 0)
-      PMD_CUDA_CHECK(
-          cudaMemcpyAsync(dst.data(), src, n * sizeof(T), kCallerCopy, stream_));
+      PMD_CUDA_CHECK(cudaMemcpyAsync(dst.data(), src, n * sizeof(T), kCallerCopy, stream_));
   }
 
   // --- What a model that solves a system of its own uses (ACKS2,
@@ -263,7 +262,7 @@ class CudaQEqSolver {
   void build_matrix(const QEqInput &in);
   QEqFormatQuery format_query(const EngineAtoms &f) const;
   bool store_fits(long long room) const;
-  bool half_fits(long long row_room) const;
+  bool half_fits(long long row_room, int n_local, int n_total) const;
   bool adding_fits(long long room, std::size_t held, std::size_t bytes) const;
   void read_matrix_size(const QEqInput &in);
   // the store of format m (tiles_failed: Half's tiles overflowed this solve)
