@@ -455,10 +455,13 @@ TEST(CudaOutOfMemory, QEqSolveSaysAtomsAndGpuMemory) {
   failing.reset();
 }
 
-// QEqMatrix::Auto stores the matrix while the memory in use plus the matrix
-// stays within kQEqStoredShareFirst of the GPU at a solver's first solve and
-// kQEqStoredShare at later ones, and otherwise solves matrix-free with the
-// same charges. The test holds memory to put each rule on either side.
+// QEqMatrix::Auto stores the matrix while it fits and otherwise solves
+// matrix-free with the same charges: Full while the memory in use plus the
+// matrix stays within kQEqStoredShareFirst of the GPU at a solver's first
+// solve and kQEqStoredShare at later ones; Half (before its tiles exist)
+// while the memory model's whole step adds to what is in use within
+// kQEqStoredShare (qeq_model_fits). The test holds memory to put each rule
+// on either side.
 TEST(CudaOutOfMemory, QEqAutoGoesMatrixFreeWhenMemoryIsShort) {
   REQUIRE_GPU();
   const qeq_test::System sys = qeq_test::make_periodic_system(4096, 34.5, 10.0, 99u);
@@ -477,8 +480,19 @@ TEST(CudaOutOfMemory, QEqAutoGoesMatrixFreeWhenMemoryIsShort) {
 #endif
   auto leave = [&](double share) { return static_cast<std::size_t>(share * total_b); };
   {
-    // 70 % in use: beyond the first solve's share (60 %)
+    // 70 % in use at a first solve: beyond Full's share (60 %), not the
+    // model's step (90 %): stored, each pair once
+    qeq_test::CudaQEq other(set);
     GpuMemoryHog hog(leave(1.0 - 0.7));
+    Solve half;
+    ASSERT_NO_THROW(half = solve(other, sys));
+    EXPECT_FALSE(half.res.matrix_free) << "first solve, held " << mib(hog.held()) << " MiB";
+    for (int i = 0; i < sys.n_total(); ++i)
+      ASSERT_NEAR(half.q[i], ref.q[i], 1e-10) << "q of atom " << i;
+  }
+  {
+    // 95 % in use: beyond both
+    GpuMemoryHog hog(leave(1.0 - 0.95));
     Solve lean;
     ASSERT_NO_THROW(lean = solve(solver, sys));
     EXPECT_TRUE(lean.res.matrix_free) << "first solve, held " << mib(hog.held()) << " MiB";
