@@ -195,16 +195,10 @@ struct CorrectedBoFinishBody {
     corrected_bo_finish(r, CorrectedBoSums{v.ws.total_bond_order[i]}, v);
   }
 };
-// The far rows are the skin list's (CudaContext::far_rows): a quarter of
-// their entries lie beyond the cut-off, so k_row_group takes the entries
-// in range (in_range) L at a time instead of leaving lanes idle on them.
 struct NonbondedFamily {
   using Row = NonbondedRow;
   using Sums = NonbondedSums;
   __device__ static Row row(int i, const StepView &v) { return nonbonded_row(i, v); }
-  __device__ static bool in_range(const Row &r, int p, const StepView &v) {
-    return nonbonded_in_range(r, p, v);
-  }
   __device__ static void entry(const Row &r, int p, const StepView &v, Sums &s) {
     nonbonded_pair(r, p, v, s);
   }
@@ -229,52 +223,6 @@ struct MinBlocksPerSM<NonbondedFamily> {
   static constexpr int value = 5;  // at most 96 registers, 8 bytes of spills (126 uncapped)
 };
 
-// Whether a family names the entries worth its work (in_range).
-template <class Family, class = void>
-struct HasInRange : std::false_type {};
-template <class Family>
-struct HasInRange<Family, std::void_t<decltype(&Family::in_range)>> : std::true_type {};
-
-// A row's entries, a lane each: all of them, or with in_range those in
-// range only, L at a time. Each chunk's entries in range join a queue of up
-// to L (one a lane, lanes [0, queued)); a full queue is evaluated by all L
-// lanes together, so an entry out of range costs its test, not a lane's
-// idle turn through another's work.
-template <class Family, int L>
-__device__ __forceinline__ void row_entries(const LaneGroup<L> &g, const typename Family::Row &row,
-                                            const StepView &w, typename Family::Sums &s) {
-  if constexpr (!HasInRange<Family>::value) {
-    for (auto p = row.first + g.lane; p < row.last; p += L) Family::entry(row, p, w, s);
-  } else {
-    const int base_lane = g.warp_lane - g.lane;
-    int queued = 0, mine = 0;  // group-uniform; this lane's queued entry
-    for (int c = row.first; c < row.last; c += L) {
-      const int p = c + g.lane;
-      const bool in = p < row.last && Family::in_range(row, p, w);
-      const unsigned bits = __ballot_sync(g.mask, in) >> base_lane;  // the group's, from bit 0
-      const int n = __popc(bits);
-      // lane t takes the k-th entry in range of this chunk: k = t - queued
-      // to fill the queue, then k = L - queued + t for what is left over
-      const int full = queued + n >= L;
-      const int k_fill = g.lane - queued, k_left = L - queued + g.lane;
-      const int k = g.lane >= queued ? k_fill : (full ? k_left : 0);
-      const int src = k < n ? __fns(bits, 0, k + 1) : 0;
-      const int got = __shfl_sync(g.mask, p, base_lane + src);
-      if (full) {
-        Family::entry(row, g.lane >= queued ? got : mine, w, s);
-        const int left = queued + n - L;
-        const int src_left = g.lane < left ? __fns(bits, 0, k_left + 1) : 0;
-        mine = __shfl_sync(g.mask, p, base_lane + src_left);
-        queued = left;
-      } else {
-        if (g.lane >= queued && g.lane < queued + n) mine = got;
-        queued += n;
-      }
-    }
-    if (g.lane < queued) Family::entry(row, mine, w, s);
-  }
-}
-
 template <class Family, int L>
 __global__ void __launch_bounds__(kAtomBlock, MinBlocksPerSM<Family>::value)
     k_row_group(const StepView v, int begin, int end) {
@@ -284,7 +232,8 @@ __global__ void __launch_bounds__(kAtomBlock, MinBlocksPerSM<Family>::value)
   typename Family::Row row;
   if (i < end) row = Family::row(i, w);
   typename Family::Sums s{};
-  if (row.active) row_entries<Family, L>(g, row, w, s);
+  if (row.active)
+    for (auto p = row.first + g.lane; p < row.last; p += L) Family::entry(row, p, w, s);
   g.sum_all(s);  // every lane of the warp gets here: no early return above
   if (i < end && g.lane == 0) Family::finish(i, row, s, w);
 }

@@ -156,13 +156,6 @@ PMD_HD PMD_INLINE NonbondedRow nonbonded_row(int i, const StepView &v) {
   return r;
 }
 
-// Whether far entry p of row r is within the nonbonded cut-off, by the test
-// nonbonded_pair makes first: a driver whose rows hold more (lists.h) may
-// leave the others out before the pair's work.
-PMD_HD PMD_INLINE bool nonbonded_in_range(const NonbondedRow &r, int p, const StepView &v) {
-  return pair_geometry(r.xi, v.atoms.x[r.partners[p]]).d <= v.control.nonb_cut;
-}
-
 PMD_HD PMD_INLINE void nonbonded_pair(const NonbondedRow &r, int p, const StepView &v,
                                       NonbondedSums &s) {
   const AtomsView &a = v.atoms;
