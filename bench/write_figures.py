@@ -24,18 +24,13 @@ repository root is found from this file's path, not the working directory.
 """
 
 import argparse
-import csv
 import difflib
-import pathlib
 import re
 import sys
 import textwrap
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-CSV_PATH = ROOT / "bench" / "figures.csv"
-COLUMNS = ["key", "date", "commit", "gpu", "gpus", "peer", "input", "atoms", "metric",
-           "ours_ms", "peer_ms", "ours_mib", "peer_mib", "ours_gb", "runs", "source", "note"]
-PARITY = (0.97, 1.03)  # a time ratio within this range is said as parity
+from figures_csv import *  # noqa: F401,F403 (the CSV's rows and number formats)
+from figures_csv import CSV_PATH, ROOT, Table
 
 # A region's markers may be indented (inside a list item); its text is then too.
 REGION_RE = re.compile(r"^([ \t]*)<!-- figures:([A-Za-z0-9_-]+) -->\n(.*?)"
@@ -51,200 +46,12 @@ HAND_WRITTEN = [
 ]
 
 
-class Row:
-    def __init__(self, d):
-        self.d = d
-
-    def __getattr__(self, name):
-        try:
-            return self.d[name]
-        except KeyError:
-            raise AttributeError(name) from None
-
-    @property
-    def n_atoms(self):
-        return int(self.atoms)
-
-    def f(self, name):
-        return float(self.d[name])
-
-
-class Table:
-    """The CSV's rows by key; remembers which rows a region quoted."""
-
-    def __init__(self, path):
-        with open(path, newline="") as fh:
-            reader = csv.DictReader(fh)
-            if reader.fieldnames != COLUMNS:
-                raise SystemExit(f"{path}: columns must be {','.join(COLUMNS)}")
-            self.rows = {}
-            for n, d in enumerate(reader, start=2):
-                check_row(path, n, d)
-                if d["key"] in self.rows:
-                    raise SystemExit(f"{path}:{n}: key {d['key']} appears twice")
-                self.rows[d["key"]] = Row(d)
-        self.used = set()
-
-    def __call__(self, *keys, metric="loop"):
-        """The rows named, which must time what the region's text says they time."""
-        for k in keys:
-            if k not in self.rows:
-                raise SystemExit(f"{CSV_PATH}: no row {k}")
-            if self.rows[k].metric != metric:
-                raise SystemExit(f"{CSV_PATH}: row {k} times '{self.rows[k].metric}', "
-                                 f"its region quotes '{metric}'")
-            self.used.add(k)
-        rows = [self.rows[k] for k in keys]
-        return rows[0] if len(rows) == 1 else rows
-
-
-def check_row(path, n, d):
-    where = f"{path}:{n}"
-    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", d["date"]):
-        raise SystemExit(f"{where}: date {d['date']!r} is not YYYY-MM-DD")
-    if not re.fullmatch(r"[0-9a-f]{7,40}", d["commit"]):
-        raise SystemExit(f"{where}: commit {d['commit']!r} is not a hash")
-    for col in ["gpus", "atoms"]:
-        if not d[col].isdigit():
-            raise SystemExit(f"{where}: {col} {d[col]!r} is not a count")
-    if d["runs"] and not d["runs"].isdigit():
-        raise SystemExit(f"{where}: runs {d['runs']!r} is neither a count nor empty")
-    for col in ["ours_ms", "peer_ms", "ours_mib", "peer_mib", "ours_gb"]:
-        if d[col] and not re.fullmatch(r"\d+(\.\d+)?", d[col]):
-            raise SystemExit(f"{where}: {col} {d[col]!r} is not a number")
-    if d["metric"] not in ("loop", "charges"):
-        raise SystemExit(f"{where}: metric is 'loop' (LAMMPS loop time) or 'charges' "
-                         "(the charge phase of timing yes)")
-    if d["peer"] == "none" and d["peer_ms"]:
-        raise SystemExit(f"{where}: a peer time without a peer")
-
-
-# ---- formatting: one rule for each kind of number -------------------------
-
-def num(s):
-    """A measured value as the CSV holds it, with thousands separators."""
-    whole, dot, frac = s.partition(".")
-    return f"{int(whole):,}" + dot + frac
-
-
-def atoms(r):
-    return f"{r.n_atoms:,}"
-
-
-def millions(r):
-    return f"{r.n_atoms / 1e6:.3g}M"
-
-
-def times(x):
-    """A ratio: two decimals below 10, one from 10 on."""
-    return f"{x:.2f}" if x < 10 else f"{x:.1f}"
-
-
-def at_parity(x):
-    return PARITY[0] <= x <= PARITY[1]
-
-
-def peer_style(r):
-    return r.peer.split(" LAMMPS ")[0]
-
-
-def kk_over_ours(r):
-    return r.f("peer_ms") / r.f("ours_ms")
-
-
-def speed(r):
-    """Our speed against the row's peer, in words: 'at 1.40x reaxff/kk's speed'."""
-    x = kk_over_ours(r)
-    if at_parity(x):
-        return f"at parity with {peer_style(r)} (kk/ours {x:.2f})"
-    return f"at {times(x)}x {peer_style(r)}'s speed"
-
-
-def factor(r):
-    """The same after a first speed() of the sentence: '1.40x'."""
-    x = kk_over_ours(r)
-    return f"at parity (kk/ours {x:.2f})" if at_parity(x) else f"{times(x)}x"
-
-
 def para(text):
     """A paragraph wrapped as the docs are, never inside a `code span`."""
     glued = re.sub(r"`[^`]*`", lambda m: m.group(0).replace(" ", "\0"), text)
     wrapped = textwrap.fill(glued, width=WIDTH, break_long_words=False,
                             break_on_hyphens=False)
     return wrapped.replace("\0", " ") + "\n"
-
-
-def kk_cell(r):
-    x = kk_over_ours(r)
-    return f"{x:.2f}, parity" if at_parity(x) else times(x)
-
-
-def mem_ratio(r):
-    return f"{r.f('ours_mib') / r.f('peer_mib'):.2f}"
-
-
-def kib_per_atom(r, col):
-    return f"{r.f(col) * 1024 / r.n_atoms:.1f}"
-
-
-def same(rows, col):
-    values = {getattr(r, col) for r in rows}
-    if len(values) != 1:
-        keys = ", ".join(r.key for r in rows)
-        raise SystemExit(f"{CSV_PATH}: rows {keys} must share one {col}, have {sorted(values)}")
-    return values.pop()
-
-
-def peer_version(rows):
-    versions = {r.peer.split(" LAMMPS ")[1].split(" ")[0] for r in rows}
-    if len(versions) != 1:
-        raise SystemExit(f"{CSV_PATH}: one peer version expected, have {sorted(versions)}")
-    return "LAMMPS " + versions.pop()
-
-
-def runs(rows):
-    counts = {r.runs for r in rows}
-    if counts == {"1"}:
-        return "one run each" if len(rows) > 1 else "one run"
-    if len(counts) == 1 and "" not in counts:
-        return f"medians of {counts.pop()}"
-    return "; ".join(f"{short(r)}: " + (f"median of {r.runs}" if r.runs not in ("", "1")
-                                        else "one run" if r.runs == "1" else "runs not recorded")
-                     for r in rows)
-
-
-def short(r):
-    """The input's name without its parenthesised settings."""
-    return re.sub(r" \(.*\)$", "", r.input)
-
-
-def commits(rows):
-    """'c1 (input, input), c2 (input)' in order of first appearance."""
-    groups = {}
-    for r in rows:
-        groups.setdefault(r.commit, []).append(short(r))
-    if len(groups) == 1:
-        return f"commit {next(iter(groups))}"
-    return "commits " + ", ".join(f"{c} ({', '.join(names)})" for c, names in groups.items())
-
-
-def sources(rows):
-    """The rows' sources: 'bench/README, "Section", "Section"; bench/file.csv'."""
-    sections, files = [], []
-    for r in rows:
-        for part in r.source.split("; "):
-            m = re.fullmatch(r"bench/README '([^']*)'(.*)", part)
-            item, into = (f'"{m.group(1)}"{m.group(2)}', sections) if m else (
-                f"bench/{part}", files)
-            if item not in into:
-                into.append(item)
-    return "; ".join(([f"bench/README, {', '.join(sections)}"] if sections else []) + files)
-
-
-def table(header, rows):
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(cells) + " |" for cells in rows]
-    return "\n".join(lines)
 
 
 # ---- the regions ----------------------------------------------------------
@@ -273,18 +80,21 @@ def readme_one_gpu(t):
 
 
 def large_systems(t):
-    h24, h28, h30 = t("h100_hns24", "h100_hns28", "h100_hns30")
-    alone = [h28, h30]
+    h32, h40, h44 = t("h200_hns32", "h200_hns40", "h200_hns44")
+    rows = [h32, h40, h44]
+    alone = [h40, h44]
     return para(
-        f"Larger systems on one {same([h24, h28, h30], 'gpu')} "
-        f"({same([h24, h28, h30], 'date')}): HNS 24^3 ({atoms(h24)} atoms) {speed(h24)} "
-        f"({num(h24.ours_ms)} against {num(h24.peer_ms)} ms/step) in {mem_ratio(h24)}x its "
-        f"GPU memory ({num(h24.ours_mib)} against {num(h24.peer_mib)} MiB; commit "
-        f"{h24.commit}, {runs([h24])}); HNS 28^3 ({atoms(h28)} atoms) at {num(h28.ours_ms)} "
-        f"ms/step in {h28.ours_gb} GB, and HNS 30^3 ({atoms(h30)} atoms, its QEq matrix-free "
-        f"as its tiles do not fit) in {h30.ours_gb} GB (commit {same(alone, 'commit')}, ours "
-        f"alone, {runs(alone)}; the step times include the first solves from an empty QEq "
-        f"history). reaxff/kk was run up to HNS 24^3 ({millions(h24)} atoms) only.")
+        f"The largest systems on one {same(rows, 'gpu')} ({same(rows, 'date')}, "
+        f"{runs(rows)}, the step times include the first solves from an empty QEq history): "
+        f"HNS 32^3 ({atoms(h32)} atoms) at {num(h32.ours_ms)} ms/step in "
+        f"{num(h32.ours_mib)} MiB (commit {h32.commit}; reaxff/kk {num(h32.peer_ms)} ms/step "
+        f"in {num(h32.peer_mib)} MiB, the whole GPU), HNS 40^3 ({atoms(h40)} atoms) at "
+        f"{num(h40.ours_ms)} ms/step in {num(h40.ours_mib)} MiB, its QEq matrix stored, and "
+        f"HNS 44^3 ({atoms(h44)} atoms) for 10 steps at {num(h44.ours_ms)} ms/step in "
+        f"{num(h44.ours_mib)} MiB, its QEq matrix-free as the tiles would not fit (commit "
+        f"{same(alone, 'commit')}); reaxff/kk stops at HNS 44^3's set-up, out of GPU memory. "
+        f"Energies per atom at step 0 equal HNS 2^3's on the host driver to the QEq "
+        f"tolerance (bench/device_check.sh large).")
 
 
 def readme_xlmd(t):
@@ -335,9 +145,10 @@ def pair_speed(t):
         f"{round((PARITY[1] - 1) * 100)} % ({sources(rows)}; plot bench/side_by_side.png):")
     body = table(
         ["system", "atoms", "commit", "reaxff/gpu (CUDA)", "reaxff/kk (KOKKOS)", "kk / ours",
-         "GPU MiB ours / kk"],
+         "GPU MiB ours / kk", "KiB an atom ours / kk"],
         [[r.input, atoms(r), r.commit, num(r.ours_ms), num(r.peer_ms), kk_cell(r),
-          f"{num(r.ours_mib)} / {num(r.peer_mib)}"] for r in rows])
+          f"{num(r.ours_mib)} / {num(r.peer_mib)}",
+          f"{kib_per_atom(r, 'ours_mib')} / {kib_per_atom(r, 'peer_mib')}"] for r in rows])
     # a row's note that names another commit of the table says how the two differ
     shown = {r.commit for r in rows}
     notes = "; ".join(f"{r.commit} is {r.note}" for r in rows
@@ -357,7 +168,19 @@ def pair_memory(t):
         f"reaxff/gpu used {min(ratios):.2f}-{max(ratios):.2f}x the peer's "
         f"({kib_per_atom(h16, 'ours_mib')} against {kib_per_atom(h16, 'peer_mib')} KiB an "
         f"atom at HNS 16^3), at {atoms(smallest)} atoms ({short(smallest)}) "
-        f"{mem_ratio(smallest)}x.")
+        f"{mem_ratio(smallest)}x.") + "\n" + memory_now(t)
+
+
+def memory_now(t):
+    rows = t("mem_hns8", "mem_hns16", "mem_waterqeq6")
+    return para(
+        f"Since then (one {same(rows, 'gpu')}, {same(rows, 'date')}, commit "
+        f"{same(rows, 'commit')}, {runs(rows)}, reaxff/kk in the same calls; "
+        f"{sources(rows)}), GPU memory an atom: "
+        + "; ".join(f"{short(r)} {kib_per_atom(r, 'ours_mib')} KiB against "
+                    f"{kib_per_atom(r, 'peer_mib')} ({num(r.ours_mib)} against "
+                    f"{num(r.peer_mib)} MiB, {num(r.ours_ms)} against {num(r.peer_ms)} "
+                    f"ms/step)" for r in rows) + ".")
 
 
 TWO_GPUS = ["x2_hns8_g1", "x2_hns8_g2", "x2_hns16_g1", "x2_hns16_g2", "x2_hns16w_g1",
