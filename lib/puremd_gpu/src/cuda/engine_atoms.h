@@ -4,8 +4,10 @@
 // pairs as the forces and nothing goes up twice.
 //
 // Half list: row i holds partners j > i in [start[i], end[i]) (partners
-// only; x_j - x_i and the distance from pair_geometry). Owned rows (i < n_local) hold every partner
-// of a ReaxFF type within cut_local; ghost rows are shorter and not for QEq.
+// only; x_j - x_i and the distance from pair_geometry). Owned rows (i <
+// n_local) hold every partner of a ReaxFF type within cut_local, and with a
+// skin more (the skin list is the far list: a reader tests the distance);
+// ghost rows are shorter and not for QEq.
 //
 // The QEq matrix stores both (i, j) and (j, i), so it also needs, for each
 // atom j, the owned rows that hold j: the reverse index rev_row[rev_start[j]
