@@ -94,7 +94,9 @@ struct MiniSystem {
   std::vector<int> type;
   std::vector<long long> tag;
   std::vector<double> q;
-  // far list (half, rows of owned atoms up to nonb_cut)
+  // far list (half, rows of owned atoms up to nonb_cut; plus far_margin, as
+  // the CUDA driver's skin list holds more than the cut-off)
+  double far_margin = 0.0;
   std::vector<ListPos> far_start, far_end;
   std::vector<int> far_nbr;
   // bonds / hbonds
@@ -120,7 +122,7 @@ struct MiniSystem {
       for (int j = i + 1; j < N; ++j) {
         const vec3 d = x[j] - x[i];
         const double r = std::sqrt(norm2(d));
-        if (r <= (i < n_local ? control.nonb_cut : control.bond_cut)) {
+        if (r <= (i < n_local ? control.nonb_cut : control.bond_cut) + far_margin) {
           far_nbr.push_back(j);
         }
       }

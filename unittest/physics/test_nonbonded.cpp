@@ -290,4 +290,40 @@ TEST(NonbondedAtom, GhostOwnershipAndTabulated) {
   for (int a = 0; a < 5; ++a) expect_vec_near(g[a], s.grad[a], 1e-7);
 }
 
+// Far rows that hold partners beyond the cut-off (the CUDA driver reads its
+// skin list, within cut-off + skin, as the far list: lists.h) give the same
+// energies, forces and per-atom tallies to the bit: nonbonded_pair leaves
+// every entry beyond nonb_cut out before it adds anything.
+TEST(NonbondedAtom, RowsHoldingMoreThanTheCutoffChangeNothing) {
+  MiniSystem s;
+  s.ff = sample_ff(true, true);
+  s.control = sample_control();
+  s.n_local = 8;
+  // a chain along x, 1.45 A apart, and its last atom's partners straddling
+  // the cut-off (10 A) by a few tenths: pairs at 9.6 .. 10.9 A
+  for (int k = 0; k < 8; ++k) s.x.push_back({1.45 * k, 0.3 * (k % 2), 0.1 * k});
+  s.type = {0, 1, 0, 1, 1, 0, 1, 0};
+  s.tag = {1, 2, 3, 4, 5, 6, 7, 8};
+  s.q = {-0.4, 0.3, -0.2, 0.35, 0.1, -0.45, 0.2, 0.1};
+  s.run_nonbonded(kTermAll);
+  const Energies exact = s.energy;
+  const std::vector<vec3> g = s.grad;
+  const std::vector<double> ea = s.eatom, va = s.vatom;
+  const std::size_t exact_pairs = s.far_nbr.size();
+  s.far_margin = 1.5;
+  s.run_nonbonded(kTermAll);
+  ASSERT_GT(s.far_nbr.size(), exact_pairs)
+      << "no partner beyond the cut-off: the test tests nothing";
+  EXPECT_EQ(s.energy.e_vdW, exact.e_vdW);
+  EXPECT_EQ(s.energy.e_ele, exact.e_ele);
+  EXPECT_EQ(s.energy.e_pol, exact.e_pol);
+  for (int a = 0; a < 8; ++a) {
+    EXPECT_EQ(s.grad[a].x, g[a].x) << "atom " << a;
+    EXPECT_EQ(s.grad[a].y, g[a].y) << "atom " << a;
+    EXPECT_EQ(s.grad[a].z, g[a].z) << "atom " << a;
+    EXPECT_EQ(s.eatom[a], ea[a]) << "atom " << a;
+  }
+  EXPECT_EQ(s.vatom, va);
+}
+
 // --- hydrogen bonds ---------------------------------------------------------
