@@ -56,7 +56,7 @@ CudaContext::PairRows CudaContext::far_rows() const {
 CudaContext::PairRows CudaContext::near_rows() const {
   if (skin > 0 && skin_valid)
     return PairRows{near_start.data(), near_end.data(), near_nbr.data(), near_total};
-  return PairRows{far_start.data(), far_end.data(), far_nbr.data(), far_total};
+  return far_rows();  // (the list built at this step)
 }
 
 size_t checked_list_total(unsigned long long total, const char *what, int n_atoms, bool wide) {

@@ -321,10 +321,6 @@ EngineAtoms CudaEngine::lend_atoms() const {
   a.end = far.end;
   a.nbr = far.nbr;
   a.row_room = static_cast<long long>(c.far_total);
-  const bool skin = c.skin_valid;  // (else the far list is rebuilt at every step)
-  a.list_start = skin ? c.skin_start.data() : c.far_start.data();
-  a.list_end = skin ? c.skin_end.data() : c.far_end.data();
-  a.list_nbr = skin ? c.skin_nbr.data() : c.far_nbr.data();
   a.list_build = c.list_builds;
   if (c.rev_built_for == c.list_builds) {  // else none: the solver says if it needs one
     a.rev_start = c.rev_start.data();

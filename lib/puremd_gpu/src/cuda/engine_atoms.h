@@ -17,11 +17,10 @@
 // and the reverse index together fit in [start[i] + rev_start[i], ...):
 // rows of both lie in index order within row_room and rev_total entries.
 //
-// That list itself (list_*: the skin list, or the far list when there is no
-// skin) lasts for several steps: list_build names its build, so that what a
-// reader derives from it (the QEq tiles' partners) can last as long. Its rows
-// hold the far rows' partners and more (within cut_local + skin at its
-// build), in the same half-list layout.
+// The far list is that Verlet list itself (the skin list; without a skin,
+// the list built at this step), which lasts for several steps: list_build
+// names its build, so that what a reader derives from it (the QEq tiles'
+// partners) can last as long.
 #pragma once
 
 #include "puremd_gpu/hd.h"
@@ -42,10 +41,7 @@ struct EngineAtoms {
   const ListPos *rev_start = nullptr;
   const int *rev_row = nullptr;
   long long rev_total = 0;
-  // the list behind the far list
-  const ListPos *list_start = nullptr, *list_end = nullptr;
-  const int *list_nbr = nullptr;
-  long list_build = -1;
+  long list_build = -1;  // the build of the far list's rows
 };
 
 }  // namespace puremd::cuda

@@ -16,8 +16,8 @@
 //
 // Built in two parts, because finding a tile's union (a hash table) costs
 // several times what its values do:
-//   - the partners, once per build of the list behind the far list (the
-//     skin list, EngineAtoms::list_*): a warp per tile walks the list rows
+//   - the partners, once per build of the far list's rows (the skin list,
+//     EngineAtoms::list_build): a warp per tile walks the list rows
 //     of its rows into a hash table in shared memory and writes the union,
 //     (j, mask of the rows whose list row holds j), taking room from a
 //     global counter (k_tile_partners). Every pair within the cut-off at a
@@ -95,9 +95,9 @@ __global__ void __launch_bounds__(32) k_tile_partners(EngineAtoms f, TilePartner
   const int rows = min(kTileRows, f.n_local - t * kTileRows);
   for (int r = 0; r < rows; ++r) {
     const int i = t * kTileRows + r;
-    const ListPos end = f.list_end[i];
-    for (ListPos p = f.list_start[i] + lane; p < end; p += 32)
-      fits = fits && tile_insert(key, mask, f.list_nbr[p], r);
+    const ListPos end = f.end[i];
+    for (ListPos p = f.start[i] + lane; p < end; p += 32)
+      fits = fits && tile_insert(key, mask, f.nbr[p], r);
     if (!__all_sync(0xffffffffu, fits)) break;  // (a full table: no more probing)
   }
   __syncwarp();
@@ -303,7 +303,7 @@ bool CudaHalfTiles::build(const QEqMatrixSolve &s) {
   }
 }
 
-// The tiles' partners, from the list behind this step's far list: found once
+// The tiles' partners, from this step's far list (the skin list): found once
 // per build of that list (k_tile_partners); false, with nothing kept, when
 // a tile's partners do not fit its table.
 bool CudaHalfTiles::find_partners(const QEqMatrixSolve &s) {
