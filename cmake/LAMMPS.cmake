@@ -36,29 +36,33 @@ endif()
 # LAMMPS built here then has its KOKKOS package on Kokkos's Serial backend, and the
 # plugin's styles are KOKKOS styles under -k on (cmake/LammpsKokkos.cmake).
 set(LAMMPS_KOKKOS_SOURCE "" CACHE PATH
-    "Kokkos source to build LAMMPS's KOKKOS package with (Serial backend); empty: without")
+    "Kokkos source to build LAMMPS's KOKKOS package with (as its bundled Kokkos); empty: without")
+set(LAMMPS_KOKKOS_ARCH "serial" CACHE STRING
+    "That Kokkos's backend: serial, or a CUDA compute capability (e.g. 90) for CUDA + Serial")
 # (a build folder whose LAMMPS we built with another Kokkos source, or none, builds again;
 # build_lammps.sh names its installs lammps-install-*)
 if(LAMMPS_INSTALL_DIR MATCHES "/lammps-install-[^/]*$" AND NOT "${LAMMPS_BUILT_KOKKOS_SOURCE}"
-                                                           STREQUAL "${LAMMPS_KOKKOS_SOURCE}")
+                                                           STREQUAL "${LAMMPS_KOKKOS_SOURCE} ${LAMMPS_KOKKOS_ARCH}")
   set(LAMMPS_INSTALL_DIR "" CACHE PATH "" FORCE)
   unset(LAMMPS_EXECUTABLE CACHE)
   unset(LAMMPS_LIBRARY CACHE)
 endif()
 if(NOT LAMMPS_INSTALL_DIR)
   message(STATUS "Building LAMMPS from ${LAMMPS_SOURCE_DIR} (cached after the first time)")
-  set(LAMMPS_BUILT_KOKKOS_SOURCE "${LAMMPS_KOKKOS_SOURCE}" CACHE INTERNAL "")
+  set(LAMMPS_BUILT_KOKKOS_SOURCE "${LAMMPS_KOKKOS_SOURCE} ${LAMMPS_KOKKOS_ARCH}" CACHE INTERNAL "")
   set(_kokkos_arg)
   if(LAMMPS_KOKKOS_SOURCE)
-    set(_kokkos_arg --kokkos=${LAMMPS_KOKKOS_SOURCE})
+    set(_kokkos_arg --kokkos=${LAMMPS_KOKKOS_SOURCE} --kokkos-arch=${LAMMPS_KOKKOS_ARCH})
   endif()
   run_lammps_script(build_lammps.sh _path ${_kokkos_arg} ${LAMMPS_SOURCE_DIR})
   set(LAMMPS_INSTALL_DIR "${_path}" CACHE PATH "" FORCE)
 endif()
 
-find_program(LAMMPS_EXECUTABLE lmp PATHS ${LAMMPS_INSTALL_DIR}/bin NO_DEFAULT_PATH REQUIRED)
-find_library(LAMMPS_LIBRARY lammps PATHS ${LAMMPS_INSTALL_DIR}/lib ${LAMMPS_INSTALL_DIR}/lib64
+# (an install, or the folder LAMMPS was built in: lmp and liblammps at its top)
+find_program(LAMMPS_EXECUTABLE lmp PATHS ${LAMMPS_INSTALL_DIR}/bin ${LAMMPS_INSTALL_DIR}
              NO_DEFAULT_PATH REQUIRED)
+find_library(LAMMPS_LIBRARY lammps PATHS ${LAMMPS_INSTALL_DIR}/lib ${LAMMPS_INSTALL_DIR}/lib64
+             ${LAMMPS_INSTALL_DIR} NO_DEFAULT_PATH REQUIRED)
 if(NOT EXISTS ${LAMMPS_SOURCE_DIR}/src/REAXFF/pair_reaxff.h)
   message(FATAL_ERROR "LAMMPS_SOURCE_DIR=${LAMMPS_SOURCE_DIR} has no src/REAXFF/pair_reaxff.h")
 endif()

@@ -21,8 +21,27 @@ part() { # the time of each part, for CI's budget
   echo "=== [time] $1: $(($(date +%s) - t0)) s"
   t0=$(date +%s)
 }
-BUILD_DIR=build bash scripts/configure.sh "$@"
-part "build (default LAMMPS)"
+# LAMMPS_KOKKOS_TARBALL: a LAMMPS release tarball holding lib/kokkos (CI: ../shared/peer's
+# 4Jul2026): the LAMMPS of its version, the default's or the other's below, is then built
+# with its KOKKOS package (Serial), and the tests add our KOKKOS styles (-k on) through
+# the host driver
+kokkos_version=""
+if [ -n "${LAMMPS_KOKKOS_TARBALL:-}" ] && [ -f "$LAMMPS_KOKKOS_TARBALL" ]; then
+  kokkos_version=$(tar -xOf "$LAMMPS_KOKKOS_TARBALL" --wildcards '*/src/version.h' 2>/dev/null |
+    sed -n 's/.*LAMMPS_VERSION "\(.*\)".*/\1/p' | tr -d ' ')
+  ksrc=$(bash scripts/get_kokkos.sh "$LAMMPS_KOKKOS_TARBALL" | tail -n 1)
+fi
+default_arg=4Jul2026
+for a in "$@"; do
+  case "$a" in
+    -DLAMMPS_VERSION=*) default_arg=${a#-DLAMMPS_VERSION=} ;;
+    -DLAMMPS_SOURCE_DIR=* | -DLAMMPS_INSTALL_DIR=*) default_arg=none ;;
+  esac
+done
+kokkos=()
+[ "$kokkos_version" = "$default_arg" ] && kokkos=(-DLAMMPS_KOKKOS_SOURCE="$ksrc")
+BUILD_DIR=build bash scripts/configure.sh "$@" "${kokkos[@]}"
+part "build (default LAMMPS${kokkos:+, with KOKKOS})"
 # ctest -j: the jobs declare the cores they take (PROCESSORS), so 1-rank jobs
 # share the cores and a 2- or 4-rank job runs alone.
 jobs=$(nproc)
@@ -53,12 +72,9 @@ if [ "$other" != none ] && [ "$other" != "$default" ]; then
   # through README's way in for a LAMMPS tree of one's own, -DLAMMPS_SOURCE_DIR
   # (built for you): the tree get_lammps.sh fetched, whose cached build it reuses
   src_other=$(bash scripts/get_lammps.sh "$other" | tail -n 1)
-  # LAMMPS_KOKKOS_TARBALL: LAMMPS's release tarball of this version with lib/kokkos (CI:
-  # ../shared/peer's): this LAMMPS is then built with its KOKKOS package (Serial), and
-  # the tests below add our KOKKOS styles (-k on) through the host driver
+  # with KOKKOS (Serial) where the tarball is of this version (see above)
   kokkos=() kokkos_tests=""
-  if [ -n "${LAMMPS_KOKKOS_TARBALL:-}" ] && [ -f "$LAMMPS_KOKKOS_TARBALL" ]; then
-    ksrc=$(bash scripts/get_kokkos.sh "$LAMMPS_KOKKOS_TARBALL" | tail -n 1)
+  if [ "$kokkos_version" = "$other" ]; then
     kokkos=(-DLAMMPS_KOKKOS_SOURCE="$ksrc")
     kokkos_tests=":Systems/KokkosStyles.*:KokkosSwitch.*:RunStyles.*"
   fi
