@@ -8,7 +8,7 @@
 #      bench/plot_side_by_side.py.
 # On a machine with the full toolchain it builds first (scripts/configure.sh);
 # with BUNDLE=dir (made by bench/make_device_bundle.sh) it runs prebuilt binaries.
-# Usage: bench/device_check.sh [unit|quick|tests|bench|scaling|failures|inject|profile|floors|sanitize|drift|lanes|qeqtol|qeqmatrix|predictor|qtpie|acks2|gpupkg|yaml|arch|large|all]
+# Usage: bench/device_check.sh [unit|quick|tests|kokkos|bench|scaling|failures|inject|profile|floors|sanitize|drift|lanes|qeqtol|qeqmatrix|predictor|qtpie|acks2|gpupkg|yaml|arch|large|all]
 #        (default all; lanes: the threads-per-row sweep behind thread_mapping.h's defaults;
 #        qeqtol: GPU vs host after 100 steps at two CG tolerances; qeqmatrix: the QEq
 #        matrix in full, each pair once, or matrix-free (MODES); gpupkg: the examples/reaxff suite and the -sf gpu
@@ -31,6 +31,12 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 what=${1:-all}
+# kokkos: the tests of our styles under -k on (KOKKOS bundles), on 1, 2 and 4 ranks
+# sharing the GPU: the tests mode with that filter
+if [ "$what" = kokkos ]; then
+  what=tests NP=${NP:-1 2 4}
+  FILTER=${FILTER:-'Systems/KokkosStyles.*:KokkosSwitch.*:RunStyles.*:*Kokkos*'}
+fi
 out=${OUT:-/tmp/reaxff_device_out}
 mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
@@ -218,134 +224,8 @@ if [ "$what" = all ] || [ "$what" = drift ]; then
   cd "$root"
 fi
 
-# Side by side with the peer (LAMMPS's reaxff/kk, ../shared/peer/lmp-kokkos-sm90.xz,
-# carried as .device/peer/lmp-kokkos-sm90.xz or named by PEER) on the SAME input
-# file: ours with -sf gpu, the peer with -sf kk. REPS runs each (default 3), the
-# median ms/step (LAMMPS loop time) and the highest GPU memory nvidia-smi saw
-# (polled every 100 ms); one more run of ours with `timing yes` prints the phases.
-reps=${REPS:-3}
-peer_xz=${PEER:-$root/.device/peer/lmp-kokkos-sm90.xz}
-KK=${KK_BIN:-/tmp/lmp-kk}
-# OURS_ARGS: our runs' switches (default -sf gpu; KOKKOS bundles: bench/README, "Issue 55");
-# KK_BIN: the peer's binary (a KOKKOS bundle's own lmp: its reaxff/kk)
-read -r -a ours_args <<<"${OURS_ARGS:--sf gpu}"
-
-median() { sort -n | awk '{v[NR] = $1} END {if (NR) printf "%.2f", v[int((NR + 1) / 2)]; else print "-"}'; }
-peak_mib() { sort -n "$1" | tail -1; }
-# BASE=folder holding another build's reaxffgpuplugin.so (an older commit's): its
-# ms/step too, in the same runs (ours, base, kk in turn), for "no slower than" checks.
-base=${BASE:-}
-# OURS_FIX="keywords": appended to the charge fix's line in our runs only (not
-# base's or kk's), e.g. OURS_FIX="precond fsai" BASE=$B/plugins compares the
-# FSAI preconditioner with Jacobi in one plugin, beside kk.
-side_by_side() {  # label, folder, input, steps-args...
-  local label=$1 dir=$2 in=$3 in_base=$3; shift 3
-  # the peer, unpacked by the first side-by-side run
-  [ -x "$KK" ] || { [ -f "$peer_xz" ] && xz -dc "$peer_xz" >"$KK" && chmod +x "$KK"; }
-  cd "$dir"
-  local ours=() kk=() bs=() xl=() mo=0 mk=0 m
-  [ -n "${OURS_FIX:-}" ] && in=$(with_keywords "$in" "" "$OURS_FIX") && cp "$in" "$out/in.ours" && in=$out/in.ours
-  # xlmd runs three times the steps (-v t / -v steps), so that its K converged
-  # solves after the start weigh as little as in a production run
-  local xl_args=() prev="" a
-  for a in "$@"; do
-    { [ "$prev" = t ] || [ "$prev" = steps ]; } && a=$((a * 3))
-    xl_args+=("$a"); prev=$a
-  done
-  for ((r = 1; r <= reps; r++)); do
-    if [ "${XLMD:-0}" = 1 ]; then  # ours with extended-Lagrangian charges (opt-in)
-      "$LMP" -sf gpu -in "$(with_keywords "$in" "" "xlmd yes")" "${xl_args[@]}" -log "$out/bench_xl.log" \
-        -screen none
-      xl+=("$(ms_per_step "$out/bench_xl.log")")
-    fi
-    if [ -n "$base" ]; then
-      LAMMPS_PLUGIN_PATH="$base" "$LMP" -sf gpu -in "$in_base" "$@" -log "$out/bench_base.log" -screen none
-      bs+=("$(ms_per_step "$out/bench_base.log")")
-    fi
-    nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 100 >"$out/mem.txt" & m=$!
-    "$LMP" "${ours_args[@]}" -in "$in" "$@" -log "$out/bench_ours.log" -screen none
-    kill $m; wait $m 2>/dev/null
-    ours+=("$(ms_per_step "$out/bench_ours.log")"); mo=$(printf '%s\n' "$mo" "$(peak_mib "$out/mem.txt")" | sort -n | tail -1)
-    if [ -x "$KK" ]; then
-      nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 100 >"$out/mem.txt" & m=$!
-      "$KK" -k on g 1 -sf kk -pk kokkos neigh half newton on -in "$in_base" "$@" -log "$out/bench_kk.log" -screen none
-      kill $m; wait $m 2>/dev/null
-      kk+=("$(ms_per_step "$out/bench_kk.log")"); mk=$(printf '%s\n' "$mk" "$(peak_mib "$out/mem.txt")" | sort -n | tail -1)
-    fi
-  done
-  local atoms a b tag=${label//[^A-Za-z0-9+.]/_}
-  cp "$out/bench_ours.log" "$out/log_ours_$tag.log"; [ -f "$out/bench_kk.log" ] && cp "$out/bench_kk.log" "$out/log_kk_$tag.log"
-  atoms=$(awk '/^Loop time/ {print $(NF-1); exit}' "$out/bench_ours.log")
-  a=$(printf '%s\n' "${ours[@]}" | median); b=$(printf '%s\n' "${kk[@]}" | median)
-  row "$(printf '%-12s atoms=%-8s ours %8s ms/step (%s)  reaxff/kk %8s ms/step (%s)  kk/ours %s  GPU MiB ours %s kk %s' \
-    "$label" "$atoms" "$a" "${ours[*]}" "$b" "${kk[*]}" \
-    "$(awk -v a="$a" -v b="$b" 'BEGIN{if (a > 0 && b > 0) printf "%.2f", b / a; else print "-"}')" "$mo" "$mk")"
-  if [ "${XLMD:-0}" = 1 ]; then
-    local x; x=$(printf '%s\n' "${xl[@]}" | median)
-    row "$(printf '%-12s   ours xlmd yes %8s ms/step (%s)  kk/ours-xlmd %s' "$label" "$x" "${xl[*]}" \
-      "$(awk -v x="$x" -v b="$b" 'BEGIN{if (x > 0 && b > 0) printf "%.2f", b / x; else print "-"}')")"
-  fi
-  if [ -n "$base" ]; then
-    local c; c=$(printf '%s\n' "${bs[@]}" | median)
-    row "$(printf '%-12s   base %8s ms/step (%s)  ours/base %s' "$label" "$c" "${bs[*]}" \
-      "$(awk -v a="$a" -v c="$c" 'BEGIN{if (a > 0 && c > 0) printf "%.3f", a / c; else print "-"}')")"
-  fi
-  # one CSV row per system for bench/plot_side_by_side.py
-  [ -s "$out/bench.csv" ] || echo "system,atoms,ours_ms,kk_ms,ours_mib,kk_mib" >"$out/bench.csv"
-  echo "$label,$atoms,$a,$b,$mo,$mk" >>"$out/bench.csv"
-  # the phases, from one more run of ours with the timing table on
-  "$LMP" "${ours_args[@]}" -in "$(with_keywords "$in" "timing yes")" "$@" -log "$out/phases.log" -screen none
-  awk '/ReaxFF\/GPU (phase|peak)/ {p = 1; print; next} p && /^  / {print; next} {p = 0}' \
-    "$out/phases.log"
-  if [ "${XLMD:-0}" = 1 ]; then
-    echo "phases with xlmd yes ($label):"
-    "$LMP" -sf gpu -in "$(with_keywords "$in" "timing yes" "xlmd yes")" "${xl_args[@]}" \
-      -log "$out/phases.log" -screen none
-    awk '/ReaxFF\/GPU phase/ {p = 1; print; next} p && /^  / {print; next} {p = 0}' "$out/phases.log"
-  fi
-  cd "$root"
-}
-
-# LAMMPS's examples/reaxff (the bundle's copy, or the source the build used)
-if [ -n "${BUNDLE:-}" ]; then exr="$B/examples-reaxff"
-else exr="$(sed -n 's/^LAMMPS_SOURCE_DIR:[A-Z]*=//p' build/CMakeCache.txt)/examples/reaxff"; fi
-hns_with() {  # LAMMPS's HNS input with line $2 before its run, as $out/in.hns.$1
-  sed "s|^run |$2\nrun |" "$root/examples/HNS/in.reaxff.hns" >"$out/in.hns.$1"
-  echo "$out/in.hns.$1"
-}
-
-if [ "$what" = all ] || [ "$what" = bench ] || [ "$what" = quick ]; then
-  # SYSTEMS picks (default 2 4 8 16 water): HNS replications N (100 steps up to 8^3,
-  # 20 from 12^3, 10 from 24^3; HNS_STEPS sets them), water (Water-6540), water3 (Water 3^3, 176,580
-  # atoms, 20 steps), silica (Silica-6000). Users' inputs: species8 (HNS 8^3, 100
-  # steps, with fix reaxff/species 10 10 100), bonds16 (HNS 16^3, 100 steps, without
-  # and with fix reaxff/bonds 100, REPS runs each), qeq6 and acks2_6 (LAMMPS's
-  # in.water.qeq and in.water.acks2 as shipped, 20 NVT steps, replicated 6^3; acks2_N
-  # replicated N^3, ACKS2_REPS runs each, default 1: reaxff/kk takes seconds per
-  # step), tatb11 (LAMMPS's in.reaxff.tatb
-  # as shipped, 25 steps with fix reaxff/bonds, compute reaxff/atom and its two dumps
-  # every 5 steps and fix reaxff/species 1 5 5, replicated 11^3: 511,104 atoms).
-  for sys in ${SYSTEMS:-2 4 8 16 water}; do
-    case $sys in
-      water) side_by_side "Water-6540" "$root/examples/water6540" in.water6540.reaxff -v steps 100 ;;
-      water3) side_by_side "Water 3^3" "$root/examples/water6540" in.water6540.reaxff -v steps 20 -v rep 3 ;;
-      silica) side_by_side "Silica-6000" "$root/examples/silica6000" in.silica6000.reaxff -v steps 100 ;;
-      species8) side_by_side "HNS8+species" "$root/examples/HNS" \
-        "$(hns_with species 'fix 3 all reaxff/species 10 10 100 species.out element C H O N')" \
-        -v x 8 -v y 8 -v z 8 -v t 100 ;;
-      bonds16) side_by_side "HNS16 t100" "$root/examples/HNS" in.reaxff.hns -v x 16 -v y 16 -v z 16 -v t 100
-        side_by_side "HNS16+bonds" "$root/examples/HNS" "$(hns_with bonds 'fix 4 all reaxff/bonds 100 bonds.out')" \
-          -v x 16 -v y 16 -v z 16 -v t 100 ;;
-      qeq6) side_by_side "water.qeq 6^3" "$exr/water" in.water.qeq -v x 6 -v y 6 -v z 6 ;;
-      tatb11) sed 's|^read_data .*|&\nreplicate 11 11 11|' "$exr/in.reaxff.tatb" >"$out/in.tatb11"
-        side_by_side "TATB 11^3" "$exr" "$out/in.tatb11" ;;
-      acks2_*) n=${sys#acks2_}  # acks2_N: in.water.acks2 replicated N^3
-        reps=${ACKS2_REPS:-1} side_by_side "water.acks2 $n^3" "$exr/water" in.water.acks2 -v x $n -v y $n -v z $n ;;
-      *) t=100; [ "$sys" -ge 12 ] && t=20; [ "$sys" -ge 24 ] && t=10; t=${HNS_STEPS:-$t}
-        side_by_side "HNS $sys^3" "$root/examples/HNS" in.reaxff.hns -v x $sys -v y $sys -v z $sys -v t $t ;;
-    esac
-  done
-fi
+# ours side by side with reaxff/kk (bench, and side_by_side for the modes below)
+source "$root/bench/device_check_bench.sh"
 
 # Several GPUs of one host, one MPI rank per GPU, side by side with the MPI peer
 # (../shared/peer/lmp-kokkos-mpi-sm90.xz, carried as .device/peer/ or named by

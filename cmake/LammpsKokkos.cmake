@@ -9,14 +9,16 @@
 #    built on its own, EXTERNAL_KOKKOS), or Kokkos_DIR / Kokkos_ROOT if given;
 #  - else in the folder where LAMMPS was built, for LAMMPS's bundled Kokkos,
 #    which is linked into liblammps and not installed: LAMMPS_BUILD_DIR, or
-#    LAMMPS_INSTALL_DIR itself when it is a build folder, or the folder that
-#    scripts/build_lammps.sh recorded in the install.
+#    LAMMPS_INSTALL_DIR itself when it is a build folder, the folder that
+#    scripts/build_lammps.sh recorded in the install, or build* in LAMMPS's tree;
+#    the first whose version and backends are those `lmp -h` names.
 # The plugin compiles against that Kokkos's headers and never links its
 # libraries: liblammps holds (or loads) the one Kokkos of the process.
 # Not found: a warning, the summary says the KOKKOS half is not built and how
-# to build it (an error with REAXFF_CUDA_REQUIRE_KOKKOS). A Kokkos of another
-# version than LAMMPS's, LAMMPS's KOKKOS not in double precision, or a CUDA
-# architecture the plugin is not built for is a configure error.
+# to build it (an error with REAXFF_CUDA_REQUIRE_KOKKOS). LAMMPS's KOKKOS not in
+# double precision, or a Kokkos for a CUDA architecture the plugin is not built
+# for is a configure error; the KOKKOS half is compiled with Kokkos's C++ standard
+# and LAMMPS's view layout.
 set(_reaxff_cuda_kokkos_source ${CMAKE_CURRENT_SOURCE_DIR}/KOKKOS/kokkos_atoms_none.cpp)
 set(REAXFF_CUDA_KOKKOS OFF CACHE INTERNAL "")
 set(LAMMPS_BUILD_DIR "" CACHE PATH
@@ -32,47 +34,9 @@ if(NOT _lammps_kokkos_symbol)
   return()
 endif()
 
-# The build folders where LAMMPS's bundled Kokkos may be
-set(_lammps_build_dirs ${LAMMPS_BUILD_DIR})
-if(EXISTS ${LAMMPS_INSTALL_DIR}/CMakeCache.txt)
-  list(APPEND _lammps_build_dirs ${LAMMPS_INSTALL_DIR})
-endif()
-foreach(_lib lib lib64)
-  set(_record ${LAMMPS_INSTALL_DIR}/${_lib}/cmake/reaxff-cuda/lammps-build-dir)
-  if(EXISTS ${_record})
-    file(STRINGS ${_record} _dir LIMIT_COUNT 1)
-    list(APPEND _lammps_build_dirs ${_dir})
-  endif()
-endforeach()
-set(_kokkos_paths ${Kokkos_ROOT} ${LAMMPS_INSTALL_DIR})
-foreach(_dir IN LISTS _lammps_build_dirs)
-  list(APPEND _kokkos_paths ${_dir}/lib/kokkos)
-endforeach()
-# (the plugin needs no GNU extensions; Kokkos forbids them and warns otherwise)
-set(CMAKE_CXX_EXTENSIONS OFF)
-find_package(Kokkos CONFIG QUIET PATHS ${_kokkos_paths} NO_DEFAULT_PATH)
-
-if(NOT Kokkos_FOUND)
-  set(_why "LAMMPS (${LAMMPS_LIBRARY}) has the KOKKOS package, but its Kokkos was not found "
-           "(searched: ${_kokkos_paths})")
-  set(_fix "Name the folder where that LAMMPS was built (-DLAMMPS_BUILD_DIR=/path/to/lammps/build, "
-           "for LAMMPS's bundled Kokkos) or its installed Kokkos (-DKokkos_ROOT=/path), in a fresh "
-           "build folder")
-  string(JOIN "" _why ${_why})
-  string(JOIN "" _fix ${_fix})
-  if(REAXFF_CUDA_REQUIRE_KOKKOS)
-    message(FATAL_ERROR "${_why}. ${_fix}.")
-  endif()
-  message(WARNING "${_why}: the plugin's KOKKOS styles are NOT built, and under -k on LAMMPS will "
-                  "copy the atoms to the host and back for reaxff/gpu every step. ${_fix}.")
-  set(REAXFF_CUDA_KOKKOS_SUMMARY
-      "KOKKOS styles (-k on): NOT BUILT: ${_why}. ${_fix}" CACHE INTERNAL "")
-  return()
-endif()
-
-# What LAMMPS says of its own KOKKOS (lmp -h): Kokkos's version, precision and
-# view layout. On a machine without a GPU driver, a liblammps built for CUDA
-# loads with the toolkit's stub of the driver library.
+# What LAMMPS says of its own KOKKOS (lmp -h): Kokkos's version and backends, the
+# precision and view layout. On a machine without a GPU driver, a liblammps built
+# for CUDA loads with the toolkit's stub of the driver library.
 set(_lmp_env)
 execute_process(COMMAND sh -c "ldconfig -p | grep -q 'libcuda.so.1 '" RESULT_VARIABLE _no_driver)
 if(_no_driver AND CMAKE_CUDA_COMPILER)
@@ -93,6 +57,12 @@ set(_lammps_kokkos_version "")
 if(_lmp_help MATCHES "Kokkos library version: ([0-9]+)\\.([0-9]+)\\.([0-9]+)")
   set(_lammps_kokkos_version "${CMAKE_MATCH_1}.${CMAKE_MATCH_2}.${CMAKE_MATCH_3}")
 endif()
+set(_lammps_kokkos_api "")
+if(_lmp_help MATCHES "KOKKOS package API:([A-Za-z ]*)")
+  string(TOUPPER "${CMAKE_MATCH_1}" _api)
+  string(REGEX MATCHALL "[A-Z]+" _lammps_kokkos_api "${_api}")
+  list(SORT _lammps_kokkos_api)
+endif()
 if(_lmp_help MATCHES "KOKKOS package precision: ([a-z]+)" AND NOT CMAKE_MATCH_1 STREQUAL "double")
   message(FATAL_ERROR "LAMMPS's KOKKOS package is built in ${CMAKE_MATCH_1} precision; reaxff/gpu "
                       "reads its positions and forces in double: build LAMMPS with "
@@ -103,17 +73,93 @@ if(_lmp_help MATCHES "KOKKOS package view layout: ([a-z]+)")
   string(TOUPPER ${CMAKE_MATCH_1} _layout)
   set(_layout_define LMP_KOKKOS_LAYOUT_${_layout})
 endif()
-# Kokkos's version as Kokkos_VERSION gives it (4.5.01 -> 4.5.1)
-string(REGEX REPLACE "\\.0*([0-9])" ".\\1" _kokkos_version "${Kokkos_VERSION}")
-if(_lammps_kokkos_version AND NOT _lammps_kokkos_version VERSION_EQUAL _kokkos_version)
-  message(FATAL_ERROR "LAMMPS (${LAMMPS_EXECUTABLE}) is built with Kokkos ${_lammps_kokkos_version}, "
-                      "but the Kokkos found is ${Kokkos_VERSION} (${Kokkos_DIR}): name LAMMPS's own "
-                      "(-DKokkos_DIR=..., or -DLAMMPS_BUILD_DIR= the folder LAMMPS was built in)")
+
+# The Kokkos configurations that may be LAMMPS's, in order: one named by Kokkos_DIR or
+# Kokkos_ROOT, one installed beside LAMMPS, then those of the folders LAMMPS may have
+# been built in (LAMMPS's bundled Kokkos is not installed): LAMMPS_BUILD_DIR,
+# LAMMPS_INSTALL_DIR when it is one, the folder scripts/build_lammps.sh recorded, and
+# build* folders of LAMMPS's source tree (where LAMMPS's own guide builds)
+set(_lammps_build_dirs ${LAMMPS_BUILD_DIR})
+if(EXISTS ${LAMMPS_INSTALL_DIR}/CMakeCache.txt)
+  list(APPEND _lammps_build_dirs ${LAMMPS_INSTALL_DIR})
+endif()
+foreach(_lib lib lib64)
+  set(_record ${LAMMPS_INSTALL_DIR}/${_lib}/cmake/reaxff-cuda/lammps-build-dir)
+  if(EXISTS ${_record})
+    file(STRINGS ${_record} _dir LIMIT_COUNT 1)
+    list(APPEND _lammps_build_dirs ${_dir})
+  endif()
+endforeach()
+file(GLOB _source_builds LIST_DIRECTORIES true ${LAMMPS_SOURCE_DIR}/build*)
+list(APPEND _lammps_build_dirs ${_source_builds})
+set(_candidates)
+if(Kokkos_DIR)
+  list(APPEND _candidates ${Kokkos_DIR})
+endif()
+foreach(_prefix ${Kokkos_ROOT} ${LAMMPS_INSTALL_DIR})
+  file(GLOB _c LIST_DIRECTORIES true ${_prefix}/lib*/cmake/Kokkos)
+  list(APPEND _candidates ${_c})
+endforeach()
+foreach(_dir IN LISTS _lammps_build_dirs)
+  list(APPEND _candidates ${_dir}/lib/kokkos)
+endforeach()
+list(REMOVE_DUPLICATES _candidates)
+# the first whose version and backends are those lmp -h names (the first found where
+# lmp -h cannot run here)
+set(_kokkos_dir "")
+set(_rejected "")
+foreach(_c IN LISTS _candidates)
+  if(NOT EXISTS ${_c}/KokkosConfigVersion.cmake OR NOT EXISTS ${_c}/KokkosConfigCommon.cmake)
+    continue()
+  endif()
+  file(STRINGS ${_c}/KokkosConfigVersion.cmake _v REGEX "^set\\(PACKAGE_VERSION \"[0-9]" LIMIT_COUNT 1)
+  string(REGEX REPLACE ".*\"(.*)\".*" "\\1" _v "${_v}")
+  string(REGEX REPLACE "\\.0*([0-9])" ".\\1" _v "${_v}")
+  file(STRINGS ${_c}/KokkosConfigCommon.cmake _d REGEX "^set\\(Kokkos_DEVICES ")
+  string(REGEX REPLACE "^set\\(Kokkos_DEVICES (.*)\\)$" "\\1" _d "${_d}")
+  string(REGEX MATCHALL "[A-Z]+" _d "${_d}")
+  list(SORT _d)
+  if(_lammps_kokkos_version AND NOT (_v VERSION_EQUAL _lammps_kokkos_version
+                                     AND "${_d}" STREQUAL "${_lammps_kokkos_api}"))
+    list(APPEND _rejected "${_c} (Kokkos ${_v}, ${_d})")
+    continue()
+  endif()
+  set(_kokkos_dir ${_c})
+  break()
+endforeach()
+
+if(NOT _kokkos_dir)
+  set(_why "LAMMPS (${LAMMPS_LIBRARY}) has the KOKKOS package")
+  if(_lammps_kokkos_version)
+    string(APPEND _why " (Kokkos ${_lammps_kokkos_version}, ${_lammps_kokkos_api})")
+  endif()
+  string(APPEND _why ", but its Kokkos was not found: no Kokkos CMake configuration beside "
+                     "LAMMPS_INSTALL_DIR nor in a LAMMPS build folder")
+  if(_rejected)
+    list(JOIN _rejected ", " _rejected)
+    string(APPEND _why " (not LAMMPS's: ${_rejected})")
+  endif()
+  set(_fix "Name the folder where that LAMMPS was built (-DLAMMPS_BUILD_DIR=/path/to/lammps/build, "
+           "for LAMMPS's bundled Kokkos) or its installed Kokkos (-DKokkos_ROOT=/path)"
+           "")
+  string(JOIN "" _fix ${_fix})
+  if(REAXFF_CUDA_REQUIRE_KOKKOS)
+    message(FATAL_ERROR "${_why}. ${_fix}.")
+  endif()
+  message(WARNING "${_why}: the plugin's KOKKOS styles are NOT built, and under -k on LAMMPS will "
+                  "copy the atoms to the host and back for reaxff/gpu every step. ${_fix}.")
+  set(REAXFF_CUDA_KOKKOS_SUMMARY
+      "KOKKOS styles (-k on): NOT BUILT: ${_why}. ${_fix}" CACHE INTERNAL "")
+  return()
 endif()
 if(NOT _lammps_kokkos_version)
-  message(WARNING "Could not run '${LAMMPS_EXECUTABLE} -h' here to check that LAMMPS's Kokkos is "
-                  "the one found (${Kokkos_VERSION}, ${Kokkos_DIR}); make sure it is")
+  message(WARNING "Could not run '${LAMMPS_EXECUTABLE} -h' here to check that ${_kokkos_dir} is "
+                  "LAMMPS's own Kokkos; make sure it is (-DKokkos_DIR=... names another)")
 endif()
+# (the plugin needs no GNU extensions; Kokkos forbids them and warns otherwise)
+set(CMAKE_CXX_EXTENSIONS OFF)
+set(Kokkos_DIR ${_kokkos_dir} CACHE PATH "LAMMPS's Kokkos (its CMake configuration)" FORCE)
+find_package(Kokkos CONFIG REQUIRED QUIET)
 
 kokkos_check(DEVICES CUDA RETURN_VALUE _kokkos_cuda)
 if(_kokkos_cuda AND NOT CMAKE_CUDA_COMPILER)
