@@ -22,7 +22,11 @@ AtomArrays host_arrays(LAMMPS *lmp) {
 
 // (a plugin built without them runs as host styles: LAMMPS copies every
 // array to the host for them and back)
-bool kokkos_running(LAMMPS *lmp) { return lmp->kokkos != nullptr && kokkos_styles_built(); }
+bool kokkos_running(LAMMPS *lmp) {
+  if (lmp->kokkos == nullptr || !kokkos_styles_built()) return false;
+  kokkos_check_build(lmp);
+  return true;
+}
 
 void host_arrays_current(LAMMPS *lmp, AtomMask mask) {
   if (kokkos_running(lmp)) kokkos_sync(lmp, Host, mask);

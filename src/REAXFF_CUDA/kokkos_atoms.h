@@ -37,9 +37,12 @@ struct AtomArrays {
 AtomArrays host_arrays(LAMMPS_NS::LAMMPS *lmp);
 
 // LAMMPS runs with KOKKOS (`-k on`), and this plugin was built with its
-// KOKKOS styles (against a LAMMPS with KOKKOS).
+// KOKKOS styles (against a LAMMPS with KOKKOS); then also checks, once, that
+// this LAMMPS's KOKKOS has the precision and view layout the styles were
+// compiled for (kokkos_check_build: a LAMMPS error otherwise).
 bool kokkos_running(LAMMPS_NS::LAMMPS *lmp);
 bool kokkos_styles_built();
+void kokkos_check_build(LAMMPS_NS::LAMMPS *lmp);
 // Kokkos's device memory is not the host's (a GPU backend).
 bool kokkos_device_is_gpu();
 

@@ -17,6 +17,7 @@
 #include "fix_qtpie_reaxff_gpu.h"
 #include "kokkos_atoms.h"
 #include "kokkos_base.h"
+#include "kokkos_compat.h"
 #include "kokkos_type.h"
 
 namespace LAMMPS_NS {
@@ -43,7 +44,7 @@ class ChargeFixKokkos : public Base, public KokkosBase {
     this->exchange_comm_device = this->sort_device = 1;
   }
 
-  int pack_exchange_kokkos(const int &nsend, DAT::tdual_xfloat_2d &k_buf,
+  int pack_exchange_kokkos(const int &nsend, reaxff_gpu::kk::ExchangeBuffer &k_buf,
                            DAT::tdual_int_1d k_sendlist, DAT::tdual_int_1d k_copylist,
                            ExecutionSpace space) override {
     const int per = this->history.per_atom();
@@ -74,8 +75,9 @@ class ChargeFixKokkos : public Base, public KokkosBase {
     return nsend * per;
   }
 
-  void unpack_exchange_kokkos(DAT::tdual_xfloat_2d &k_buf, DAT::tdual_int_1d &k_indices, int nrecv,
-                              int /*nrecv1*/, int /*nextrarecv1*/, ExecutionSpace space) override {
+  void unpack_exchange_kokkos(reaxff_gpu::kk::ExchangeBuffer &k_buf, DAT::tdual_int_1d &k_indices,
+                              int nrecv, int /*nrecv1*/, int /*nextrarecv1*/,
+                              ExecutionSpace space) override {
     const int per = this->history.per_atom();
     if (double *h = gpu_history(space)) {
       const double *buf = k_buf.view<LMPDeviceType>().data();
@@ -145,7 +147,7 @@ class ChargeFixKokkos : public Base, public KokkosBase {
     return out;
   }
 
-  static void to_space(DAT::tdual_xfloat_2d &buf, ExecutionSpace space,
+  static void to_space(reaxff_gpu::kk::ExchangeBuffer &buf, ExecutionSpace space,
                        const std::vector<double> &values) {
     HostView src(const_cast<double *>(values.data()), values.size());
     if (space == Device)
@@ -155,7 +157,7 @@ class ChargeFixKokkos : public Base, public KokkosBase {
       Kokkos::deep_copy(Unmanaged<LMPHostType>(buf.view<LMPHostType>().data(), values.size()), src);
   }
 
-  static void from_space(DAT::tdual_xfloat_2d &buf, ExecutionSpace space,
+  static void from_space(reaxff_gpu::kk::ExchangeBuffer &buf, ExecutionSpace space,
                          std::vector<double> &values) {
     HostView dst(values.data(), values.size());
     if (space == Device)

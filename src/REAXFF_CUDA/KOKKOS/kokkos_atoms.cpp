@@ -3,23 +3,20 @@
 // KOKKOS sources are.
 #include "kokkos_atoms.h"
 
+#include <initializer_list>
 #include <stdexcept>
-#include <type_traits>
+#include <string>
 
 #include "atom_kokkos.h"
+#include "error.h"
+#include "info.h"
+#include "kokkos_compat.h"
 #include "kokkos_type.h"
 #include "lammps.h"
 
 namespace reaxff_gpu {
 
 using namespace LAMMPS_NS;
-
-// lib/puremd_gpu reads positions and forces as 3 doubles an atom, in order.
-static_assert(std::is_same<X_FLOAT, double>::value && std::is_same<F_FLOAT, double>::value,
-              "reaxff/gpu needs LAMMPS's KOKKOS package in double precision");
-static_assert(std::is_same<DAT::tdual_x_array::array_layout, Kokkos::LayoutRight>::value &&
-                  std::is_same<DAT::tdual_f_array::array_layout, Kokkos::LayoutRight>::value,
-              "reaxff/gpu needs KOKKOS's positions and forces as rows of 3 (LayoutRight)");
 
 namespace {
 AtomKokkos *atom_kk(LAMMPS *lmp) {
@@ -28,13 +25,48 @@ AtomKokkos *atom_kk(LAMMPS *lmp) {
   return a;
 }
 
-template <class Dual>
-auto *data_in(Dual &v, ExecutionSpace space) {
-  return space == Device ? v.d_view.data() : v.h_view.data();
+// (Host: LAMMPS's legacy host arrays, which 4Jul2026's Kokkos host copies
+// are not when they need a transform; kokkos_compat.h checks they need none)
+template <class Array>
+auto *data_in(Array &v, ExecutionSpace space) {
+  return space == Device ? v.view_device().data() : v.view_host().data();
+}
+
+// Which of `settings` this LAMMPS's KOKKOS reports for `category`.
+std::string lammps_setting(const char *category, std::initializer_list<const char *> settings) {
+  for (const char *s : settings)
+    if (Info::has_accelerator_feature("KOKKOS", category, s)) return s;
+  return "unknown";
 }
 }  // namespace
 
 bool kokkos_styles_built() { return true; }
+
+// The plugin reads atomKK's arrays as LAMMPS's KOKKOS headers laid them out
+// when it was compiled (kokkos_compat.h): a LAMMPS built with another
+// precision or view layout has other arrays under the same names.
+void kokkos_check_build(LAMMPS *lmp) {
+  static bool matches = false;  // (one liblammps a process)
+  if (matches) return;
+  const std::string precision = lammps_setting("precision", {"double", "mixed", "single"});
+  if (precision != kk::kPrecision)
+    lmp->error->all(FLERR,
+                    "reaxff/gpu's KOKKOS styles were compiled for LAMMPS's KOKKOS package in {} "
+                    "precision, but this LAMMPS's is {}: run them in a LAMMPS built with "
+                    "-DKOKKOS_PREC={} (the default), or without -k on",
+                    kk::kPrecision, precision, kk::kPrecision);
+  if (kk::kLayout) {
+    const std::string layout = lammps_setting("layout", {"legacy", "default"});
+    if (layout != kk::kLayout)
+      lmp->error->all(FLERR,
+                      "reaxff/gpu's KOKKOS styles were compiled for LAMMPS's KOKKOS view layout "
+                      "'{}', but this LAMMPS's is '{}': build the plugin against this LAMMPS (a "
+                      "fresh build folder with -DLAMMPS_INSTALL_DIR naming it), or run the LAMMPS "
+                      "it was built for",
+                      kk::kLayout, layout);
+  }
+  matches = true;
+}
 
 bool kokkos_device_is_gpu() {
   return !Kokkos::SpaceAccessibility<Kokkos::HostSpace, LMPDeviceType::memory_space>::accessible;

@@ -16,6 +16,7 @@ namespace {
 
 bool kokkos_styles_built() { return false; }
 bool kokkos_device_is_gpu() { return false; }
+void kokkos_check_build(LAMMPS *) {}
 AtomArrays kokkos_arrays(LAMMPS *, ExecutionSpace) { not_built(); }
 void kokkos_sync(LAMMPS *, ExecutionSpace, AtomMask) { not_built(); }
 void kokkos_modified(LAMMPS *, ExecutionSpace, AtomMask) { not_built(); }
