@@ -6,6 +6,12 @@
 # own GPU package. Output: .device/bundle, or $BUNDLE_DIR (under .device/: ignored
 # by git; carried to the device with the working tree).
 # Usage: bench/make_device_bundle.sh [build-dir] [gpu-package-lammps-prefix]
+# A KOKKOS bundle (our styles under -k on and reaxff/kk of the same binary, both paths
+# measured from one bundle by device_check.sh bench): the build folder of
+#   LAMMPS_KOKKOS_TARBALL=... BUILD_DIR=build-kk BUILD_TARGETS="reaxffgpuplugin lammps_tests
+#   puremd_unit_tests" scripts/kokkos.sh --arch=90 -DREAXFF_CUDA_BUILD_TESTS=ON
+#   -DCMAKE_CUDA_ARCHITECTURES=90
+# (Kokkos is then inside liblammps: nothing more to copy).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}

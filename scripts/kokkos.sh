@@ -47,12 +47,18 @@ if [ "$arch" != serial ]; then
   case ";80;86;89;90;" in *";$arch;"*) ;; *) cuda=(-DCMAKE_CUDA_ARCHITECTURES="$arch") ;; esac
 fi
 echo "=== LAMMPS $version with KOKKOS ($([ "$arch" = serial ] && echo Serial || echo "CUDA sm_$arch")), Kokkos from $tarball, plugin in $build"
-BUILD_DIR=$build BUILD_TARGETS=reaxffgpuplugin bash scripts/configure.sh -DLAMMPS_VERSION="$version" \
+# (BUILD_TARGETS and -DREAXFF_CUDA_BUILD_TESTS=ON add the tests: bench/make_device_bundle.sh)
+BUILD_DIR=$build BUILD_TARGETS=${BUILD_TARGETS:-reaxffgpuplugin} bash scripts/configure.sh -DLAMMPS_VERSION="$version" \
   -DLAMMPS_KOKKOS_SOURCE="$ksrc" -DLAMMPS_KOKKOS_ARCH="$arch" -DREAXFF_CUDA_REQUIRE_KOKKOS=ON \
   -DREAXFF_CUDA_BUILD_TESTS=OFF "${cuda[@]}" "${args[@]}"
 echo "=== built in $(($(date +%s) - t0)) s"
 case "$build" in /*) ;; *) build=$PWD/$build ;; esac
 if [ "$arch" = serial ]; then kk=(-k on t 1); else kk=(-k on g 1); fi
+if [ "$arch" != serial ] && ! nvidia-smi -L >/dev/null 2>&1; then
+  echo "==== built for sm_$arch; no GPU here to run it: on the GPU machine, in examples/HNS:"
+  echo "     $build/lmp ${kk[*]} -sf hybrid gpu kk -pk kokkos neigh half newton on -in in.reaxff.hns"
+  exit 0
+fi
 switch=("${kk[@]}" -sf hybrid gpu kk -pk kokkos neigh half newton on)
 echo "=== examples/HNS/in.reaxff.hns (LAMMPS's input, unedited): lmp ${switch[*]}"
 out=$(mktemp)
