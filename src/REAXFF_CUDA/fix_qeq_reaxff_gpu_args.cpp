@@ -92,6 +92,10 @@ void FixQEqReaxFFGPU::parse_keywords() {
       precond = v;
     } else if (kw == "fsai_radius") {
       fsai_radius = utils::numeric(FLERR, keyword_value(k++), false, lmp);
+      // (0 would be the library's default: refused here, as any radius <= 0)
+      if (!(fsai_radius > 0.0))
+        error->all(FLERR, "Fix {}: fsai_radius (FSAI's pattern radius, A) must be positive, got {}",
+                   style, words[k]);
     } else if (kw == "halo") {
       const std::string &v = keyword_value(k++);
       if (v != "auto" && v != "mpi")

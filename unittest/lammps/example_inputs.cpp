@@ -112,11 +112,15 @@ std::vector<std::string> harness_commands(const std::string &text, int max_steps
   return out;
 }
 
-std::vector<std::string> iteration_columns(const std::vector<std::string> &commands) {
+std::vector<std::string> iteration_columns(const std::vector<std::string> &commands,
+                                           ChargeFixes which) {
   std::vector<std::string> out;
   for (const std::string &c : commands) {
     const std::vector<std::string> w = words(c);
-    if (w.size() > 3 && w[0] == "fix" && tolerance_word(w[3]) > 0) out.push_back("f_" + w[1]);
+    if (w.size() <= 3 || w[0] != "fix" || tolerance_word(w[3]) <= 0) continue;
+    if (which == ChargeFixes::All ||
+        std::regex_match(w[3], std::regex("(qeq|qtpie|qeq/rel|qeqr)/reax.*")))
+      out.push_back("f_" + w[1]);
   }
   for (const std::string &c : commands) {
     const std::vector<std::string> w = words(c);
