@@ -99,15 +99,22 @@ std::string line_with(const std::string &text, const std::string &part) {
                      end == std::string::npos ? std::string::npos : end - begin - 1);
 }
 
-// A run's energy, charges and forces are ref's within this file's tolerances.
-void expect_same_results(const HnsRun &m, const HnsRun &ref) {
+// Bounds of a comparison: pe relative, charges absolute, forces relative to
+// the largest. The defaults are this file's tolerances.
+struct ResultBounds {
+  double pe_rel = 1e-10, charge = 1e-9, force_rel = 1e-9;
+};
+
+// A run's energy, charges and forces are ref's within `b`.
+void expect_same_results(const HnsRun &m, const HnsRun &ref, const ResultBounds &b = {}) {
   ASSERT_EQ(m.error, "");
   double fmax = 0;
   for (double v : ref.f) fmax = std::max(fmax, std::fabs(v));
-  EXPECT_NEAR(m.pe, ref.pe, 1e-10 * std::fabs(ref.pe));
+  EXPECT_NEAR(m.pe, ref.pe, b.pe_rel * std::fabs(ref.pe));
   ASSERT_EQ(m.q.size(), ref.q.size());
-  for (size_t i = 0; i < ref.q.size(); ++i) ASSERT_NEAR(m.q[i], ref.q[i], 1e-9) << "q " << i;
-  for (size_t i = 0; i < ref.f.size(); ++i) ASSERT_NEAR(m.f[i], ref.f[i], 1e-9 * fmax) << "f " << i;
+  for (size_t i = 0; i < ref.q.size(); ++i) ASSERT_NEAR(m.q[i], ref.q[i], b.charge) << "q " << i;
+  for (size_t i = 0; i < ref.f.size(); ++i)
+    ASSERT_NEAR(m.f[i], ref.f[i], b.force_rel * fmax) << "f " << i;
 }
 
 // The settings that change how the work is done (list skin 0: a fresh list
@@ -164,7 +171,8 @@ TEST(SettingsKeywords, PredictorsChangeNoResult) {
 // The FSAI preconditioner (fix keyword `precond fsai`, the default) changes
 // CG's path, not its answer: with CG to 1e-12 the energy, charges and forces
 // of 6 steps are LAMMPS's own pair reaxff and fix qeq/reaxff's in the same
-// binary, within this file's tolerances, on whichever driver runs.
+// binary, within the differences of two solves stopped at the tolerance, on
+// whichever driver runs.
 TEST(SettingsKeywords, FsaiGivesReaxffsResults) {
   std::string in = hns_input("", "");
   auto replace = [&](const std::string &from, const std::string &to) {
@@ -177,10 +185,14 @@ TEST(SettingsKeywords, FsaiGivesReaxffsResults) {
   LammpsSession lmp;
   ASSERT_EQ(lmp.run(in), "");
   HnsRun ref{"", lmp.thermo("pe"), lmp.gather("q", 1), lmp.gather("f", 3)};
+  // FSAI and fix qeq/reaxff's Jacobi stop at different iterates (measured,
+  // host driver, both radii: pe 1.5e-14 relative, charges 2.4e-11, forces
+  // 2.3e-12 x max|F|)
+  const ResultBounds b{3e-13, 3e-10, 3e-11};
   for (const char *radius : {"", " fsai_radius 2.5"}) {
     SCOPED_TRACE(std::string("precond fsai") + radius);
     const HnsRun m = run_hns("", std::string("precond fsai") + radius);
-    ASSERT_NO_FATAL_FAILURE(expect_same_results(m, ref));
+    ASSERT_NO_FATAL_FAILURE(expect_same_results(m, ref, b));
   }
 }
 
