@@ -100,6 +100,7 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, ChargeModelS
   tolerance = utils::numeric(FLERR, arg[6], false, lmp);
   pertype_option = arg[7];
 
+  take_command_line_settings();
   parse_keywords();
   qcomm = std::make_unique<QEqLammpsComm>(lmp, this, cuda_aware, halo_peer_copies);
   atom->add_callback(Atom::GROW);

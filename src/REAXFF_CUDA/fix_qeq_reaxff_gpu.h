@@ -38,7 +38,9 @@
    through page-locked host memory (QEqLammpsComm). precond fsai|jacobi
    (default fsai, the library's default: puremd::kQEqDefaultPreconditioner)
    and fsai_radius R (default 3.5 A, at most cuthi / 2), CG's preconditioner;
-   jacobi gives fix qeq/reaxff's iterates. */
+   jacobi gives fix qeq/reaxff's iterates. The tuning keywords may also come
+   from the command line, -var reaxff_gpu "precond jacobi" (they win:
+   command_line_settings.h). */
 #ifndef LMP_FIX_QEQ_REAXFF_GPU_H
 #define LMP_FIX_QEQ_REAXFF_GPU_H
 
@@ -134,6 +136,7 @@ class FixQEqReaxFFGPU : public Fix, public ChargeFixGPU {
   // The value after keyword words[k] (an error if there is none).
   const std::string &keyword_value(size_t k) const;
   void parse_keywords();
+  void take_command_line_settings();  // -var reaxff_gpu's (command_line_settings.h)
   void check_settings();
   // The run's fix efield, checked as this charge model takes it.
   virtual std::unique_ptr<QEqEfield> find_efield();
@@ -159,6 +162,7 @@ class FixQEqReaxFFGPU : public Fix, public ChargeFixGPU {
   // puremd::qeq_preconditioner, FSAI, and puremd::fsai_pattern_radius)
   std::string precond;
   double fsai_radius = 0.0;
+  bool matrix_from_command_line = false;  // -var reaxff_gpu's matrix wins over matfree
   // Extended-Lagrangian charges (keywords xlmd, xlcg, xlk; QEqSettings::xl):
   // the history holds the auxiliary vectors of xl_natoms atoms once xl_ready;
   // xl_next is what the next solve asks (Step in MD steps; set-up and the

@@ -157,7 +157,7 @@ std::vector<std::vector<ThermoRow>> thermo_rows_of_log(const std::string &text) 
 }
 
 ExampleResult run_example(const ExampleInput &input, Switch how, int max_steps,
-                          const std::string &tol) {
+                          const std::string &tol, const std::vector<std::string> &more_args) {
   static const char *tag[] = {"ref", "sf", "suffix"};
   std::string name = input.name;
   std::replace_if(
@@ -183,6 +183,7 @@ ExampleResult run_example(const ExampleInput &input, Switch how, int max_steps,
     // while it builds neighbour lists on the GPU (ci-reaxFF's table)
     if (how == Switch::CommandLine && lammps_has_gpu_package())
       args.insert(args.end(), {"-pk", "gpu", "0", "neigh", "no"});
+    args.insert(args.end(), more_args.begin(), more_args.end());
     LammpsSession lmp((work / "log.lammps").string(), args, how != Switch::None);
     std::vector<std::string> commands = harness_commands(read_text(input.file), max_steps, tol);
     if (how == Switch::InputCommand) {

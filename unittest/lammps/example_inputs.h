@@ -61,8 +61,10 @@ struct ExampleResult {
   double pe = 0.0;
 };
 
-ExampleResult run_example(const ExampleInput &in, Switch how, int max_steps,
-                          const std::string &tol);
+// more_args: LAMMPS command-line arguments besides the switch's (e.g. -var
+// reaxff_gpu "precond jacobi").
+ExampleResult run_example(const ExampleInput &in, Switch how, int max_steps, const std::string &tol,
+                          const std::vector<std::string> &more_args = {});
 
 // The thermo rows of each run in a LAMMPS log (header `Step ...` to `Loop time`).
 std::vector<std::vector<ThermoRow>> thermo_rows_of_log(const std::string &text);

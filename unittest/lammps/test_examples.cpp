@@ -3,7 +3,8 @@
 // the input command `suffix gpu` (our styles), in the same binary and on the
 // same ranks. Every thermo column of
 // every run, compute pair's 14 terms, forces and charges must agree; CG
-// iteration counts are fewer with our default preconditioner (FSAI).
+// iteration counts are fewer with our default preconditioner (FSAI), and
+// fix qeq/reaxff's with -var reaxff_gpu "precond jacobi".
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -171,6 +172,18 @@ void compare_atoms(const ExampleResult &ref, const ExampleResult &ours, Worst &w
   w.charge = qdiff;
 }
 
+// Whether the input's thermo output shows one of `columns`.
+bool prints_any(const std::vector<std::string> &commands, const std::vector<std::string> &columns) {
+  for (const std::string &c : commands) {
+    std::istringstream in(c);
+    std::string w;
+    if (!(in >> w) || w != "thermo_style") continue;
+    while (in >> w)
+      if (listed(columns, w)) return true;
+  }
+  return false;
+}
+
 void print_table(const std::string &name, const char *how, const Worst &w) {
   if (mpi_rank() != 0) return;
   std::printf(
@@ -221,6 +234,37 @@ TEST_P(ExamplesReaxff, SameWithSuffixGpu) {
     compare_atoms(ref, ours, w);
     print_table(input.name, switch_name(how), w);
   }
+}
+
+// With -var reaxff_gpu "precond jacobi" beside -sf gpu, ours runs fix
+// qeq/reaxff's preconditioner, as the input is: the inputs that print CG
+// iteration counts show fix qeq/reaxff's (within kIterations), besides the
+// same physics as above.
+TEST(ExamplesReaxffJacobi, IterationCountsAreFixQeqReaxffs) {
+  if (mpi_size() > kMaxRanks)
+    GTEST_SKIP() << "examples/reaxff inputs run on at most " << kMaxRanks << " ranks in CI (time)";
+  int inputs = 0;
+  for (const ExampleInput &input : example_inputs()) {
+    const std::string text = read_text(input.dir + "/" + input.file);
+    const int steps = max_steps(text);
+    const std::vector<std::string> commands = harness_commands(text, steps, kTolerance);
+    if (!prints_any(commands, iteration_columns(commands, ChargeFixes::Preconditioned))) continue;
+    ++inputs;
+    SCOPED_TRACE(input.name);
+    const ExampleResult ref = run_example(input, Switch::None, steps, kTolerance);
+    ASSERT_EQ(ref.error, "") << "the input as shipped failed";
+    const ExampleResult ours = run_example(input, Switch::CommandLine, steps, kTolerance,
+                                           {"-var", "reaxff_gpu", "precond jacobi"});
+    ASSERT_EQ(ours.error, "") << "the input with -sf gpu -var reaxff_gpu failed";
+    Worst w;
+    const auto iterations = iteration_columns(commands);
+    compare_thermo(ref.last_thermo, ours.last_thermo, iterations, {}, w);
+    compare_log_rows(ref.log_rows, ours.log_rows, iterations, {}, w);
+    compare_atoms(ref, ours, w);
+    print_table(input.name, "-sf gpu, precond jacobi", w);
+  }
+  // (LAMMPS's in.reaxff.rdx and in.reaxff.tatb print fix qeq/reaxff's count)
+  EXPECT_GE(inputs, 2) << "fewer inputs print CG iteration counts than LAMMPS ships";
 }
 
 INSTANTIATE_TEST_SUITE_P(Inputs, ExamplesReaxff, ::testing::ValuesIn(example_inputs()),

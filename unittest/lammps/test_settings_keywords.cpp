@@ -4,7 +4,8 @@
 // keyword; good ones leave the physics alone (seen on the CUDA driver only for those the host
 // driver ignores; on either for the predictor), and `timing yes` prints the phase table at the end
 // of a run. The preconditioner is FSAI unless the input says otherwise, and the log says how to
-// get fix qeq/reaxff's.
+// get fix qeq/reaxff's. The tuning keywords may also come from the command line (-var
+// reaxff_gpu "..."), winning over the input's.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -74,9 +75,10 @@ struct HnsRun {
   int iterations = 0;  // CG iterations of the last solve, s + t (fix q's vector)
 };
 
+// The HNS input, with more LAMMPS command-line arguments `args`.
 HnsRun run_hns(const std::string &pair_keywords, const std::string &fix_keywords,
-               const std::string &log = "none") {
-  LammpsSession lmp(log);
+               const std::string &log = "none", const std::vector<std::string> &args = {}) {
+  LammpsSession lmp(log, args, false);
   lmp.load_plugin();
   HnsRun r;
   r.error = lmp.run(hns_input(pair_keywords, fix_keywords));
@@ -274,6 +276,111 @@ TEST(SettingsKeywords, NewSkinBetweenRunsMakesANewEngine) {
        at = text.find("ReaxFF/GPU: using the", at + 1))
     ++engines;
   EXPECT_EQ(engines, 2) << text;
+}
+
+// The command line's tuning settings: -var reaxff_gpu `values` (one value
+// where quoted on a shell's command line).
+std::vector<std::string> settings_var(const std::vector<std::string> &values) {
+  std::vector<std::string> args = {"-var", "reaxff_gpu"};
+  args.insert(args.end(), values.begin(), values.end());
+  return args;
+}
+
+// Tuning settings from the command line: the index variable reaxff_gpu of
+// keyword/value pairs (command_line_settings.h). They win over the input's:
+// -var reaxff_gpu "precond jacobi" over the input's precond fsai gives the
+// run of the input's precond jacobi, and the log says where the setting came
+// from and what the input said; the pair style takes its own keywords from
+// the same variable (timing: the QEq timing line at the end of the run).
+
+TEST(CommandLineSettings, VariableWinsOverTheInput) {
+  const std::string log = scratch_path("settings_var.log"),
+                    log2 = scratch_path("settings_var2.log");
+  const HnsRun jacobi = run_hns("", "precond jacobi"), fsai = run_hns("", "precond fsai");
+  const HnsRun r =
+      run_hns("timing no", "precond fsai", log, settings_var({"precond jacobi timing yes"}));
+  ASSERT_EQ(r.error, "");
+  ASSERT_NE(jacobi.iterations, fsai.iterations) << "the preconditioners are not told apart";
+  EXPECT_EQ(r.iterations, jacobi.iterations);
+  EXPECT_EQ(r.q, jacobi.q);
+  // a setting the input does not name
+  ASSERT_EQ(run_hns("", "", log2, settings_var({"matrix full"})).error, "");
+  if (mpi_rank() != 0) return;
+  const std::string text = read_text(log), text2 = read_text(log2);
+  EXPECT_TRUE(has(text,
+                  "ReaxFF/GPU: from -var reaxff_gpu: precond jacobi (fix q qeq/reaxff/gpu; the "
+                  "input said fsai)"))
+      << text;
+  EXPECT_TRUE(has(text,
+                  "ReaxFF/GPU: from -var reaxff_gpu: timing yes (pair_style reaxff/gpu; the input "
+                  "said no)"))
+      << text;
+  EXPECT_TRUE(has(line_with(text, "QEq/GPU: fix q uses the "), "preconditioner jacobi")) << text;
+  EXPECT_TRUE(has(text, "ReaxFF/GPU phase QEq")) << text;
+  EXPECT_TRUE(has(text2,
+                  "ReaxFF/GPU: from -var reaxff_gpu: matrix full (fix q qeq/reaxff/gpu; the "
+                  "input did not set it)"))
+      << text2;
+}
+
+// The variable's values are checked as the input's are; a keyword that none
+// of our styles takes (or one that changes the physics) and a keyword
+// without a value are errors naming the keyword and showing the quoted form.
+TEST(CommandLineSettings, BadSettingsAreErrors) {
+  const std::string quoted = "-var reaxff_gpu \"precond jacobi timing yes\"";
+  auto error = [](const std::vector<std::string> &values) {
+    return run_hns("", "", "none", settings_var(values)).error;
+  };
+  EXPECT_ERROR_CONTAINS(error({"precond ilu"}), "precond must be 'jacobi' or 'fsai', got 'ilu'");
+  EXPECT_ERROR_CONTAINS(error({"skin -1"}), "skin -1");
+  const std::string unknown = error({"precond jacobi colour blue"});
+  EXPECT_ERROR_CONTAINS(unknown, "'colour'");
+  EXPECT_ERROR_CONTAINS(unknown, quoted);
+  const std::string physics = error({"maxiter 10"});
+  EXPECT_ERROR_CONTAINS(physics, "'maxiter'");
+  EXPECT_ERROR_CONTAINS(physics, "stay in the input");
+  // as the shell passes -var reaxff_gpu precond jacobi: two values of an
+  // index variable, of which LAMMPS gives the first
+  const std::string unquoted = error({"precond", "jacobi"});
+  EXPECT_ERROR_CONTAINS(unquoted, "keyword 'precond' has no value");
+  EXPECT_ERROR_CONTAINS(unquoted, quoted);
+  EXPECT_ERROR_CONTAINS(error({"precond jacobi timing"}), "keyword 'timing' has no value");
+}
+
+// fix acks2/reaxff/gpu takes the settings it has (predictor) and leaves
+// precond and fsai_radius aside, saying so; its solver line names
+// BiCGStab's own preconditioner.
+TEST(CommandLineSettings, Acks2LeavesThePreconditionerAside) {
+  const std::string water = std::string(LAMMPS_EXAMPLES_DIR) + "/water/";
+  const std::string log = scratch_path("settings_acks2.log");
+  {
+    LammpsSession lmp(log, settings_var({"precond jacobi fsai_radius 3 predictor aspc"}), false);
+    lmp.load_plugin();
+    ASSERT_EQ(lmp.run("units real\natom_style charge\natom_modify map array\nboundary p p s\n"
+                      "read_data " +
+                      water +
+                      "data.water\nregion keep block 0 8 0 8 0 8\ngroup keep region keep\n"
+                      "group gone subtract all keep\ndelete_atoms group gone\nchange_box all "
+                      "boundary s s s\npair_style reaxff/gpu NULL\npair_coeff * * " +
+                      water +
+                      "acks2_ff.water O H\nfix q all acks2/reaxff/gpu 1 0.0 10.0 1e-8 reaxff\n"
+                      "run 0 post no\n"),
+              "");
+  }
+  if (mpi_rank() != 0) return;
+  const std::string text = read_text(log);
+  EXPECT_TRUE(has(text,
+                  "ReaxFF/GPU: from -var reaxff_gpu: predictor aspc (fix q acks2/reaxff/gpu; the "
+                  "input did not set it)"))
+      << text;
+  EXPECT_TRUE(has(text,
+                  "ReaxFF/GPU: fix q acks2/reaxff/gpu leaves precond jacobi, fsai_radius 3 of -var "
+                  "reaxff_gpu aside: its BiCGStab keeps its own diagonal preconditioner"))
+      << text;
+  EXPECT_FALSE(has(text, "from -var reaxff_gpu: precond")) << text;
+  EXPECT_TRUE(has(line_with(text, "QEq/GPU: fix q uses the "),
+                  "BiCGStab with its own diagonal preconditioner"))
+      << text;
 }
 
 }  // namespace
