@@ -282,7 +282,7 @@ def qeq_precond(t):
     pairs = [t(f"fsai_{k}", f"jacobi_{k}") for k in keys]
     rows = [r for p in pairs for r in p]
     caption = (
-        f"`precond fsai` against the default `precond jacobi`, one plugin in one call, beside "
+        f"`precond fsai` (the default) against `precond jacobi`, one plugin in one call, beside "
         f"{peer_version(rows)}'s reaxff/kk on the same input file; one {same(rows, 'gpu')}, "
         f"{same(rows, 'date')}, {commits(rows)}, {runs([f for f, _ in pairs])}, LAMMPS's loop time "
         f"({sources(rows)}), ms/step:")

@@ -100,6 +100,7 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, ChargeModelS
   tolerance = utils::numeric(FLERR, arg[6], false, lmp);
   pertype_option = arg[7];
 
+  take_command_line_settings();
   parse_keywords();
   qcomm = std::make_unique<QEqLammpsComm>(lmp, this, cuda_aware, halo_peer_copies);
   atom->add_callback(Atom::GROW);
@@ -172,27 +173,49 @@ puremd::QEqSettings FixQEqReaxFFGPU::qeq_settings() const {
 
 /* ----------------------------------------------------------------------
    the log names the solver of the pair style's engine (the charge stage of
-   its step: the CUDA solver with the CUDA driver, else the host solver)
+   its step: the CUDA solver with the CUDA driver, else the host solver) and
+   the preconditioner, with how to get fix qeq/reaxff's iterates
 ------------------------------------------------------------------------- */
+
+std::string FixQEqReaxFFGPU::preconditioner_text() const {
+  if (!syntax.cg) return "BiCGStab with its own diagonal preconditioner";
+  const puremd::QEqSettings set = qeq_settings();
+  const std::string name = puremd::qeq_preconditioner(set, nullptr);
+  // LAMMPS's fix: our style's name without /gpu
+  const std::string lammps_fix = utils::strmatch(style, "/gpu$")
+                                     ? std::string(style).substr(0, std::strlen(style) - 4)
+                                     : std::string(style);
+  if (name == puremd::kQEqFsai)
+    return fmt::format(
+        "preconditioner fsai (radius {} A; 'precond jacobi' gives fix {}'s iterates)",
+        puremd::fsai_pattern_radius(set), lammps_fix);
+  if (name == puremd::kQEqJacobi)
+    return fmt::format("preconditioner jacobi (fix {}'s iterates)", lammps_fix);
+  return "preconditioner " + name;
+}
 
 void FixQEqReaxFFGPU::log_solver() {
   const bool cuda = reaxff->driver() == puremd::Driver::Cuda;
   if (cuda != solver_is_cuda) solver_logged = false;
   solver_is_cuda = cuda;
   if (!solver_logged && comm->me == 0) {
+    const std::string precond_text = preconditioner_text();
     if (solver_is_cuda && comm->nprocs == 1)
-      utils::logmesg(
-          lmp, "QEq/GPU: fix {} uses the CUDA QEq solver (ghosts refreshed on the GPU)\n", id);
+      utils::logmesg(lmp,
+                     "QEq/GPU: fix {} uses the CUDA QEq solver (ghosts refreshed on the GPU), "
+                     "{}\n",
+                     id, precond_text);
     else if (solver_is_cuda)
       utils::logmesg(lmp,
                      "QEq/GPU: fix {} uses the CUDA QEq solver (ghosts by a halo exchange "
-                     "packed on the GPU, {})\n",
+                     "packed on the GPU, {}), {}\n",
                      id,
                      qcomm->gpu_buffers_used()
                          ? "MPI given GPU buffers (CUDA-aware)"
-                         : "its messages staged through page-locked host memory");
+                         : "its messages staged through page-locked host memory",
+                     precond_text);
     else
-      utils::logmesg(lmp, "QEq/GPU: fix {} uses the host QEq solver\n", id);
+      utils::logmesg(lmp, "QEq/GPU: fix {} uses the host QEq solver, {}\n", id, precond_text);
     if (xlmd)
       utils::logmesg(lmp,
                      "QEq/GPU: fix {}: extended-Lagrangian charges, {} CG iterations a step from "

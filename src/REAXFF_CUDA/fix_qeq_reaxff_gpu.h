@@ -35,7 +35,12 @@
    vectors move with the atoms and are kept in restart files. cuda_aware
    auto|yes|no (default auto: what MPIX_Query_cuda_support says): whether the
    CUDA solver's halo messages on several ranks hand MPI GPU buffers, or go
-   through page-locked host memory (QEqLammpsComm). */
+   through page-locked host memory (QEqLammpsComm). precond fsai|jacobi
+   (default fsai, the library's default: puremd::kQEqDefaultPreconditioner)
+   and fsai_radius R (default 3.5 A, at most cuthi / 2), CG's preconditioner;
+   jacobi gives fix qeq/reaxff's iterates. The tuning keywords may also come
+   from the command line, -var reaxff_gpu "precond jacobi" (they win:
+   command_line_settings.h). */
 #ifndef LMP_FIX_QEQ_REAXFF_GPU_H
 #define LMP_FIX_QEQ_REAXFF_GPU_H
 
@@ -131,6 +136,7 @@ class FixQEqReaxFFGPU : public Fix, public ChargeFixGPU {
   // The value after keyword words[k] (an error if there is none).
   const std::string &keyword_value(size_t k) const;
   void parse_keywords();
+  void take_command_line_settings();  // -var reaxff_gpu's (command_line_settings.h)
   void check_settings();
   // The run's fix efield, checked as this charge model takes it.
   virtual std::unique_ptr<QEqEfield> find_efield();
@@ -151,9 +157,12 @@ class FixQEqReaxFFGPU : public Fix, public ChargeFixGPU {
   const char *method = "CG";      // the solver, as the warnings name it
   // QEqSettings::predictor
   puremd::QEqPredictor predictor = puremd::QEqPredictor::Lammps;
-  // QEqSettings::preconditioner and fsai_radius (keywords precond, fsai_radius)
-  std::string precond = puremd::kQEqJacobi;
-  double fsai_radius = puremd::kFsaiDefaultRadius;
+  // QEqSettings::preconditioner and fsai_radius (keywords precond,
+  // fsai_radius); not given, the library's defaults ("" and 0:
+  // puremd::qeq_preconditioner, FSAI, and puremd::fsai_pattern_radius)
+  std::string precond;
+  double fsai_radius = 0.0;
+  bool matrix_from_command_line = false;  // -var reaxff_gpu's matrix wins over matfree
   // Extended-Lagrangian charges (keywords xlmd, xlcg, xlk; QEqSettings::xl):
   // the history holds the auxiliary vectors of xl_natoms atoms once xl_ready;
   // xl_next is what the next solve asks (Step in MD steps; set-up and the
@@ -206,6 +215,7 @@ class FixQEqReaxFFGPU : public Fix, public ChargeFixGPU {
   void warn_taper();
   puremd::QEqSettings qeq_settings() const;
   void log_solver();
+  std::string preconditioner_text() const;  // the log's words for the preconditioner
   // "Fix STYLE", how the library's errors begin (library_call.h)
   std::string context() const;
   // A call of the history's API (`entry` as library_call.h names it); the

@@ -1,10 +1,12 @@
 /* fix qeq/reaxff/gpu: its arguments, and the parts every charge model of
    this package shares (see fix_qeq_reaxff_gpu.h). */
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
 
 #include "comm.h"
+#include "command_line_settings.h"
 #include "error.h"
 #include "fix_qeq_reaxff_gpu.h"
 #include "library_call.h"
@@ -92,6 +94,10 @@ void FixQEqReaxFFGPU::parse_keywords() {
       precond = v;
     } else if (kw == "fsai_radius") {
       fsai_radius = utils::numeric(FLERR, keyword_value(k++), false, lmp);
+      // (0 would be the library's default: refused here, as any radius <= 0)
+      if (!(fsai_radius > 0.0))
+        error->all(FLERR, "Fix {}: fsai_radius (FSAI's pattern radius, A) must be positive, got {}",
+                   style, words[k]);
     } else if (kw == "halo") {
       const std::string &v = keyword_value(k++);
       if (v != "auto" && v != "mpi")
@@ -127,11 +133,40 @@ void FixQEqReaxFFGPU::parse_keywords() {
   }
 }
 
+// The tuning keywords of -var reaxff_gpu follow the input's among the words
+// (command_line_settings.h): they win, and parse_keywords checks them as the
+// input's. A model whose solver keeps its own preconditioner (ACKS2) leaves
+// precond and fsai_radius aside, and says so.
+void FixQEqReaxFFGPU::take_command_line_settings() {
+  const std::string who = fmt::format("fix {} {}", id, style);
+  std::string aside;
+  const bool matfree =
+      std::find(words.begin() + syntax.positional, words.end(), "matfree") != words.end();
+  for (const reaxff_gpu::CommandLineSetting &c :
+       reaxff_gpu::command_line_settings(lmp, reaxff_gpu::SettingsTaker::ChargeFix)) {
+    if (!syntax.cg && (c.keyword == "precond" || c.keyword == "fsai_radius")) {
+      aside += (aside.empty() ? "" : ", ") + c.keyword + " " + c.value;
+      continue;
+    }
+    std::string said = reaxff_gpu::input_value(words, syntax.positional, c.keyword);
+    if (c.keyword == "matrix" && matfree)
+      said += (said.empty() ? "" : " and ") + std::string("matfree");
+    reaxff_gpu::log_command_line_setting(lmp, who, c, said);
+    words.insert(words.end(), {c.keyword, c.value});
+    matrix_from_command_line = matrix_from_command_line || c.keyword == "matrix";
+  }
+  if (!aside.empty() && comm->me == 0)
+    utils::logmesg(lmp,
+                   "ReaxFF/GPU: {} leaves {} of -var {} aside: its BiCGStab keeps its own "
+                   "diagonal preconditioner\n",
+                   who, aside, reaxff_gpu::kSettingsVariable);
+}
+
 // QEq's and ACKS2's matfree (fix qeq/reaxff's and acks2/reaxff's keyword
 // from LAMMPS 4Jul2026 on, acted on by their KOKKOS versions): H evaluated
-// in every product.
+// in every product, unless -var reaxff_gpu says otherwise.
 void FixQEqReaxFFGPU::own_keyword(size_t k) {
-  if (words[k] == "matfree") matrix = puremd::QEqMatrix::Free;
+  if (words[k] == "matfree" && !matrix_from_command_line) matrix = puremd::QEqMatrix::Free;
 }
 
 /* ----------------------------------------------------------------------

@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "atom.h"
 #include "atom_masks.h"
 #include "charge_fix_gpu.h"
 #include "comm.h"
+#include "command_line_settings.h"
 #include "error.h"
 #include "fix.h"
 #include "fix_package_gpu.h"
@@ -91,42 +94,52 @@ void PairReaxFFGPU::settings(int narg, char **arg) {
   // Same keywords as pair_style reaxff (safezone, mincap, minhbonds and
   // list/blocking size CPU lists there; our lists size themselves, so they
   // are accepted and checked but have no effect), plus ours: driver, skin,
-  // lanes, timing (doc/pair_reaxff_gpu.md).
+  // lanes, timing (doc/pair_reaxff_gpu.md), which -var reaxff_gpu may give
+  // too: after the input's, so that they win and are checked as the input's
+  // are (command_line_settings.h).
+  std::vector<std::string> w(arg, arg + narg);
+  for (const reaxff_gpu::CommandLineSetting &c :
+       reaxff_gpu::command_line_settings(lmp, reaxff_gpu::SettingsTaker::Pair)) {
+    reaxff_gpu::log_command_line_setting(lmp, "pair_style reaxff/gpu", c,
+                                         reaxff_gpu::input_value(w, 1, c.keyword));
+    w.insert(w.end(), {c.keyword, c.value});
+  }
+  const int nw = static_cast<int>(w.size());
   int iarg = 1;
   auto need = [&](const char *kw) {
-    if (iarg + 2 > narg)
+    if (iarg + 2 > nw)
       error->all(FLERR, "Illegal pair_style reaxff/gpu {} command: value missing", kw);
   };
-  while (iarg < narg) {
-    const std::string kw = arg[iarg];
+  while (iarg < nw) {
+    const std::string &kw = w[iarg];
     if (kw == "checkqeq") {
       need("checkqeq");
-      qeqflag = utils::logical(FLERR, arg[iarg + 1], false, lmp);
+      qeqflag = utils::logical(FLERR, w[iarg + 1], false, lmp);
     } else if (kw == "enobonds") {
       need("enobonds");
-      control.enobonds = utils::logical(FLERR, arg[iarg + 1], false, lmp);
+      control.enobonds = utils::logical(FLERR, w[iarg + 1], false, lmp);
     } else if (kw == "lgvdw") {
       need("lgvdw");
-      control.lgvdw = utils::logical(FLERR, arg[iarg + 1], false, lmp);
+      control.lgvdw = utils::logical(FLERR, w[iarg + 1], false, lmp);
     } else if (kw == "safezone") {
       need("safezone");
-      if (utils::numeric(FLERR, arg[iarg + 1], false, lmp) < 0.0)
+      if (utils::numeric(FLERR, w[iarg + 1], false, lmp) < 0.0)
         error->all(FLERR, "Illegal pair_style reaxff/gpu safezone value: must be >= 0");
     } else if (kw == "mincap" || kw == "minhbonds") {
       need(kw.c_str());
-      if (utils::inumeric(FLERR, arg[iarg + 1], false, lmp) < 0)
+      if (utils::inumeric(FLERR, w[iarg + 1], false, lmp) < 0)
         error->all(FLERR, "Illegal pair_style reaxff/gpu {} value: must be >= 0", kw);
     } else if (kw == "list/blocking") {
       need("list/blocking");
-      utils::logical(FLERR, arg[iarg + 1], false, lmp);
+      utils::logical(FLERR, w[iarg + 1], false, lmp);
     } else if (kw == "tabulate") {
       need("tabulate");
-      control.tabulate = utils::inumeric(FLERR, arg[iarg + 1], false, lmp);
+      control.tabulate = utils::inumeric(FLERR, w[iarg + 1], false, lmp);
       if (control.tabulate < 0)
         error->all(FLERR, "Illegal pair_style reaxff/gpu tabulate value: must be >= 0");
     } else if (kw == "driver") {
       need("driver");
-      const std::string v = arg[iarg + 1];
+      const std::string v = w[iarg + 1];
       if (v == "auto")
         requested_driver = puremd::Driver::Auto;
       else if (v == "host")
@@ -137,19 +150,19 @@ void PairReaxFFGPU::settings(int narg, char **arg) {
         error->all(FLERR, "Illegal pair_style reaxff/gpu driver '{}': use auto, host or cuda", v);
     } else if (kw == "skin") {
       need("skin");
-      list_skin = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
+      list_skin = utils::numeric(FLERR, w[iarg + 1], false, lmp);
       if (!(list_skin >= 0.0))
         error->all(FLERR,
                    "Illegal pair_style reaxff/gpu skin {}: a distance >= 0 (A) is expected; 0 "
                    "builds the GPU's pair list every step",
-                   arg[iarg + 1]);
+                   w[iarg + 1]);
     } else if (kw == "lanes") {
       need("lanes");
       call_library_all(lmp, "Illegal pair_style reaxff/gpu lanes", "lanes",
-                       [&] { engine_settings.lanes = puremd::parse_lanes(arg[iarg + 1]); });
+                       [&] { engine_settings.lanes = puremd::parse_lanes(w[iarg + 1]); });
     } else if (kw == "timing") {
       need("timing");
-      engine_settings.timing = utils::logical(FLERR, arg[iarg + 1], false, lmp);
+      engine_settings.timing = utils::logical(FLERR, w[iarg + 1], false, lmp);
     } else {
       error->all(FLERR, "Unknown pair_style reaxff/gpu keyword '{}'", kw);
     }

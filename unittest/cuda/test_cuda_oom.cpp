@@ -389,6 +389,9 @@ QEqSettings qeq_settings() {
   s.tolerance = 1e-10;
   s.max_iter = 500;
   s.matrix = QEqMatrix::Full;  // the failure must land on the matrix
+  // Jacobi: a solve's sums in a fixed order (FSAI's G^T adds by atomics), so
+  // that a solve after the failure is the reference's to the bit
+  s.preconditioner = kQEqJacobi;
   return s;
 }
 

@@ -95,6 +95,7 @@ TEST(CudaPreconditioner, ARegisteredPreconditionerGivesJacobisCharges) {
                                 (ranks == 1 ? ", one rank" : ", several ranks");
       QEqSettings set = settings(0.0, 6.0, 1e-12, 1000);
       set.matrix = matrix;
+      set.preconditioner = kQEqJacobi;  // (the default is FSAI)
       CudaQEq jacobi(set);
       set.preconditioner = kScaledJacobi;
       CudaQEq scaled(set);

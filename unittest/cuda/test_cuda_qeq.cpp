@@ -334,7 +334,8 @@ TEST(CudaQEq, CommPattern) {
 // order, and the same iteration at which each system stops (over solves with
 // history, a tolerance CG barely reaches and an iteration limit that stops
 // it). With the full matrix, whose product sums in a fixed order (a matrix
-// with each pair once adds by atomics).
+// with each pair once adds by atomics), and Jacobi (FSAI's G^T adds by
+// atomics too).
 TEST(CudaQEq, ScalarsOnTheGpuSameAsThroughTheHost) {
   REQUIRE_GPU();
   const int n = 125;
@@ -347,6 +348,7 @@ TEST(CudaQEq, ScalarsOnTheGpuSameAsThroughTheHost) {
   std::normal_distribution<double> kick(0.0, 0.03);
   for (QEqSettings set : {settings(0.0, cut, 1e-8), settings(0.0, cut, 1e-14, 5)}) {
     set.matrix = QEqMatrix::Full;
+    set.preconditioner = kQEqJacobi;
     CudaQEq through_host(set), on_gpu(set);
     std::vector<double> p = pos;
     for (int step = 0; step < 6; ++step) {

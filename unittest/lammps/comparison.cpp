@@ -175,7 +175,7 @@ void check_per_atom_sums(const std::string &label, const Snapshot &s) {
 
 void expect_same_charges_and_forces(const std::vector<double> &ref_q, const std::vector<double> &q,
                                     const std::vector<double> &ref_f, const std::vector<double> &f,
-                                    double min_charge) {
+                                    double min_charge, const ChargeBounds &b) {
   ASSERT_EQ(ref_q.size(), q.size());
   ASSERT_EQ(ref_f.size(), f.size());
   double qmax = 0, dq = 0, fmax = 0, df = 0;
@@ -188,8 +188,8 @@ void expect_same_charges_and_forces(const std::vector<double> &ref_q, const std:
     df = std::max(df, std::fabs(ref_f[i] - f[i]));
   }
   ASSERT_GT(qmax, min_charge) << "no charges: the comparison would be vacuous";
-  EXPECT_LE(dq, 1e-8) << "charges";
-  EXPECT_LE(df, 1e-8 * fmax) << "forces (max |F| " << fmax << ")";
+  EXPECT_LE(dq, b.charge) << "charges";
+  EXPECT_LE(df, b.force_rel * fmax) << "forces (max |F| " << fmax << ")";
 }
 
 ChargeState charge_state(LammpsSession &lmp) {
@@ -197,13 +197,14 @@ ChargeState charge_state(LammpsSession &lmp) {
 }
 
 void expect_same_charge_state(const ChargeState &ref, const ChargeState &ours,
-                              const std::string &when, double min_charge) {
+                              const std::string &when, double min_charge, const ChargeBounds &b) {
   SCOPED_TRACE(when);
-  EXPECT_NEAR(ours.pe, ref.pe, 1e-10 * std::fabs(ref.pe)) << "pe";
+  EXPECT_NEAR(ours.pe, ref.pe, b.pe_rel * std::fabs(ref.pe)) << "pe";
   for (int k = 0; k < 14; ++k)
-    EXPECT_NEAR(ours.terms[k], ref.terms[k], std::max(1e-10 * std::fabs(ref.terms[k]), 1e-8))
+    EXPECT_NEAR(ours.terms[k], ref.terms[k],
+                std::max(b.term_rel * std::fabs(ref.terms[k]), b.term_abs))
         << "compute pair term " << k + 1;
-  expect_same_charges_and_forces(ref.q, ours.q, ref.f, ours.f, min_charge);
+  expect_same_charges_and_forces(ref.q, ours.q, ref.f, ours.f, min_charge, b);
 }
 
 double pe_after_move(LammpsSession &lmp, int id, int d, double dx) {

@@ -112,11 +112,15 @@ std::vector<std::string> harness_commands(const std::string &text, int max_steps
   return out;
 }
 
-std::vector<std::string> iteration_columns(const std::vector<std::string> &commands) {
+std::vector<std::string> iteration_columns(const std::vector<std::string> &commands,
+                                           ChargeFixes which) {
   std::vector<std::string> out;
   for (const std::string &c : commands) {
     const std::vector<std::string> w = words(c);
-    if (w.size() > 3 && w[0] == "fix" && tolerance_word(w[3]) > 0) out.push_back("f_" + w[1]);
+    if (w.size() <= 3 || w[0] != "fix" || tolerance_word(w[3]) <= 0) continue;
+    if (which == ChargeFixes::All ||
+        std::regex_match(w[3], std::regex("(qeq|qtpie|qeq/rel|qeqr)/reax.*")))
+      out.push_back("f_" + w[1]);
   }
   for (const std::string &c : commands) {
     const std::vector<std::string> w = words(c);
@@ -153,7 +157,7 @@ std::vector<std::vector<ThermoRow>> thermo_rows_of_log(const std::string &text) 
 }
 
 ExampleResult run_example(const ExampleInput &input, Switch how, int max_steps,
-                          const std::string &tol) {
+                          const std::string &tol, const std::vector<std::string> &more_args) {
   static const char *tag[] = {"ref", "sf", "suffix"};
   std::string name = input.name;
   std::replace_if(
@@ -179,6 +183,7 @@ ExampleResult run_example(const ExampleInput &input, Switch how, int max_steps,
     // while it builds neighbour lists on the GPU (ci-reaxFF's table)
     if (how == Switch::CommandLine && lammps_has_gpu_package())
       args.insert(args.end(), {"-pk", "gpu", "0", "neigh", "no"});
+    args.insert(args.end(), more_args.begin(), more_args.end());
     LammpsSession lmp((work / "log.lammps").string(), args, how != Switch::None);
     std::vector<std::string> commands = harness_commands(read_text(input.file), max_steps, tol);
     if (how == Switch::InputCommand) {

@@ -33,9 +33,16 @@ std::vector<ExampleInput> example_inputs();
 std::vector<std::string> harness_commands(const std::string &text, int max_steps,
                                           const std::string &tol);
 
+// Which charge fixes: all, or those whose /gpu version solves by CG with a
+// preconditioner of its own choice (FSAI by default: qeq/reax*, qtpie/reax*,
+// qeq/rel/reax*; not acks2/reax*, whose BiCGStab keeps its own, nor the QEQ
+// package's fixes, which -sf gpu leaves LAMMPS's).
+enum class ChargeFixes { All, Preconditioned };
+
 // Thermo columns that show a charge fix's CG iteration count (f_ID of a
 // charge fix, or v_NAME of `variable NAME equal f_ID`).
-std::vector<std::string> iteration_columns(const std::vector<std::string> &commands);
+std::vector<std::string> iteration_columns(const std::vector<std::string> &commands,
+                                           ChargeFixes which = ChargeFixes::All);
 
 // How the input is switched to our styles.
 enum class Switch { None, CommandLine, InputCommand };  // as shipped, -sf gpu, `suffix gpu`
@@ -54,8 +61,10 @@ struct ExampleResult {
   double pe = 0.0;
 };
 
-ExampleResult run_example(const ExampleInput &in, Switch how, int max_steps,
-                          const std::string &tol);
+// more_args: LAMMPS command-line arguments besides the switch's (e.g. -var
+// reaxff_gpu "precond jacobi").
+ExampleResult run_example(const ExampleInput &in, Switch how, int max_steps, const std::string &tol,
+                          const std::vector<std::string> &more_args = {});
 
 // The thermo rows of each run in a LAMMPS log (header `Step ...` to `Loop time`).
 std::vector<std::vector<ThermoRow>> thermo_rows_of_log(const std::string &text);

@@ -38,8 +38,14 @@ Result run(bool ours, const std::string &qeq_every, const std::string &extra) {
 
 void expect_same(const std::string &qeq_every, const std::string &extra) {
   const Result ref = run(false, qeq_every, extra), ours = run(true, qeq_every, extra);
-  expect_same_charges_and_forces(ref.q, ours.q, ref.f, ours.f, 0.05);
-  EXPECT_NEAR(ours.pe, ref.pe, 1e-10 * std::fabs(ref.pe));
+  // CG to 1e-12: ours (FSAI) and fix qeq/reaxff (Jacobi) stop at different
+  // iterates (measured, host driver, the three cases: charges 2.3e-11, forces
+  // 2.4e-10 x max|F|, pe 1.8e-13 relative)
+  ChargeBounds b;
+  b.charge = 2e-10;
+  b.force_rel = 2e-9;
+  expect_same_charges_and_forces(ref.q, ours.q, ref.f, ours.f, 0.05, b);
+  EXPECT_NEAR(ours.pe, ref.pe, 2e-12 * std::fabs(ref.pe));
 }
 
 TEST(ChargeSources, QEqEveryThirdStep) { expect_same("3", "run 7 post no\n"); }

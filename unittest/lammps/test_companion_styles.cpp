@@ -52,7 +52,8 @@ TEST(CompanionStyles, ReaxffAtomAndSpeciesMatchReaxff) {
   ASSERT_FALSE(ref.atom.empty());
   double abo = 0;
   for (size_t i = 0; i < ref.atom.size(); ++i) {
-    EXPECT_NEAR(ours.atom[i], ref.atom[i], 1e-8) << "compute reaxff/atom entry " << i;
+    // (CG to 1e-12, ours with FSAI: measured 1.7e-14, host driver)
+    EXPECT_NEAR(ours.atom[i], ref.atom[i], 3e-13) << "compute reaxff/atom entry " << i;
     abo += ref.atom[i];
   }
   EXPECT_GT(abo, 100.0) << "bond orders all zero: comparison would be vacuous";

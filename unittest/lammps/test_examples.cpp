@@ -2,7 +2,9 @@
 // shipped (pair_style reaxff, LAMMPS's charge fixes) and with `-sf gpu` or
 // the input command `suffix gpu` (our styles), in the same binary and on the
 // same ranks. Every thermo column of
-// every run, compute pair's 14 terms, forces and charges must agree.
+// every run, compute pair's 14 terms, forces and charges must agree; CG
+// iteration counts are fewer with our default preconditioner (FSAI), and
+// fix qeq/reaxff's with -var reaxff_gpu "precond jacobi".
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -50,15 +52,31 @@ constexpr Tolerances kWithGpuPackage{1e-6, 1e-6, 1e-5, 1e-6};
 const Tolerances &tolerances() { return lammps_has_gpu_package() ? kWithGpuPackage : kVsReaxff; }
 // The log prints 8 significant digits: two units of the last one.
 constexpr double kPrintedRel = 2e-7;
-// CG iteration counts (f_ID of a charge fix: (iterations s + t) / 2): near
-// 1e-14 the residual falls at round-off's pace, so where it crosses the
-// tolerance moves by an iteration or two with the order of the sums (seen:
-// 82.5 vs 81, tatb at step 0).
+// CG iteration counts (f_ID of a charge fix: (iterations s + t) / 2). With
+// `precond jacobi`, fix qeq/reaxff's iterates: near 1e-14 the residual falls
+// at round-off's pace, so where it crosses the tolerance moves by an
+// iteration or two with the order of the sums (seen: 82.5 vs 81, tatb at
+// step 0).
 constexpr double kIterations = 2.0;
+// With the default preconditioner, FSAI, at most this share of fix
+// qeq/reaxff's count: FSAI's G leaves out other ranks' atoms, so the share
+// grows with the ranks (measured at 1e-14, host driver, the worst row: on 1
+// rank 0.55 in.reaxff.rdx, 11 against 20, and 0.35 in.reaxff.tatb; on 2
+// ranks 0.75 and 0.60).
+double fsai_iteration_share() { return mpi_size() == 1 ? 0.65 : 0.85; }
 
 struct Worst {
   double thermo = 0, term = 0, force = 0, charge = 0;
+  double iterations = 0;  // the largest share ours / reaxff of an FSAI count
 };
+
+// A CG iteration count of ours against reaxff's: FSAI's (columns listed in
+// `fsai`) at most fsai_iteration_share() of it, Jacobi's within kIterations.
+bool iterations_agree(double a, double b, bool fsai, Worst &w) {
+  if (!fsai) return std::fabs(a - b) <= kIterations;
+  if (a > 0) w.iterations = std::max(w.iterations, b / a);
+  return b >= 1 && b <= fsai_iteration_share() * a;
+}
 
 bool close(double a, double b, double rel, double abs) {
   return std::fabs(a - b) <= std::max(rel * std::max(std::fabs(a), std::fabs(b)), abs);
@@ -69,7 +87,8 @@ bool listed(const std::vector<std::string> &names, const std::string &name) {
 }
 
 void compare_thermo(const std::vector<ThermoRow> &ref, const std::vector<ThermoRow> &ours,
-                    const std::vector<std::string> &iterations, Worst &w) {
+                    const std::vector<std::string> &iterations,
+                    const std::vector<std::string> &fsai, Worst &w) {
   ASSERT_EQ(ref.size(), ours.size()) << "number of runs";
   for (size_t run = 0; run < ref.size(); ++run) {
     ASSERT_EQ(ref[run].size(), ours[run].size()) << "thermo columns of run " << run + 1;
@@ -78,7 +97,9 @@ void compare_thermo(const std::vector<ThermoRow> &ref, const std::vector<ThermoR
       const double b = ours[run][k].second;
       EXPECT_EQ(ours[run][k].first, key);
       if (listed(iterations, key)) {
-        EXPECT_LE(std::fabs(a - b), kIterations) << "run " << run + 1 << ", CG iterations " << key;
+        EXPECT_TRUE(iterations_agree(a, b, listed(fsai, key), w))
+            << "run " << run + 1 << ", CG iterations " << key << ": reaxff " << a << " reaxff/gpu "
+            << b;
         continue;
       }
       const Tolerances &t = tolerances();
@@ -91,7 +112,8 @@ void compare_thermo(const std::vector<ThermoRow> &ref, const std::vector<ThermoR
 
 void compare_log_rows(const std::vector<std::vector<ThermoRow>> &ref,
                       const std::vector<std::vector<ThermoRow>> &ours,
-                      const std::vector<std::string> &iterations) {
+                      const std::vector<std::string> &iterations,
+                      const std::vector<std::string> &fsai, Worst &w) {
   if (mpi_rank() != 0) return;  // the log is rank 0's
   ASSERT_EQ(ref.size(), ours.size()) << "thermo blocks in the log";
   for (size_t run = 0; run < ref.size(); ++run) {
@@ -103,8 +125,11 @@ void compare_log_rows(const std::vector<std::vector<ThermoRow>> &ref,
         double scale = 0;
         for (const ThermoRow &r : ref[run]) scale = std::max(scale, std::fabs(r[k].second));
         const double a = ref[run][row][k].second, b = ours[run][row][k].second;
-        if (listed(iterations, ref[run][row][k].first)) {
-          EXPECT_LE(std::fabs(a - b), kIterations) << "log, CG iterations, run " << run + 1;
+        const std::string &key = ref[run][row][k].first;
+        if (listed(iterations, key)) {
+          EXPECT_TRUE(iterations_agree(a, b, listed(fsai, key), w))
+              << "log, CG iterations, run " << run + 1 << " row " << row + 1 << ": reaxff " << a
+              << " reaxff/gpu " << b;
           continue;
         }
         const double rel = std::max(kPrintedRel, tolerances().rel);
@@ -147,6 +172,29 @@ void compare_atoms(const ExampleResult &ref, const ExampleResult &ours, Worst &w
   w.charge = qdiff;
 }
 
+// Whether the input's thermo output shows one of `columns`.
+bool prints_any(const std::vector<std::string> &commands, const std::vector<std::string> &columns) {
+  for (const std::string &c : commands) {
+    std::istringstream in(c);
+    std::string w;
+    if (!(in >> w) || w != "thermo_style") continue;
+    while (in >> w)
+      if (listed(columns, w)) return true;
+  }
+  return false;
+}
+
+void print_table(const std::string &name, const char *how, const Worst &w) {
+  if (mpi_rank() != 0) return;
+  std::printf(
+      "[ table ] %-28s ranks %d  %-10s: worst rel. thermo %.1e  term %.1e  force %.1e x "
+      "max|F|  charge %.1e%s",
+      name.c_str(), mpi_size(), how, w.thermo, w.term, w.force, w.charge,
+      lammps_has_gpu_package() ? "  (LAMMPS GPU package)" : "");
+  if (w.iterations > 0) std::printf("  FSAI iterations <= %.2f x reaxff's", w.iterations);
+  std::printf("\n");
+}
+
 class ExamplesReaxff : public ::testing::TestWithParam<ExampleInput> {};
 
 const char *switch_name(Switch how) {
@@ -172,22 +220,51 @@ TEST_P(ExamplesReaxff, SameWithSuffixGpu) {
   const int steps = max_steps(text);
   const ExampleResult ref = run_example(input, Switch::None, steps, kTolerance);
   ASSERT_EQ(ref.error, "") << "the input as shipped failed";
-  const auto iterations = iteration_columns(harness_commands(text, steps, kTolerance));
+  const std::vector<std::string> commands = harness_commands(text, steps, kTolerance);
+  const auto iterations = iteration_columns(commands);
+  // ours precondition with FSAI, the default
+  const auto fsai = iteration_columns(commands, ChargeFixes::Preconditioned);
   for (Switch how : switches) {
     SCOPED_TRACE(switch_name(how));
     const ExampleResult ours = run_example(input, how, steps, kTolerance);
     ASSERT_EQ(ours.error, "") << "the input with " << switch_name(how) << " failed";
     Worst w;
-    compare_thermo(ref.last_thermo, ours.last_thermo, iterations, w);
-    compare_log_rows(ref.log_rows, ours.log_rows, iterations);
+    compare_thermo(ref.last_thermo, ours.last_thermo, iterations, fsai, w);
+    compare_log_rows(ref.log_rows, ours.log_rows, iterations, fsai, w);
     compare_atoms(ref, ours, w);
-    if (mpi_rank() == 0)
-      std::printf(
-          "[ table ] %-28s ranks %d  %-10s: worst rel. thermo %.1e  term %.1e  force %.1e x "
-          "max|F|  charge %.1e%s\n",
-          input.name.c_str(), nprocs, switch_name(how), w.thermo, w.term, w.force, w.charge,
-          lammps_has_gpu_package() ? "  (LAMMPS GPU package)" : "");
+    print_table(input.name, switch_name(how), w);
   }
+}
+
+// With -var reaxff_gpu "precond jacobi" beside -sf gpu, ours runs fix
+// qeq/reaxff's preconditioner, as the input is: the inputs that print CG
+// iteration counts show fix qeq/reaxff's (within kIterations), besides the
+// same physics as above.
+TEST(ExamplesReaxffJacobi, IterationCountsAreFixQeqReaxffs) {
+  if (mpi_size() > kMaxRanks)
+    GTEST_SKIP() << "examples/reaxff inputs run on at most " << kMaxRanks << " ranks in CI (time)";
+  int inputs = 0;
+  for (const ExampleInput &input : example_inputs()) {
+    const std::string text = read_text(input.dir + "/" + input.file);
+    const int steps = max_steps(text);
+    const std::vector<std::string> commands = harness_commands(text, steps, kTolerance);
+    if (!prints_any(commands, iteration_columns(commands, ChargeFixes::Preconditioned))) continue;
+    ++inputs;
+    SCOPED_TRACE(input.name);
+    const ExampleResult ref = run_example(input, Switch::None, steps, kTolerance);
+    ASSERT_EQ(ref.error, "") << "the input as shipped failed";
+    const ExampleResult ours = run_example(input, Switch::CommandLine, steps, kTolerance,
+                                           {"-var", "reaxff_gpu", "precond jacobi"});
+    ASSERT_EQ(ours.error, "") << "the input with -sf gpu -var reaxff_gpu failed";
+    Worst w;
+    const auto iterations = iteration_columns(commands);
+    compare_thermo(ref.last_thermo, ours.last_thermo, iterations, {}, w);
+    compare_log_rows(ref.log_rows, ours.log_rows, iterations, {}, w);
+    compare_atoms(ref, ours, w);
+    print_table(input.name, "-sf gpu, precond jacobi", w);
+  }
+  // (LAMMPS's in.reaxff.rdx and in.reaxff.tatb print fix qeq/reaxff's count)
+  EXPECT_GE(inputs, 2) << "fewer inputs print CG iteration counts than LAMMPS ships";
 }
 
 INSTANTIATE_TEST_SUITE_P(Inputs, ExamplesReaxff, ::testing::ValuesIn(example_inputs()),

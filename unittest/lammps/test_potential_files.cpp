@@ -58,7 +58,8 @@ TEST(PotentialFiles, ForceFieldByBareNameThroughLammpsPotentials) {
   ours.load_plugin();
   ASSERT_EQ(ours.run(hns_input("reaxff/gpu", "qeq/reaxff/gpu", "ffield.reax.hns")), "");
   pe = ours.thermo("pe");
-  EXPECT_NEAR(pe, pe_ref, 1e-9 * std::fabs(pe_ref));
+  // (CG to 1e-10, ours with FSAI: measured 7.8e-15 relative, host driver)
+  EXPECT_NEAR(pe, pe_ref, 2e-13 * std::fabs(pe_ref));
 }
 
 TEST(PotentialFiles, ForceFieldFoundNowhere) {

@@ -74,8 +74,12 @@ TEST_P(QEqRel, MatchesFixQEqRelReaxff) {
     ASSERT_EQ(lmp.run("run 10 post no\n"), "");
     (ours ? our1 : ref1) = charge_state(lmp);
   }
-  expect_same_charge_state(ref0, our0, "step 0", 0.1);
-  expect_same_charge_state(ref1, our1, "after 10 steps", 0.1);
+  // CG to 1e-12: ours (FSAI) and fix qeq/rel/reaxff (Jacobi) stop at
+  // different iterates (measured, host driver, the four fields: pe 1.1e-12
+  // relative, terms 5.4e-13, charges 1.4e-11, forces 1.1e-9 x max|F|)
+  const ChargeBounds b{1e-11, 5e-12, 1e-8, 1e-10, 1e-8};
+  expect_same_charge_state(ref0, our0, "step 0", 0.1, b);
+  expect_same_charge_state(ref1, our1, "after 10 steps", 0.1, b);
   if (GetParam().field.empty()) return;
   // the field moved charges: a solve that ignored it would not match
   LammpsSession lmp;

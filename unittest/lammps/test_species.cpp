@@ -187,7 +187,8 @@ TEST(Species, BondsAreLammpsFindBond) {
       ++bonds;
       near_floor += bo < 0.2;
       ASSERT_TRUE(mine.count(j)) << "bond " << tag << "-" << j << " (order " << bo << ") dropped";
-      EXPECT_NEAR(mine.at(j), bo, 1e-7) << "bond " << tag << "-" << j;
+      // (CG to 1e-10, ours with FSAI: measured 3.2e-11, host driver)
+      EXPECT_NEAR(mine.at(j), bo, 5e-10) << "bond " << tag << "-" << j;
     }
   }
   EXPECT_GT(bonds, 1000);
@@ -231,10 +232,12 @@ void expect_files_at_their_steps(const SpeciesSystem &sys, size_t atoms,
   EXPECT_EQ(bonds_ref.size(), 3u * atoms) << "bonds file: steps 0, 5, 10";
   EXPECT_EQ(local_ref.size(), 3u) << "dump local: steps 0, 5, 10";
   expect_same(read_bonds_file(suffixed.bonds), bonds_ref, 1.1e-3, "-sf gpu, bonds file");
-  expect_same(read_local_table(suffixed.local), local_ref, 1e-8,
+  // bond orders of the compute after CG to 1e-10, ours with FSAI (measured,
+  // host driver: 3.3e-11 TATB, 2.0e-11 CHO at 3000 K)
+  expect_same(read_local_table(suffixed.local), local_ref, 5e-10,
               "-sf gpu, compute reaxff/atom/gpu");
   expect_same(read_bonds_file(named.bonds), bonds_ref, 1.1e-3, "reaxff/gpu, bonds file");
-  expect_same(read_local_table(named.local), local_ref, 1e-8, "reaxff/gpu, compute reaxff/atom");
+  expect_same(read_local_table(named.local), local_ref, 5e-10, "reaxff/gpu, compute reaxff/atom");
   // fix reaxff/species/gpu's molecule search and LAMMPS's, on the same bonds
   const std::string species_sf = read_text(scratch_path("species_sf"));
   EXPECT_NE(species_sf.find(formula), std::string::npos) << species_sf.substr(0, 300);

@@ -256,4 +256,6 @@ TEST(Acks2Solver, RejectsMissingArrays) {
   }
   solver.settings.preconditioner = kQEqJacobi;
   EXPECT_NO_THROW(solver.solve(in, comm, q.data()));
+  solver.settings.preconditioner = "";  // the default: none besides its own
+  EXPECT_NO_THROW(solver.solve(in, comm, q.data()));
 }

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "common/memory_estimate.h"
+#include "puremd_gpu/physics/qeq_fsai.h"
 
 using namespace puremd;
 
@@ -74,6 +75,43 @@ TEST(MemoryEstimate, WithoutChargesLeavesOutTheQEqMatrix) {
     EXPECT_GE(without.bytes, engine);
     EXPECT_LE(without.bytes, 1.10 * engine);
   }
+}
+
+// FSAI's factor G and its work arrays, as CudaFsai::setup allocates them
+// (cuda/charges/qeq_cuda_fsai.cu), array by array for every owned atom:
+// count_ and g_count_ (int), slot_ (kFsaiCandidates ints), g_col_ and g_val_
+// (kFsaiPattern ints and doubles: G in ELL), y_ (double2), built_ids_ (long
+// long): 352 bytes. The runs above were measured with Jacobi (no G); with
+// FSAI the estimate adds G at its first allocation's headroom, as required
+// memory (a matrix-free solve keeps it), within the estimate's margin.
+TEST(MemoryEstimate, FsaiAddsItsFactorPerOwnedAtom) {
+  const double per_owned = 2 * sizeof(int) + kFsaiCandidates * sizeof(int) +
+                           kFsaiPattern * (sizeof(int) + sizeof(double)) + 2 * sizeof(double) +
+                           sizeof(long long);
+  ASSERT_EQ(per_owned, 352.0);
+  for (const Measured &m : {kHns16, kHns32}) {
+    MemoryEstimateInput in = input_of(m);
+    const MemoryEstimate jacobi = estimate_device_memory(in);
+    in.fsai = true;
+    const MemoryEstimate fsai = estimate_device_memory(in);
+    const double g = per_owned * static_cast<double>(m.n_local) * kFirstHeadroom;
+    EXPECT_GE(fsai.bytes - jacobi.bytes, g) << m.n_local << " owned atoms";
+    EXPECT_LE(fsai.bytes - jacobi.bytes, 1.10 * g) << m.n_local << " owned atoms";
+    EXPECT_DOUBLE_EQ(fsai.optional_bytes, jacobi.optional_bytes);  // G is no optional matrix
+    // without a charge solver there is no G
+    MemoryEstimateInput engine_only = in;
+    engine_only.charges = false;
+    in.fsai = false;
+    in.charges = false;
+    EXPECT_DOUBLE_EQ(estimate_device_memory(engine_only).bytes, estimate_device_memory(in).bytes);
+  }
+  // the GPU-count advice counts G too: 32^3 on GPUs that hold 16^3 with
+  // Jacobi need a 9th GPU with FSAI (G adds ~6 % to a rank of 16^3)
+  MemoryEstimateInput in32 = input_of(kHns32);
+  const double need16 = estimate_device_memory(input_of(kHns16)).bytes;
+  ASSERT_EQ(gpus_to_hold(in32, 1, 1.005 * need16), 8);
+  in32.fsai = true;
+  EXPECT_EQ(gpus_to_hold(in32, 1, 1.005 * need16), 9);
 }
 
 // HNS 32^3 split over 8 GPUs has HNS 16^3's owned atoms a rank, and the same

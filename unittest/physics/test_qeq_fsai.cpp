@@ -15,6 +15,7 @@
 #include "common/fsai_refresh.h"
 #include "host_qeq.h"
 #include "puremd_gpu/errors.h"
+#include "puremd_gpu/physics/acks2.h"
 #include "puremd_gpu/physics/qeq_fsai.h"
 #include "puremd_gpu/qeq.h"
 #include "qeq_test_system.h"
@@ -185,8 +186,10 @@ TEST(QEqFsai, SubGroupAndPerAtomParameters) {
   }
 }
 
+// A radius given must be positive and at most cuthi / 2; 0 is the default
+// radius, 3.5 A or cuthi / 2 where that is smaller.
 TEST(QEqFsai, RadiusIsChecked) {
-  for (double r : {0.0, -1.0, 3.01}) {
+  for (double r : {-1.0, -1e-3, 3.01}) {
     QEqSettings set = fsai_settings(1e-6);
     set.fsai_radius = r;
     try {
@@ -196,6 +199,48 @@ TEST(QEqFsai, RadiusIsChecked) {
       EXPECT_NE(std::string(e.what()).find("fsai_radius"), std::string::npos) << e.what();
     }
   }
+  QEqSettings set = fsai_settings(1e-6);
+  set.fsai_radius = 0.0;
+  EXPECT_NO_THROW(check_qeq_settings(set));
+  EXPECT_EQ(qeq_solve_settings(set, nullptr).fsai_radius, 3.0);  // cuthi 6
+  set.cut_hi = 10.0;
+  EXPECT_EQ(qeq_solve_settings(set, nullptr).fsai_radius, kFsaiDefaultRadius);
+  set.fsai_radius = 2.5;
+  EXPECT_EQ(qeq_solve_settings(set, nullptr).fsai_radius, 2.5);
+}
+
+// Settings that name no preconditioner run FSAI (kQEqDefaultPreconditioner)
+// with the default radius: the iterations and charges of naming it, bit for
+// bit, fewer than Jacobi's. A charge model whose solver keeps its own
+// preconditioner (ACKS2) resolves the default to Jacobi, i.e. none besides
+// its own.
+TEST(QEqFsai, IsTheDefault) {
+  EXPECT_STREQ(kQEqDefaultPreconditioner, kQEqFsai);
+  const System sys = make_periodic_system(64, 10.0, 6.0, 77u);
+  QEqSettings set = fsai_settings(1e-8);
+  set.preconditioner = "";
+  set.fsai_radius = 0.0;  // (3.0 with cuthi 6, as fsai_settings names)
+  HostQEq plain(set);
+  set.preconditioner = kQEqFsai;
+  set.fsai_radius = 3.0;
+  HostQEq fsai(set);
+  set.preconditioner = kQEqJacobi;
+  HostQEq jacobi(set);
+  SingleRankComm cp = make_comm(sys), cf = make_comm(sys), cj = make_comm(sys);
+  std::vector<double> qp(sys.n_total()), qf(sys.n_total()), qj(sys.n_total());
+  const QEqResult rp = plain.solve(make_input(sys), cp, qp.data());
+  const QEqResult rf = fsai.solve(make_input(sys), cf, qf.data());
+  const QEqResult rj = jacobi.solve(make_input(sys), cj, qj.data());
+  EXPECT_EQ(rp.iter_s, rf.iter_s);
+  EXPECT_EQ(rp.iter_t, rf.iter_t);
+  EXPECT_EQ(qp, qf);
+  EXPECT_LT(rp.iter_s, rj.iter_s);
+  EXPECT_EQ(qeq_preconditioner(QEqSettings{}, nullptr), kQEqFsai);
+  Acks2Input acks2;
+  EXPECT_EQ(qeq_preconditioner(QEqSettings{}, &acks2), kQEqJacobi);
+  QEqSettings named;
+  named.preconditioner = kQEqFsai;
+  EXPECT_EQ(qeq_preconditioner(named, &acks2), kQEqFsai);  // (which ACKS2's solve refuses)
 }
 
 // When G is built again (common/fsai_refresh.h, both drivers): kept while

@@ -98,6 +98,7 @@ TEST(QEqPreconditioner, RegisteredOneIsUsedAndTakesItsIterations) {
   set.cut_hi = 6.0;
   set.tolerance = 1e-8;
   set.max_iter = 500;
+  set.preconditioner = kQEqJacobi;  // (the default is FSAI)
   const Solve jacobi = solve_with(sys, set);
   set.preconditioner = kIdentity;
   g_setups = g_applies = 0;

@@ -170,8 +170,9 @@ TEST(QEqXl, SettingsAndLimits) {
 // the same positions), each Warm converges, each Step runs exactly two
 // iterations, and a Hold in between converges without moving the auxiliary
 // vectors. Two iterations a step from fix qeq/reaxff's predictor
-// instead (its extrapolation of unconverged solutions) run away: the
-// auxiliary vectors are what makes two iterations enough.
+// instead (its extrapolation of unconverged solutions, with its Jacobi
+// preconditioner) run away: the auxiliary vectors are what makes two
+// iterations enough. (The XL solves run the default preconditioner, FSAI.)
 TEST(QEqXl, HostSolverFollowsTheConvergedCharges) {
   System sys = make_periodic_system(64, 10.0, 6.0, 77u);
   const System start = sys;
@@ -180,11 +181,13 @@ TEST(QEqXl, HostSolverFollowsTheConvergedCharges) {
   set.tolerance = 1e-12;
   set.max_iter = 500;
   set.xl_iterations = 2;
-  QEqSettings two = set;  // two iterations from the predictor: the contrast
+  QEqSettings jacobi = set;  // the contrast, as fix qeq/reaxff runs
+  jacobi.preconditioner = kQEqJacobi;
+  QEqSettings two = jacobi;  // two iterations from the predictor
   two.max_iter = 3;
   QEqSettings with_xl = set;
   with_xl.xl = QEqXl::Start;  // (the helper makes its history deep enough for the order)
-  HostQEq xl(with_xl), ref(set), plain(set);
+  HostQEq xl(with_xl), ref(set), plain(jacobi);
   const int order = set.xl_order;
   ASSERT_EQ(xl.history.depth(), order + 1);
   SingleRankComm comm = make_comm(sys);
@@ -202,7 +205,7 @@ TEST(QEqXl, HostSolverFollowsTheConvergedCharges) {
     const QEqResult r = xl.solve(make_input(sys), comm, q.data());
     if (step > order) EXPECT_EQ(r.iter_s, 3) << "step " << step;
     if (step > 0 && step <= order) EXPECT_TRUE(r.converged_s && r.iter_s > 3) << "step " << step;
-    plain.settings = step == 0 ? set : two;
+    plain.settings = step == 0 ? jacobi : two;
     plain.solve(make_input(sys), comm, q_plain.data());
     ref.solve(make_input(sys), comm, q_ref.data());
     for (int i = 0; i < sys.n_local; ++i) {

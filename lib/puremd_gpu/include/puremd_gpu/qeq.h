@@ -1,6 +1,7 @@
 // Charge equilibration (QEq) for ReaxFF, as fix qeq/reaxff does it: two
 // linear systems H s = -chi and H t = -1 over the atoms of a group, solved by
-// conjugate gradients with a diagonal (Jacobi) preconditioner, and
+// preconditioned conjugate gradients (FSAI by default; fix qeq/reaxff's
+// diagonal one, Jacobi, on request: QEqSettings::preconditioner), and
 // q = s - (sum s / sum t) t, which makes the group's total charge zero.
 //
 // The solver runs on one sub-domain: atoms 0..n_local-1 are owned, the rest
@@ -9,6 +10,7 @@
 // recorded forward communication in the plugin, image_halo in a test).
 #pragma once
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -105,6 +107,11 @@ constexpr int kQEqHalfFromAtoms = 40000;
 constexpr double kQEqStoredShare = 0.9;
 
 inline constexpr const char *kQEqJacobi = "jacobi";
+// The preconditioner of QEq's CG where QEqSettings::preconditioner names
+// none: FSAI, 3-4x fewer iterations than Jacobi (doc/fix_qeq_reaxff_gpu.md,
+// "Preconditioners"). The one default of the library and of the LAMMPS
+// styles, which leave the setting empty unless the input names one.
+inline constexpr const char *kQEqDefaultPreconditioner = kQEqFsai;
 
 struct QEqSettings {
   double cut_lo = 0.0;      // taper inner radius (A)
@@ -118,11 +125,13 @@ struct QEqSettings {
   int half_from_atoms = kQEqHalfFromAtoms;
   QEqMatrix matrix = QEqMatrix::Auto;  // CUDA solver only
   // CG's preconditioner M, by the name it registered under in each driver
-  // (kQEqJacobi: M = diag(H), fix qeq/reaxff's); an unknown name is an
-  // InputError that lists the driver's names.
-  std::string preconditioner = kQEqJacobi;
-  // kQEqFsai's pattern radius (A; physics/qeq_fsai.h), at most cut_hi / 2
-  double fsai_radius = kFsaiDefaultRadius;
+  // (kQEqJacobi: M = diag(H), fix qeq/reaxff's, whose iterates it gives;
+  // kQEqFsai: physics/qeq_fsai.h); empty: the default (qeq_preconditioner).
+  // An unknown name is an InputError that lists the driver's names.
+  std::string preconditioner;
+  // kQEqFsai's pattern radius (A; physics/qeq_fsai.h), at most cut_hi / 2;
+  // 0: the default (fsai_pattern_radius)
+  double fsai_radius = 0.0;
   // How the initial guesses are extrapolated from the history (both solvers;
   // QEqPredictor, physics/qeq_history.h): Lammps is fix qeq/reaxff's (and fix
   // acks2/reaxff's); ACKS2 takes the chosen one for q, u and its multipliers.
@@ -148,9 +157,33 @@ inline QEqSettings qeq_cg_settings(QEqSettings s) {
   }
   return s;
 }
+// The preconditioner a solve runs: the one named, else the default
+// (kQEqDefaultPreconditioner) for QEq's CG, and Jacobi (the registered name
+// of no preconditioner beyond the model's own) for a model whose solver
+// keeps its own (ACKS2's BiCGStab).
+inline std::string qeq_preconditioner(const QEqSettings &s, const ChargeModelInput *model) {
+  if (!s.preconditioner.empty()) return s.preconditioner;
+  return model && model->own_preconditioner() ? kQEqJacobi : kQEqDefaultPreconditioner;
+}
+// FSAI's pattern radius: fsai_radius, else kFsaiDefaultRadius, or half the
+// cut-off where that is smaller (the pattern's H(J,J) needs pairs up to twice
+// the radius apart), so that the default fits any cut-off.
+inline double fsai_pattern_radius(const QEqSettings &s) {
+  if (s.fsai_radius != 0.0) return s.fsai_radius;
+  return std::min(kFsaiDefaultRadius, 0.5 * s.cut_hi);
+}
+// What a solve runs with (both drivers): the defaults filled in, CG's limits
+// as xl has them.
+inline QEqSettings qeq_solve_settings(const QEqSettings &s, const ChargeModelInput *model) {
+  QEqSettings r = qeq_cg_settings(s);
+  r.preconditioner = qeq_preconditioner(s, model);
+  r.fsai_radius = fsai_pattern_radius(s);
+  return r;
+}
 // Throws InputError if cut_hi < 0 or <= cut_lo, tolerance <= 0, max_iter < 1,
 // threads_per_row is not 0, 4, 8, 16 or 32, predictor is none of
-// QEqPredictor's, xl none of QEqXl's, xl_iterations < 1 or xl_order not 3 to 7.
+// QEqPredictor's, xl none of QEqXl's, xl_iterations < 1 or xl_order not 3 to 7,
+// or, where a solve may run FSAI, fsai_radius is < 0 or > cut_hi / 2.
 void check_qeq_settings(const QEqSettings &settings);
 
 // One charge problem on one sub-domain, without the atoms: which model

@@ -12,7 +12,9 @@
 //   Po the list pairs in owned rows, Po = P L / (L + kGhostRowShare G): the
 //      QEq matrix's values and tile entries (kQEqBytesPerOwnedPair), which
 //      hold the pairs of owned rows within the QEq cut-off;
-//   L  the hydrogen-bond list and the three-body arrays;
+//   L  the hydrogen-bond list and the three-body arrays; FSAI's factor G
+//      and its work arrays where the charge solver runs FSAI
+//      (kFsaiBytesPerOwnedAtom);
 //   N  bonds (orders, vectors, lengths), the near list, the per-atom arrays
 //      and workspace, the QEq solver's vectors, CUB's scratch and the small
 //      arrays.
@@ -30,6 +32,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "puremd_gpu/physics/qeq_fsai.h"
+
 namespace puremd {
 namespace {
 
@@ -40,6 +44,17 @@ constexpr double kGhostRowShare = 0.29;        // pairs of a ghost row / of an o
 constexpr double kBytesPerOwnedAtom = 425.0;   // hydrogen-bond list, three-body arrays
 constexpr double kBytesPerAtom = 2050.0;       // bonds, near list, per-atom arrays
 constexpr double kEstimateMargin = 1.05;
+// FSAI's arrays as the CUDA driver allocates them (CudaFsai::setup,
+// cuda/charges/qeq_cuda_fsai.cu), each for every owned atom whatever its
+// row holds: G in ELL, kFsaiPattern entries a row (an int column and a
+// double value each; the rule "the nearest kFsaiPattern - 1 lower partners"
+// bounds a row, the radius only decides how many of them are filled), the
+// kFsaiCandidates int slots of a row's candidates and their count, G's
+// entries a row (int), G r (a double2) and the owned ids at G's build (a
+// long long): 352 bytes an owned atom, about 14 % of the rest of an atom's.
+constexpr double kFsaiBytesPerOwnedAtom = kFsaiPattern * (sizeof(int) + sizeof(double)) +
+                                          kFsaiCandidates * sizeof(int) + 2 * sizeof(int) +
+                                          2 * sizeof(double) + sizeof(long long);
 
 // Po of the model: the list pairs of owned rows.
 double owned_row_pairs(double pairs, double n_local, double n_ghost) {
@@ -47,13 +62,15 @@ double owned_row_pairs(double pairs, double n_local, double n_ghost) {
   return rows > 0.0 ? pairs * n_local / rows : 0.0;
 }
 
-MemoryEstimate estimate(double n_local, double n_total, double pairs, bool charges) {
+MemoryEstimate estimate(double n_local, double n_total, double pairs, bool charges, bool fsai) {
   const double n_ghost = std::max(n_total - n_local, 0.0);
   const double lists = kListEntryBytes * pairs;
   const double matrix = charges ? kQEqBytesPerOwnedPair * owned_row_pairs(pairs, n_local, n_ghost) +
                                       kQEqBytesPerPair * pairs
                                 : 0.0;
-  const double atoms = kBytesPerOwnedAtom * n_local + kBytesPerAtom * n_total;
+  // (G stays with a matrix-free solve: no optional bytes)
+  const double fsai_g = charges && fsai ? kFsaiBytesPerOwnedAtom * n_local : 0.0;
+  const double atoms = kBytesPerOwnedAtom * n_local + kBytesPerAtom * n_total + fsai_g;
   const double scale = kFirstHeadroom * kEstimateMargin;
   MemoryEstimate e;
   e.bytes = scale * (lists + matrix + atoms);
@@ -96,7 +113,7 @@ std::string gib(double bytes) {
 
 MemoryEstimate estimate_device_memory(const MemoryEstimateInput &in) {
   return estimate(static_cast<double>(in.n_local), static_cast<double>(in.n_total),
-                  static_cast<double>(in.list_pairs), in.charges);
+                  static_cast<double>(in.list_pairs), in.charges, in.fsai);
 }
 
 MemoryEstimateInput scaled_to_gpus(const MemoryEstimateInput &in, int ranks, long long gpus) {
@@ -112,7 +129,7 @@ long long gpus_to_hold(const MemoryEstimateInput &in, int ranks, double per_gpu,
   ranks = std::max(ranks, 1);
   const auto fits = [&](long long gpus) {
     const Share s = share_on(in, ranks, static_cast<double>(gpus));
-    return scale * estimate(s.n_local, s.n_total, s.pairs, in.charges).bytes <= per_gpu;
+    return scale * estimate(s.n_local, s.n_total, s.pairs, in.charges, in.fsai).bytes <= per_gpu;
   };
   // Doubling, then halving the interval: the share shrinks with every GPU added.
   long long lo = ranks, hi = ranks + 1;

@@ -31,6 +31,7 @@ struct MemoryEstimateInput {
   long long n_total = 0;     // owned + ghost
   long long list_pairs = 0;  // entries of the skin list (the far list without one)
   bool charges = false;      // a charge solver (QEq matrix and vectors) too
+  bool fsai = false;         // with charges: its CG preconditioned by FSAI (G, per owned atom)
 };
 
 struct MemoryEstimate {

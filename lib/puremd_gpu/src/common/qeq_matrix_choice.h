@@ -25,7 +25,8 @@ double qeq_matrix_bytes_to_add(long long room, std::size_t held, std::size_t byt
 bool qeq_stored_fits(double add, double in_use, double total, bool first_solve);
 
 // Whether the whole step's arrays with the matrix stored, as the memory
-// model predicts them (`step_bytes`, common/memory_estimate.h), fit: what
+// model predicts them (`step_bytes`, common/memory_estimate.h: FSAI's G
+// included where the solve runs FSAI), fit: what
 // they add beyond the `held` bytes this solver's engine holds, on top of the
 // GPU's memory `in_use` (other processes' too), within kQEqStoredShare of
 // `total`. For Half before its tiles exist: the far list's room (pairs

@@ -29,8 +29,11 @@ void check_qeq_settings(const QEqSettings &settings) {
   if (settings.max_iter < 1)
     throw InputError("QEq: maxiter (the CG iteration limit) must be at least 1, got " +
                      std::to_string(settings.max_iter));
-  if (settings.preconditioner == kQEqFsai &&
-      (!(settings.fsai_radius > 0.0) || settings.fsai_radius > 0.5 * settings.cut_hi))
+  // (0 is the default radius, which fits any cut-off; a model with its own
+  // preconditioner leaves an empty name, and the radius, unused)
+  const double radius = fsai_pattern_radius(settings);
+  if (qeq_preconditioner(settings, nullptr) == kQEqFsai &&
+      (!(radius > 0.0) || radius > 0.5 * settings.cut_hi))
     throw InputError(
         "QEq: fsai_radius (the FSAI preconditioner's pattern radius) must be "
         "positive and at most half the taper's outer radius (cuthi " +
@@ -74,7 +77,9 @@ void check_xl_input(const QEqInput &in, int history_depth) {
 }
 
 void check_model_preconditioner(const QEqInput &in) {
-  if (in.model && in.model->own_preconditioner() && in.settings.preconditioner != kQEqJacobi)
+  // (an empty name leaves the choice to the model: qeq_preconditioner)
+  if (in.model && in.model->own_preconditioner() &&
+      qeq_preconditioner(in.settings, in.model) != kQEqJacobi)
     throw InputError(std::string(in.model->name()) +
                      ": its solver keeps its own diagonal "
                      "preconditioner; QEqSettings::preconditioner must be '" +

@@ -221,6 +221,7 @@ QEqResult CudaEngine::solve_charges(const StepInput &in, const QEqProblem &probl
   CudaContext &c = c_;
   if (!qeq_) qeq_ = std::make_unique<CudaQEqSolver>(device_, c.stream, c.mem, c.cub_temp);
   c.mem.charges = true;  // the list count's estimate includes the solver's matrix
+  c.mem.fsai = qeq_preconditioner(problem.settings, problem.model) == kQEqFsai;  // and G
   // The far list reaches the QEq cut-off and QTPIE's overlap cut-off (for
   // good, once asked; the nonbonded stage keeps to its own cut-off).
   const double reach =

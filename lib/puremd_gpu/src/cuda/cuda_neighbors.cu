@@ -258,8 +258,8 @@ size_t build_cell_pairs(CudaContext &c, double skin, DeviceArray<ListPos> &start
   const auto grow = [&](const auto &total) {
     // The first big count of a step: refuse a system this GPU cannot hold
     // before its largest arrays are allocated (memory_check.cu).
-    check_memory_need(
-        c.mem, MemoryEstimateInput{c.n_local, n, static_cast<long long>(total[0]), c.mem.charges});
+    check_memory_need(c.mem, MemoryEstimateInput{c.n_local, n, static_cast<long long>(total[0]),
+                                                 c.mem.charges, c.mem.fsai});
     grow_entries(total[0], nbr);
   };
   const auto fill = [&](const auto &) {

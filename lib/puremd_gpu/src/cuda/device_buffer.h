@@ -81,6 +81,7 @@ struct MemoryTracker {
   cudaStream_t stream = nullptr;  // work that may still use an array being replaced
   int ranks = 1;                  // EngineSettings::ranks, for the advice
   bool charges = false;           // a charge solver allocates through this tracker too
+  bool fsai = false;              // its CG runs FSAI (qeq_preconditioner): G per owned atom
   std::string device_name = "?";  // the GPU's, for messages
   // What the last list count said this rank needs (memory_estimate.h):
   // valid once need.list_pairs is counted (need_known).

@@ -99,9 +99,9 @@ void CudaQEqSolver::setup(const QEqInput &in, ChargeHistory &history) {
   params_.eta = eta_dev_.data();
   params_.chi_shift = in.chi_shift ? shift_dev_.data() : nullptr;
   params_.chi_eff = nullptr;
-  if (!precond_ || precond_name_ != in.settings.preconditioner) {
-    precond_ = CudaPreconditioners::make(in.settings.preconditioner, "CUDA", mem_);
-    precond_name_ = in.settings.preconditioner;
+  if (!precond_ || precond_name_ != settings_.preconditioner) {  // (solve_on's, resolved)
+    precond_ = CudaPreconditioners::make(settings_.preconditioner, "CUDA", mem_);
+    precond_name_ = settings_.preconditioner;
   }
   // another model's checks and input, and its electronegativities
   model_now_ = model_.of(in.model, "CUDA", mem_);

@@ -147,7 +147,7 @@ QEqFormatQuery CudaQEqSolver::format_query(const EngineAtoms &f) const {
   q.tiles_overflowed = tiles_overflowed_;
   if (q.asked == QEqMatrix::Auto) {
     q.full_fits = f.rev_start && store_fits(f.row_room + f.rev_total);
-    q.half_fits = half_fits(f.row_room, f.n_local, f.n_total);
+    q.half_fits = half_fits(f.row_room, f.n_local, f.n_total, settings_.preconditioner == kQEqFsai);
   }
   return q;
 }
@@ -166,7 +166,8 @@ bool CudaQEqSolver::reads_reverse_index(const QEqProblem &p, int n_local, int n_
   q.half_from_atoms = p.settings.half_from_atoms;
   q.tiles_overflowed = tiles_overflowed_;
   if (q.asked != QEqMatrix::Auto) return qeq_reads_reverse_index(q, false);
-  q.half_fits = half_fits(row_room, n_local, n_total);
+  q.half_fits =
+      half_fits(row_room, n_local, n_total, qeq_preconditioner(p.settings, p.model) == kQEqFsai);
   // (Full's entries: the rows' and about as many from the index)
   return qeq_reads_reverse_index(q, store_fits(2 * row_room));
 }
@@ -182,15 +183,16 @@ bool CudaQEqSolver::store_fits(long long room) const {
 // Whether Half fits: once a solve stored it in tiles, the next needs about
 // the values those tiles hold (their partners and entries stay, counted in
 // the memory in use); before that, the step as the memory model sees it
-// with the tiles (qeq_model_fits), or in rows (tiles_failed_: no model of
-// them) the far list's room of entries. (Judged by the room, the tiles of
+// with the tiles (and FSAI's G where the solve runs FSAI, `fsai`;
+// qeq_model_fits), or in rows (tiles_failed_: no model of them) the far
+// list's room of entries. (Judged by the room, the tiles of
 // HNS 28^3 "did not fit" at the second solve, which then went matrix-free
 // with a reverse index: 4x slower.)
-bool CudaQEqSolver::half_fits(long long row_room, int n_local, int n_total) const {
+bool CudaQEqSolver::half_fits(long long row_room, int n_local, int n_total, bool fsai) const {
   if (store_ == half_tiles_.get()) return adding_fits(nnz_, pool_.val.capacity(), sizeof(double));
   if (tiles_overflowed_) return store_fits(row_room);
   const MemoryEstimate step =
-      estimate_device_memory(MemoryEstimateInput{n_local, n_total, row_room, true});
+      estimate_device_memory(MemoryEstimateInput{n_local, n_total, row_room, true, fsai});
   std::size_t free_b = 0, total_b = 0;
   PMD_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
   return qeq_model_fits(step.bytes, static_cast<double>(mem_.current),

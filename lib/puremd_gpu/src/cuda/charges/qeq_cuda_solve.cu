@@ -112,8 +112,9 @@ QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in,
                                   ChargeHistory &history, QEqComm &comm, double *q) {
   check_xl_input(in, history.depth());
   check_model_preconditioner(in);
-  // checked by the engine (CudaEngine::solve_charges); the CG's limits as xl has them
-  settings_ = qeq_cg_settings(in.settings);
+  // checked by the engine (CudaEngine::solve_charges); the defaults filled in,
+  // the CG's limits as xl has them
+  settings_ = qeq_solve_settings(in.settings, in.model);
   taper_ = make_taper(settings_.cut_lo, settings_.cut_hi);
   atoms_ = atoms;
   // several ranks replay the caller's halo pattern on the GPU (halo_exchange.h)

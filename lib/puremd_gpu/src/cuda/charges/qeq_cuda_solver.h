@@ -262,7 +262,7 @@ class CudaQEqSolver {
   void build_matrix(const QEqInput &in);
   QEqFormatQuery format_query(const EngineAtoms &f) const;
   bool store_fits(long long room) const;
-  bool half_fits(long long row_room, int n_local, int n_total) const;
+  bool half_fits(long long row_room, int n_local, int n_total, bool fsai) const;
   bool adding_fits(long long room, std::size_t held, std::size_t bytes) const;
   void read_matrix_size(const QEqInput &in);
   // the store of format m (tiles_failed: Half's tiles overflowed this solve)

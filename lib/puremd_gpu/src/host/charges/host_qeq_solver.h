@@ -45,11 +45,11 @@ class HostQEqSolver {
     check_qeq_settings(in.settings);
     check_xl_input(in, history.depth());
     check_model_preconditioner(in);
-    settings_ = qeq_cg_settings(in.settings);
+    settings_ = qeq_solve_settings(in.settings, in.model);
     scheme_ = qeq_xl_scheme(settings_.xl_order);
     taper_ = make_taper(settings_.cut_lo, settings_.cut_hi);
     HostChargeModel *model = model_.of(in.model, "host");
-    HostPreconditioner &precond = preconditioner(in.settings.preconditioner);
+    HostPreconditioner &precond = preconditioner(settings_.preconditioner);
     setup(in);
     in_ = &in;
     hist_ = history.host_blocks(in.n_local);
