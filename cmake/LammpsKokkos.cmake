@@ -28,6 +28,9 @@ endif()
 
 # (the plugin needs no GNU extensions; Kokkos forbids them and warns otherwise)
 set(CMAKE_CXX_EXTENSIONS OFF)
+# (nor Kokkos's redirection of every C++ compile to its nvcc wrapper: the KOKKOS half
+# is compiled as CUDA by nvcc itself, the rest needs no Kokkos)
+set(Kokkos_LAUNCH_COMPILER OFF)
 set(Kokkos_DIR ${_kokkos_dir} CACHE PATH "LAMMPS's Kokkos (its CMake configuration)" FORCE)
 find_package(Kokkos CONFIG REQUIRED QUIET)
 
@@ -107,8 +110,9 @@ set(_arch "Serial")
 if(_kokkos_cuda)
   set(_arch "CUDA sm_${_kokkos_sm}")
 endif()
+list(JOIN Kokkos_DEVICES "+" _devices)
 set(REAXFF_CUDA_KOKKOS_SUMMARY
-    "KOKKOS styles (-k on): built, with LAMMPS's Kokkos ${Kokkos_VERSION} (${Kokkos_DEVICES}, ${_arch}, C++${Kokkos_CXX_STANDARD}) from ${_where}"
+    "KOKKOS styles (-k on): built, with LAMMPS's Kokkos ${Kokkos_VERSION} (${_devices}, ${_arch}, C++${Kokkos_CXX_STANDARD}) from ${_where}"
     CACHE INTERNAL "")
 message(STATUS "LAMMPS has KOKKOS (Kokkos ${Kokkos_VERSION}, devices ${Kokkos_DEVICES}, "
                "${Kokkos_DIR}): reaxff/gpu styles are KOKKOS styles under -k on")
