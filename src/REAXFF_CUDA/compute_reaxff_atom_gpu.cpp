@@ -32,6 +32,10 @@ void ComputeReaxFFAtomGPU::init() {
 
 // compute_local() and compute_peratom() both read the bonds through here.
 void ComputeReaxFFAtomGPU::compute_bonds() {
+  // (invoked before any run has set it up, e.g. gathered through the library
+  // after a failed run)
+  if (!ours)
+    error->all(FLERR, "Compute reaxff/atom/gpu is invoked before a run has set it up: run 0 first");
   // (LAMMPS's FindBond reads the owned atoms' tags and groups on the host)
   reaxff_gpu::host_arrays_current(lmp, TAG_MASK | MASK_MASK);
   ours->export_bond_table();
