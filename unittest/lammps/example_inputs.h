@@ -37,8 +37,9 @@ std::vector<std::string> harness_commands(const std::string &text, int max_steps
 // charge fix, or v_NAME of `variable NAME equal f_ID`).
 std::vector<std::string> iteration_columns(const std::vector<std::string> &commands);
 
-// How the input is switched to our styles.
-enum class Switch { None, CommandLine, InputCommand };  // as shipped, -sf gpu, `suffix gpu`
+// How the input is switched to our styles: as shipped, -sf gpu, `suffix gpu`,
+// or -k on ... -sf hybrid gpu kk (kokkos_args(): our styles KOKKOS styles).
+enum class Switch { None, CommandLine, InputCommand, Kokkos };
 
 using ThermoRow = std::vector<std::pair<std::string, double>>;
 
