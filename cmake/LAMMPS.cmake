@@ -40,9 +40,10 @@ set(LAMMPS_KOKKOS_SOURCE "" CACHE PATH
 set(LAMMPS_KOKKOS_ARCH "serial" CACHE STRING
     "That Kokkos's backend: serial, or a CUDA compute capability (e.g. 90) for CUDA + Serial")
 # (a build folder whose LAMMPS we built with another Kokkos source, or none, builds again;
-# build_lammps.sh names its installs lammps-install-*)
-if(LAMMPS_INSTALL_DIR MATCHES "/lammps-install-[^/]*$" AND NOT "${LAMMPS_BUILT_KOKKOS_SOURCE}"
-                                                           STREQUAL "${LAMMPS_KOKKOS_SOURCE} ${LAMMPS_KOKKOS_ARCH}")
+# build_lammps.sh names its installs lammps-install-*. An install named on the command
+# line, which this folder did not build, is taken as it is: even one of build_lammps.sh's)
+if(DEFINED LAMMPS_BUILT_KOKKOS_SOURCE AND LAMMPS_INSTALL_DIR MATCHES "/lammps-install-[^/]*$"
+   AND NOT "${LAMMPS_BUILT_KOKKOS_SOURCE}" STREQUAL "${LAMMPS_KOKKOS_SOURCE} ${LAMMPS_KOKKOS_ARCH}")
   set(LAMMPS_INSTALL_DIR "" CACHE PATH "" FORCE)
   unset(LAMMPS_EXECUTABLE CACHE)
   unset(LAMMPS_LIBRARY CACHE)

@@ -2,7 +2,9 @@
    reaxff/gpu (what `-sf gpu` makes of it). The same output; it asks the pair
    for the bond table when it is invoked, so the table leaves the GPU only on
    the steps something reads it (LAMMPS's own style cannot ask, and with it
-   the pair copies the table after every step). */
+   the pair copies the table after every step). Under `-k on` a KOKKOS
+   style beside the KOKKOS pair (LAMMPS's compute refuses a KOKKOS pair
+   otherwise), reading the host's tags and masks, brought up to date. */
 #ifndef LMP_COMPUTE_REAXFF_ATOM_GPU_H
 #define LMP_COMPUTE_REAXFF_ATOM_GPU_H
 
@@ -12,7 +14,7 @@ namespace LAMMPS_NS {
 
 class ComputeReaxFFAtomGPU : public ComputeReaxFFAtom {
  public:
-  using ComputeReaxFFAtom::ComputeReaxFFAtom;
+  ComputeReaxFFAtomGPU(class LAMMPS *, int, char **);
   void init() override;
   void compute_bonds() override;
 

@@ -57,17 +57,6 @@ std::string setup_script(const SystemSpec &s, const Variant &v) {
   return o.str();
 }
 
-bool lammps_has_kokkos() { return lammps_config_has_package("KOKKOS") != 0; }
-
-std::vector<std::string> kokkos_args(bool newton_on) {
-  const bool gpu = lammps_config_accelerator("KOKKOS", "api", "cuda") != 0;
-  std::vector<std::string> a = {"-k", "on", gpu ? "g" : "t", "1", "-sf", "hybrid", "gpu", "kk"};
-  if (newton_on)
-    a.insert(a.end(), {"-pk", "kokkos", "newton", "on", "neigh", "half", "comm", "device", "sort",
-                       "device"});
-  return a;
-}
-
 Variant kokkos_styles(const std::string &driver) {
   Variant v = our_styles(driver);
   v.pair = "reaxff";

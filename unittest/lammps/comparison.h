@@ -20,13 +20,6 @@ struct Variant {
   std::vector<std::string> lammps_args;
 };
 inline Variant reference_styles() { return {"reaxff", "qeq/reaxff", ""}; }
-// This LAMMPS has its KOKKOS package (else the KOKKOS variants are skipped).
-bool lammps_has_kokkos();
-// The switch a kk user writes, with the KOKKOS settings reaxff needs (newton
-// on; exchange and sort on Kokkos's device, as on a GPU by default, where a
-// host backend would do them LAMMPS's host way); one GPU where Kokkos has
-// CUDA, one thread otherwise.
-std::vector<std::string> kokkos_args(bool newton_on = true);
 // Our styles under -k on ... -sf hybrid gpu kk, with `driver`: LAMMPS's
 // style names in the input, which the suffix makes ours (KOKKOS styles).
 Variant kokkos_styles(const std::string &driver);

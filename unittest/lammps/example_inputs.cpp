@@ -158,7 +158,7 @@ std::vector<std::vector<ThermoRow>> thermo_rows_of_log(const std::string &text) 
 
 ExampleResult run_example(const ExampleInput &input, Switch how, int max_steps,
                           const std::string &tol, const std::vector<std::string> &more_args) {
-  static const char *tag[] = {"ref", "sf", "suffix"};
+  static const char *tag[] = {"ref", "sf", "suffix", "kk"};
   std::string name = input.name;
   std::replace_if(
       name.begin(), name.end(), [](char c) { return !isalnum(c); }, '_');
@@ -179,6 +179,7 @@ ExampleResult run_example(const ExampleInput &input, Switch how, int max_steps,
   {
     std::vector<std::string> args;
     if (how == Switch::CommandLine) args = {"-sf", "gpu"};
+    if (how == Switch::Kokkos) args = kokkos_args();
     // LAMMPS's GPU package refuses pair hybrid with GPU-package sub-styles
     // while it builds neighbour lists on the GPU (ci-reaxFF's table)
     if (how == Switch::CommandLine && lammps_has_gpu_package())

@@ -44,8 +44,9 @@ enum class ChargeFixes { All, Preconditioned };
 std::vector<std::string> iteration_columns(const std::vector<std::string> &commands,
                                            ChargeFixes which = ChargeFixes::All);
 
-// How the input is switched to our styles.
-enum class Switch { None, CommandLine, InputCommand };  // as shipped, -sf gpu, `suffix gpu`
+// How the input is switched to our styles: as shipped, -sf gpu, `suffix gpu`,
+// or -k on ... -sf hybrid gpu kk (kokkos_args(): our styles KOKKOS styles).
+enum class Switch { None, CommandLine, InputCommand, Kokkos };
 
 using ThermoRow = std::vector<std::pair<std::string, double>>;
 

@@ -1,5 +1,6 @@
 #include "lammps_session.h"
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -35,6 +36,27 @@ std::string read_text(const std::string &path) {
 }
 
 bool lammps_has_gpu_package() { return lammps_config_has_package("GPU") != 0; }
+
+bool lammps_has_kokkos() { return lammps_config_has_package("KOKKOS") != 0; }
+
+std::vector<std::string> kokkos_args(bool newton_on) {
+  const bool gpu = lammps_config_accelerator("KOKKOS", "api", "cuda") != 0;
+  std::vector<std::string> a = {"-k", "on", gpu ? "g" : "t", "1", "-sf", "hybrid", "gpu", "kk"};
+  if (newton_on)
+    a.insert(a.end(), {"-pk", "kokkos", "newton", "on", "neigh", "half", "comm", "device", "sort",
+                       "device"});
+  return a;
+}
+
+bool kokkos_runs_here() {
+  if (lammps_has_kokkos()) return true;
+  if (mpi_rank() == 0) {
+    const auto *test = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::printf("[ no -k on] %s.%s: its -k on runs left out: this LAMMPS has no KOKKOS package\n",
+                test ? test->test_suite_name() : "?", test ? test->name() : "?");
+  }
+  return false;
+}
 
 namespace {
 // Names handed out by scratch_path on rank 0, removed at exit (per-job names

@@ -57,6 +57,17 @@ int mpi_size();  // ranks in MPI_COMM_WORLD
 // This LAMMPS was built with its own GPU package (then `package gpu` and the
 // `/gpu` styles it has are LAMMPS's; bench/device_check.sh gpupkg runs that).
 bool lammps_has_gpu_package();
+// This LAMMPS has its KOKKOS package (else the KOKKOS variants are skipped).
+bool lammps_has_kokkos();
+// The switch a kk user writes, with the KOKKOS settings reaxff needs (newton
+// on; exchange and sort on Kokkos's device, as on a GPU by default, where a
+// host backend would do them LAMMPS's host way); one GPU where Kokkos has
+// CUDA, one thread otherwise.
+std::vector<std::string> kokkos_args(bool newton_on = true);
+// lammps_has_kokkos(), for a test whose -k on runs are one part among others:
+// where it is false, rank 0 prints that the running test leaves them out, and
+// why (a test with nothing else to run uses GTEST_SKIP instead).
+bool kokkos_runs_here();
 std::string source_dir();
 // A whole text file ("" if it cannot be read).
 std::string read_text(const std::string &path);

@@ -1,14 +1,16 @@
 // fix reaxff/species, fix reaxff/bonds and compute reaxff/atom with the
 // arguments users write, not only the examples' ones: each family of
-// argument combinations LAMMPS accepts, run three ways on a heated system
+// argument combinations LAMMPS accepts, run several ways on a heated system
 // (bonds break and form, species change):
 // - ref:   pair_style reaxff with LAMMPS's own styles (the oracle);
 // - sf:    `-sf gpu`, as a user switches (our pair, our /gpu analysis styles);
-// - named: pair_style reaxff/gpu under LAMMPS's own analysis styles.
+// - named: pair_style reaxff/gpu under LAMMPS's own analysis styles;
+// - kk:    `-k on ... -sf hybrid gpu kk` (kokkos_args), where LAMMPS has
+//          KOKKOS: our pair a KOKKOS style, our /gpu analysis styles beside it.
 // Without averaging (Nrepeat 1) every file is reaxff's byte for byte. With
 // averaging, reaxff is no oracle (it averages slot by slot in its list's
-// order, test_species.cpp); there both of our ways write the same bytes, at
-// the outputs' steps. The ranks come from ctest (1, 2 and 4).
+// order, test_species.cpp); there our ways write the same bytes as each
+// other, at the outputs' steps. The ranks come from ctest (1, 2 and 4).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -24,8 +26,16 @@
 
 namespace {
 
-enum class Way { Ref, Sf, Named };
-const char *name_of(Way w) { return w == Way::Ref ? "ref" : w == Way::Sf ? "sf" : "named"; }
+enum class Way { Ref, Sf, Named, Kokkos };
+const char *name_of(Way w) {
+  return w == Way::Ref ? "ref" : w == Way::Sf ? "sf" : w == Way::Named ? "named" : "kk";
+}
+// `ways` and, where this LAMMPS has KOKKOS, Way::Kokkos (else the test says
+// it leaves that out).
+std::vector<Way> with_kokkos(std::vector<Way> ways) {
+  if (kokkos_runs_here()) ways.push_back(Way::Kokkos);
+  return ways;
+}
 
 // A file of one test's run the way `w` (registered for removal at exit).
 std::string file(const std::string &tag, Way w, const std::string &name) {
@@ -45,12 +55,13 @@ std::string files_of(const std::string &analysis, const std::string &tag, Way w)
   return out + analysis.substr(at);
 }
 
-// A LAMMPS for the way `w` (-sf gpu on its command line, or our plugin
-// loaded) and the pair style its input names.
+// A LAMMPS for the way `w` (-sf gpu or -k on on its command line, or our
+// plugin loaded) and the pair style its input names.
 std::unique_ptr<LammpsSession> session_for(Way w) {
-  auto lmp = std::make_unique<LammpsSession>(
-      "none", w == Way::Sf ? std::vector<std::string>{"-sf", "gpu"} : std::vector<std::string>{},
-      w == Way::Sf);
+  const std::vector<std::string> args = w == Way::Sf       ? std::vector<std::string>{"-sf", "gpu"}
+                                        : w == Way::Kokkos ? kokkos_args()
+                                                           : std::vector<std::string>{};
+  auto lmp = std::make_unique<LammpsSession>("none", args, !args.empty());
   if (w == Way::Named) lmp->load_plugin();
   return lmp;
 }
@@ -126,7 +137,9 @@ void expect_same_words(const std::string &tag, Way w, Way oracle, const std::str
 // The first hour: LAMMPS's own examples/reaxff/in.reaxff.tatb with its
 // species line written the usual way, without averaging (`1 1 5`), switched
 // with -sf gpu (fix reaxff/species/gpu stopped at set-up with a segmentation
-// fault here once: LAMMPS's averaging fix read the pair's unfilled arrays).
+// fault here once: LAMMPS's averaging fix read the pair's unfilled arrays)
+// and with -k on (compute reaxff/atom stopped at once there: "Cannot use
+// compute reaxff/atom with pair_style reaxff/kk").
 TEST(AnalysisArguments, TatbExampleWithoutAveraging) {
   const std::string &dir = examples_reaxff_dir();
   const std::string text = read_text(dir + "in.reaxff.tatb");
@@ -135,7 +148,8 @@ TEST(AnalysisArguments, TatbExampleWithoutAveraging) {
     for (size_t at = in.find(from); at != std::string::npos; at = in.find(from, at + to.size()))
       in.replace(at, from.size(), to);
   };
-  for (Way w : {Way::Ref, Way::Sf}) {
+  const std::vector<Way> ways = with_kokkos({Way::Ref, Way::Sf});
+  for (Way w : ways) {
     std::string input = text;
     replace(input, "reaxff/species 1 5 5 species.tatb",
             "reaxff/species 1 1 5 " + file("tatb", w, "species"));
@@ -147,7 +161,26 @@ TEST(AnalysisArguments, TatbExampleWithoutAveraging) {
   }
   if (mpi_rank() != 0) return;
   EXPECT_EQ(records(read_text(file("tatb", Way::Ref, "species"))), 6);  // 0, 5, .., 25
-  expect_same_bytes("tatb", Way::Sf, Way::Ref, "species");
+  for (Way w : ways) {
+    if (w == Way::Ref) continue;
+    expect_same_bytes("tatb", w, Way::Ref, "species");
+    // the bonds file (3 decimals) and compute reaxff/atom's dumps (6 digits),
+    // without the dump's charges: at the example's QEq tolerance (1e-6) two
+    // solvers' charges differ in the 5th decimal
+    const std::string way = name_of(w);
+    expect_same(read_bonds_file(file("tatb", w, "bonds.reaxff")),
+                read_bonds_file(file("tatb", Way::Ref, "bonds.reaxff")), 1.1e-3, "bonds " + way);
+    expect_same(read_local_table(file("tatb", w, "bonds_local.reaxff")),
+                read_local_table(file("tatb", Way::Ref, "bonds_local.reaxff")), 1.1e-5,
+                "bonds_local " + way);
+    auto without_q = [](Table t) {
+      for (auto &[record, fields] : t) fields.erase("2");  // (id) type q c_bonds[1..3]
+      return t;
+    };
+    expect_same(without_q(read_dump_table(file("tatb", w, "bonds_atom.reaxff"))),
+                without_q(read_dump_table(file("tatb", Way::Ref, "bonds_atom.reaxff"))), 1.1e-5,
+                "bonds_atom " + way);
+  }
 }
 
 // LAMMPS 4Feb2025's fix reaxff/species names its per-atom cluster IDs
@@ -214,8 +247,9 @@ TEST(AnalysisArguments, EveryShapeAsReaxffWritesIt) {
   if (mpi_size() > 2) GTEST_SKIP() << "runs on 1 and 2 ranks (CI time)";
   const SpeciesSystem sys = tatb_system();
   const std::string tag = "shapes", analysis = species_fixes_taken(kEveryShape, "s2");
-  for (Way w : {Way::Ref, Way::Sf, Way::Named})
-    EXPECT_EQ(run_way(w, sys, tag, analysis, 40), "") << name_of(w);
+  const std::vector<Way> ways = with_kokkos({Way::Ref, Way::Sf, Way::Named});
+  for (Way w : ways) EXPECT_EQ(run_way(w, sys, tag, analysis, 40), "") << name_of(w);
+  const std::vector<Way> ours(ways.begin() + 1, ways.end());
   if (mpi_rank() != 0) return;
   // without averaging: reaxff's bytes; how many outputs (the set-up writes
   // one)
@@ -224,10 +258,10 @@ TEST(AnalysisArguments, EveryShapeAsReaxffWritesIt) {
   for (const auto &[name, n] : outputs) {
     if (!taken(analysis, name)) continue;
     EXPECT_EQ(records(read_text(file(tag, Way::Ref, name))), n) << name << " outputs";
-    for (Way w : {Way::Sf, Way::Named}) expect_same_bytes(tag, w, Way::Ref, name);
+    for (Way w : ours) expect_same_bytes(tag, w, Way::Ref, name);
   }
   for (const std::string &name : {"p6", "p7.0", "p7.20", "p7.40"})
-    for (Way w : {Way::Sf, Way::Named})
+    for (Way w : ours)
       if (taken(analysis, "s" + name.substr(1, 1)))
         expect_same_words(tag, w, Way::Ref, name, 2.1e-8);
   const std::vector<std::string> seen = formulas(read_text(file(tag, Way::Ref, "s2")));
@@ -238,10 +272,13 @@ TEST(AnalysisArguments, EveryShapeAsReaxffWritesIt) {
   for (const std::string &name : {"a1", "a2", "a3", "a4", "a5"}) {
     if (!taken(analysis, name)) continue;
     EXPECT_EQ(records(read_text(file(tag, Way::Named, name))), 5) << name;
-    expect_same_bytes(tag, Way::Sf, Way::Named, name);
+    for (Way w : ours)
+      if (w != Way::Named) expect_same_bytes(tag, w, Way::Named, name);
   }
   // (on the CUDA driver two runs' charges differ in the last bits: atomics)
-  if (taken(analysis, "a5")) expect_same_words(tag, Way::Sf, Way::Named, "q5", 2.1e-8);
+  for (Way w : ours)
+    if (w != Way::Named && taken(analysis, "a5"))
+      expect_same_words(tag, w, Way::Named, "q5", 2.1e-8);
   // bonds file and the compute's dump: reaxff's values (partners as sets;
   // bond orders as the bonds file prints them, 3 decimals)
   const Table b1 = read_bonds_file(file(tag, Way::Ref, "b1")),
@@ -250,7 +287,7 @@ TEST(AnalysisArguments, EveryShapeAsReaxffWritesIt) {
   EXPECT_EQ(b1.size(), 41u * 3072u) << "bonds file: every step 0..40";
   EXPECT_EQ(b3.size(), 14u * 3072u) << "bonds file: steps 0, 3, .., 39";
   EXPECT_EQ(ra.size(), 11u * 3072u) << "dump: steps 0, 4, .., 40";
-  for (Way w : {Way::Sf, Way::Named}) {
+  for (Way w : ours) {
     const std::string way = name_of(w);
     expect_same(read_bonds_file(file(tag, w, "b1")), b1, 1.1e-3, "b1 " + way);
     expect_same(read_bonds_file(file(tag, w, "b3")), b3, 1.1e-3, "b3 " + way);
@@ -260,13 +297,14 @@ TEST(AnalysisArguments, EveryShapeAsReaxffWritesIt) {
 
 // Several runs in one input (1, 7 and 12 steps): a run continues the
 // schedules and averaging windows of the run before, as LAMMPS's fixes do,
-// though its set-up sorts the atoms and reads the bonds again. Our two ways
-// on the same trajectory (reaxff's is not the same: at each set-up its QEq
+// though its set-up sorts the atoms and reads the bonds again. Our ways on
+// the same trajectory (reaxff's is not the same: at each set-up its QEq
 // starts CG from another guess, and 20 steps of 2500 K turn the solves'
 // round-off into a bond on the other side of a cut-off): the same bytes.
 // The third run starts inside the windows of Nrepeat 4; on several ranks an
 // atom that changes rank at that set-up starts its slots afresh with
-// LAMMPS's fix (species_slots.h), so that file is compared on one rank.
+// LAMMPS's fix (species_slots.h), so that file is compared on one rank
+// (named against sf; kk, whose fix is sf's, against sf on any).
 TEST(AnalysisArguments, SpeciesOverSeveralRuns) {
   if (mpi_size() > 2) GTEST_SKIP() << "runs on 1 and 2 ranks (CI time)";
   const SpeciesSystem sys = tatb_system();
@@ -275,7 +313,8 @@ TEST(AnalysisArguments, SpeciesOverSeveralRuns) {
       "fix n4 all reaxff/species 1 4 10 {F}n4\n",
       "n4");
   const std::string tag = "runs";
-  for (Way w : {Way::Sf, Way::Named})
+  const std::vector<Way> ways = with_kokkos({Way::Sf, Way::Named});
+  for (Way w : ways)
     EXPECT_EQ(run_way(w, sys, tag, analysis, 1, "run 7 post no\nrun 12 post no\n"), "")
         << name_of(w);
   if (mpi_rank() != 0) return;
@@ -284,6 +323,8 @@ TEST(AnalysisArguments, SpeciesOverSeveralRuns) {
     if (!taken(analysis, name)) continue;
     EXPECT_EQ(records(read_text(file(tag, Way::Named, name))), n) << name;
     if (name != "n4" || mpi_size() == 1) expect_same_bytes(tag, Way::Sf, Way::Named, name);
+    // (-k on: fix reaxff/species/gpu as with -sf gpu, its windows moving with the atoms)
+    if (ways.back() == Way::Kokkos) expect_same_bytes(tag, Way::Kokkos, Way::Sf, name);
   }
 }
 
@@ -296,11 +337,12 @@ TEST(AnalysisArguments, SpeciesDeleteIsReaxff) {
   struct Case {
     std::string tag, keyword;
   };
+  const std::vector<Way> ways = with_kokkos({Way::Ref, Way::Sf, Way::Named});
   for (const Case &c : {Case{"delspec", "delete {F}d specieslist 1 O2"},
                         Case{"delmass", "delete {F}d masslimit 60 80"},
                         Case{"delrate", "delete {F}d masslimit 0 40 delete_rate_limit 100 10"}}) {
     std::map<Way, long long> left;
-    for (Way w : {Way::Ref, Way::Sf, Way::Named}) {
+    for (Way w : ways) {
       const std::string analysis = "fix d all reaxff/species 1 1 10 {F}s " + c.keyword + "\n";
       const auto lmp = session_for(w);
       EXPECT_EQ(lmp->run(input_of(w, sys, c.tag, analysis, steps)), "")
@@ -308,11 +350,12 @@ TEST(AnalysisArguments, SpeciesDeleteIsReaxff) {
       left[w] = lmp->natoms();
     }
     EXPECT_LT(left[Way::Ref], 2835) << c.tag << ": nothing deleted, the keyword is not tested";
-    EXPECT_EQ(left[Way::Sf], left[Way::Ref]) << c.tag;
-    EXPECT_EQ(left[Way::Named], left[Way::Ref]) << c.tag;
-    if (mpi_rank() != 0) continue;
-    for (Way w : {Way::Sf, Way::Named})
-      for (const std::string &name : {"s", "d"}) expect_same_bytes(c.tag, w, Way::Ref, name);
+    for (Way w : ways) {
+      if (w == Way::Ref) continue;
+      EXPECT_EQ(left[w], left[Way::Ref]) << c.tag << " " << name_of(w);
+      if (mpi_rank() == 0)
+        for (const std::string &name : {"s", "d"}) expect_same_bytes(c.tag, w, Way::Ref, name);
+    }
   }
 }
 

@@ -1,7 +1,8 @@
 // Every input of LAMMPS's examples/reaxff, as a user switches it: run as
 // shipped (pair_style reaxff, LAMMPS's charge fixes) and with `-sf gpu` or
-// the input command `suffix gpu` (our styles), in the same binary and on the
-// same ranks. Every thermo column of
+// the input command `suffix gpu` (our styles), or, where LAMMPS has KOKKOS,
+// under -k on (our styles KOKKOS styles), in the same binary and on the same
+// ranks. Every thermo column of
 // every run, compute pair's 14 terms, forces and charges must agree; CG
 // iteration counts are fewer with our default preconditioner (FSAI), and
 // fix qeq/reaxff's with -var reaxff_gpu "precond jacobi".
@@ -198,13 +199,21 @@ void print_table(const std::string &name, const char *how, const Worst &w) {
 class ExamplesReaxff : public ::testing::TestWithParam<ExampleInput> {};
 
 const char *switch_name(Switch how) {
-  return how == Switch::CommandLine ? "-sf gpu" : "suffix gpu";
+  return how == Switch::CommandLine ? "-sf gpu" : how == Switch::Kokkos ? "-k on" : "suffix gpu";
 }
 
-// Each input switched one of the two ways, in turn down the list (CI time:
-// both switch the same styles, so running each input both ways ran the same
-// run twice): -sf gpu on the command line, or the input command `suffix gpu`
-// as the input's first line.
+// Each input switched one way (CI time: the ways switch the same styles, so
+// running each input every way runs the same run again): -sf gpu on the
+// command line, or the input command `suffix gpu` as the input's first line,
+// in turn down the list. Where LAMMPS has KOKKOS, every other input runs
+// under -k on instead, the others on 2 ranks: over the 1- and 2-rank jobs,
+// each input once under -k on and once with its suffix.
+Switch switch_for(size_t index, int nprocs) {
+  const Switch suffix = index % 2 ? Switch::InputCommand : Switch::CommandLine;
+  if ((index + nprocs) % 2 == 0) return suffix;
+  return kokkos_runs_here() ? Switch::Kokkos : suffix;  // (else it says why not)
+}
+
 TEST_P(ExamplesReaxff, SameWithSuffixGpu) {
   const ExampleInput &input = GetParam();
   int nprocs = 1;
@@ -214,7 +223,7 @@ TEST_P(ExamplesReaxff, SameWithSuffixGpu) {
   const std::vector<ExampleInput> all = example_inputs();
   const auto at = std::find_if(all.begin(), all.end(),
                                [&](const ExampleInput &e) { return e.name == input.name; });
-  const Switch switches[] = {(at - all.begin()) % 2 ? Switch::InputCommand : Switch::CommandLine};
+  const Switch switches[] = {switch_for(at - all.begin(), nprocs)};
 
   const std::string text = read_text(input.dir + "/" + input.file);
   const int steps = max_steps(text);

@@ -52,23 +52,30 @@ using DeviceView = std::decay_t<decltype(std::declval<Array &>().view_device())>
 template <class Array>
 using HostView = std::decay_t<decltype(std::declval<Array &>().view_host())>;
 
-// Both views hold Data (element type and rank) in rows (LayoutRight).
+// Both views hold Data (element type and rank), rows of several values in
+// order (LayoutRight; a view of one value an atom is the same either way).
 template <class Array, class Data>
-inline constexpr bool kHolds = std::is_same_v<typename DeviceView<Array>::data_type, Data>
-    &&std::is_same_v<typename HostView<Array>::data_type, Data>
-        &&std::is_same_v<typename DeviceView<Array>::array_layout, Kokkos::LayoutRight>
-            &&std::is_same_v<typename HostView<Array>::array_layout, Kokkos::LayoutRight>;
+constexpr bool holds() {
+  using Device = DeviceView<Array>;
+  using Host = HostView<Array>;
+  if (!std::is_same_v<typename Device::data_type, Data> ||
+      !std::is_same_v<typename Host::data_type, Data>)
+    return false;
+  return std::is_pointer_v<Data> ||
+         (std::is_same_v<typename Device::array_layout, Kokkos::LayoutRight> &&
+          std::is_same_v<typename Host::array_layout, Kokkos::LayoutRight>);
+}
 
 using LAMMPS_NS::AtomKokkos;
-static_assert(kHolds<decltype(AtomKokkos::k_x), double *[3]> &&
-                  kHolds<decltype(AtomKokkos::k_f), double *[3]> &&
-                  kHolds<decltype(AtomKokkos::k_q), double *>,
+static_assert(holds<decltype(AtomKokkos::k_x), double *[3]>() &&
+                  holds<decltype(AtomKokkos::k_f), double *[3]>() &&
+                  holds<decltype(AtomKokkos::k_q), double *>(),
               "reaxff/gpu needs LAMMPS's KOKKOS package in double precision, with positions and "
               "forces as rows of 3 doubles (KOKKOS_PREC=double, and KOKKOS_LAYOUT=legacy where "
               "Kokkos's default layout is not LayoutRight)");
-static_assert(kHolds<decltype(AtomKokkos::k_type), int *> &&
-                  kHolds<decltype(AtomKokkos::k_mask), int *> &&
-                  kHolds<decltype(AtomKokkos::k_tag), LAMMPS_NS::tagint *>,
+static_assert(holds<decltype(AtomKokkos::k_type), int *>() &&
+                  holds<decltype(AtomKokkos::k_mask), int *>() &&
+                  holds<decltype(AtomKokkos::k_tag), LAMMPS_NS::tagint *>(),
               "reaxff/gpu reads KOKKOS's types, masks and tags as plain arrays");
 
 }  // namespace reaxff_gpu::kk
