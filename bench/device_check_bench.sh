@@ -25,7 +25,7 @@ peak_mib() { sort -n "$1" | tail -1; }
 ratio() { awk -v a="$1" -v b="$2" -v f="${3:-%.2f}" 'BEGIN{if (a > 0 && b > 0) printf f, a / b; else print "-"}'; }
 # BASE=folder holding another build's reaxffgpuplugin.so (an older commit's): its
 # ms/step too on each path, in the same runs (ours, base, kk in turn), for "no slower
-# than" checks.
+# than" checks; BASE_FIX_gpu / BASE_FIX_kokkos: keywords for its charge fix on that path.
 base=${BASE:-}
 # OURS_FIX="keywords": appended to the charge fix's line in our runs only (not
 # base's or kk's), e.g. OURS_FIX="precond jacobi" BASE=$B/plugins compares
@@ -54,7 +54,10 @@ side_by_side() {  # label, folder, input, steps-args...
     for p in "${paths[@]}"; do
       read -r -a pa <<<"${path_args[$p]}"
       if [ -n "$base" ]; then
-        LAMMPS_PLUGIN_PATH="$base" "$LMP" "${pa[@]}" -in "$in_base" "$@" -log "$out/bench_base.log" -screen none
+        # BASE_FIX_<path>="keywords": appended to base's charge fix on that path
+        local bf=BASE_FIX_$p bin=$in_base
+        [ -n "${!bf:-}" ] && bin=$(with_keywords "$in_base" "" "${!bf}") && cp "$bin" "$out/in.base" && bin=$out/in.base
+        LAMMPS_PLUGIN_PATH="$base" "$LMP" "${pa[@]}" -in "$bin" "$@" -log "$out/bench_base.log" -screen none
         bms[$p]+=" $(ms_per_step "$out/bench_base.log")"
       fi
       nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 100 >"$out/mem.txt" & m=$!
