@@ -66,6 +66,7 @@ TEST(CudaQEq, HalfTilesFollowAtomsWithinTheSkin) {
   System sys = make_periodic_system(216, 13.0, cut + 1.0, 99u);
   QEqSettings set = settings(0.0, cut, 1e-12);
   set.matrix = QEqMatrix::Half;
+  set.preconditioner = kQEqJacobi;  // (the tiles' path, with Jacobi's iteration counts)
   HostQEq host(set);
   CudaQEq cuda(set);
   // |moves| <= 3 * 0.15 per axis, 0.78 A in all: under half the engine's 2 A skin

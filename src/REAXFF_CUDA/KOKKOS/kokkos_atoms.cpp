@@ -82,6 +82,12 @@ AtomArrays kokkos_arrays(LAMMPS *lmp, ExecutionSpace space) {
   r.q = data_in(a->k_q, space);
   r.mask = data_in(a->k_mask, space);
   r.on_gpu = space == Device && kokkos_device_is_gpu();
+  // LAMMPS's KOKKOS kernels (the integrator, the ghosts' forward
+  // communication, force clearing) run asynchronously on Kokkos's stream, the
+  // library on its own: they must be done before it reads these arrays. Seen
+  // without this fence on one H100, one rank: forces of stale ghost positions
+  // (HNS after 100 steps 2.6e-5 off, RunStyles' second runs 2 % off).
+  if (r.on_gpu) Kokkos::fence("reaxff/gpu: LAMMPS's kernels before the library reads the atoms");
   return r;
 }
 
