@@ -65,8 +65,15 @@ set(_src ${CMAKE_CURRENT_SOURCE_DIR}/KOKKOS/kokkos_atoms.cpp
          ${CMAKE_CURRENT_SOURCE_DIR}/KOKKOS/charge_fix_kokkos.cpp)
 add_library(reaxff_gpu_kokkos OBJECT ${_src})
 set_target_properties(reaxff_gpu_kokkos PROPERTIES POSITION_INDEPENDENT_CODE ON
-                                                   CXX_STANDARD ${Kokkos_CXX_STANDARD}
-                                                   CUDA_STANDARD ${Kokkos_CXX_STANDARD})
+                                                   CXX_STANDARD ${Kokkos_CXX_STANDARD})
+# CMake 3.25 (Debian 12) knows no CUDA20 flag for nvcc (LAMMPS 4Jul2026's Kokkos
+# asks for C++20): nvcc 12 and newer take -std=c++20, given here
+if(NOT DEFINED CMAKE_CUDA${Kokkos_CXX_STANDARD}_STANDARD_COMPILE_OPTION
+   AND CMAKE_CUDA_COMPILER_ID STREQUAL "NVIDIA")
+  set(CMAKE_CUDA${Kokkos_CXX_STANDARD}_STANDARD_COMPILE_OPTION "-std=c++${Kokkos_CXX_STANDARD}")
+  set(CMAKE_CUDA${Kokkos_CXX_STANDARD}_EXTENSION_COMPILE_OPTION "-std=c++${Kokkos_CXX_STANDARD}")
+endif()
+set_target_properties(reaxff_gpu_kokkos PROPERTIES CUDA_STANDARD ${Kokkos_CXX_STANDARD})
 if(_kokkos_cuda)
   # liblammps then needs the CUDA driver's library (libcuda.so.1), which a
   # build machine without a GPU driver lacks: found at run time

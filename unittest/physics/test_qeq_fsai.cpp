@@ -245,17 +245,24 @@ TEST(QEqFsai, IsTheDefault) {
 
 // When G is built again (common/fsai_refresh.h, both drivers): kept while
 // the owned atoms are those of the build and the counts and radius are the
-// same, for kFsaiRefreshSolves solves; built again on any change.
+// same, for kFsaiRefreshSolves solves; built again on any change, and at an
+// extended-Lagrangian run's first solve (Start, Hold), not at its others.
 TEST(QEqFsai, RebuiltWhenOwnedAtomsReorderOrEveryRefresh) {
+  const QEqXl off = QEqXl::Off;
   FsaiBuild b;
-  EXPECT_FALSE(b.keep(100, 90, 3.5, true));  // nothing built yet
-  for (int k = 1; k < kFsaiRefreshSolves; ++k) EXPECT_TRUE(b.keep(100, 90, 3.5, true)) << k;
-  EXPECT_FALSE(b.keep(100, 90, 3.5, true));  // the refresh
-  EXPECT_TRUE(b.keep(100, 90, 3.5, true));
-  EXPECT_FALSE(b.keep(100, 90, 3.5, false));  // owned atoms reordered
-  EXPECT_TRUE(b.keep(100, 90, 3.5, true));
-  EXPECT_FALSE(b.keep(101, 90, 3.5, true));  // an atom more
-  EXPECT_FALSE(b.keep(101, 91, 3.5, true));  // a row more
-  EXPECT_FALSE(b.keep(101, 91, 3.0, true));  // another radius
-  EXPECT_TRUE(b.keep(101, 91, 3.0, true));
+  EXPECT_FALSE(b.keep(100, 90, 3.5, off, true));  // nothing built yet
+  for (int k = 1; k < kFsaiRefreshSolves; ++k) EXPECT_TRUE(b.keep(100, 90, 3.5, off, true)) << k;
+  EXPECT_FALSE(b.keep(100, 90, 3.5, off, true));  // the refresh
+  EXPECT_TRUE(b.keep(100, 90, 3.5, off, true));
+  EXPECT_FALSE(b.keep(100, 90, 3.5, off, false));  // owned atoms reordered
+  EXPECT_TRUE(b.keep(100, 90, 3.5, off, true));
+  EXPECT_FALSE(b.keep(101, 90, 3.5, off, true));  // an atom more
+  EXPECT_FALSE(b.keep(101, 91, 3.5, off, true));  // a row more
+  EXPECT_FALSE(b.keep(101, 91, 3.0, off, true));  // another radius
+  EXPECT_TRUE(b.keep(101, 91, 3.0, off, true));
+  EXPECT_FALSE(b.keep(101, 91, 3.0, QEqXl::Start, true));  // a run starts afresh
+  EXPECT_TRUE(b.keep(101, 91, 3.0, QEqXl::Warm, true));
+  EXPECT_TRUE(b.keep(101, 91, 3.0, QEqXl::Step, true));
+  EXPECT_FALSE(b.keep(101, 91, 3.0, QEqXl::Hold, true));  // a run goes on from the history
+  EXPECT_TRUE(b.keep(101, 91, 3.0, QEqXl::Step, true));
 }

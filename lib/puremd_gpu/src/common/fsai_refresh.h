@@ -6,8 +6,14 @@
 // for a while after, the atoms having moved little (bench/README, issue 54:
 // as good rebuilt every 20th solve as at every one). So: built again when the
 // owned atoms were reordered, when the counts or the radius change, or every
-// kFsaiRefreshSolves solves.
+// kFsaiRefreshSolves solves; and, under extended-Lagrangian charges, at a
+// run's first solve (QEqXl Start or Hold): there the fixed-iteration solves
+// make G part of the trajectory, and a run read from a restart file, which
+// carries no G, must go on as the run that wrote it (np 4: 3e-7 in the
+// charges after 20 steps, with G kept from the run before).
 #pragma once
+
+#include "puremd_gpu/qeq.h"
 
 namespace puremd {
 
@@ -18,11 +24,13 @@ struct FsaiBuild {
   double radius = -1.0;
   int solves = 0;  // solves with this G so far
 
-  // Keep G for a solve of these counts and radius, the owned atoms being
-  // those of the build (same ids, same order) or not; counts the solve.
-  bool keep(int nl, int n_rows, double r, bool owned_same) {
-    const bool same =
-        owned_same && nl == n_local && n_rows == rows && r == radius && solves < kFsaiRefreshSolves;
+  // Keep G for a solve of these counts, radius and extended-Lagrangian mode,
+  // the owned atoms being those of the build (same ids, same order) or not;
+  // counts the solve.
+  bool keep(int nl, int n_rows, double r, QEqXl xl, bool owned_same) {
+    const bool run_starts = xl == QEqXl::Start || xl == QEqXl::Hold;
+    const bool same = owned_same && !run_starts && nl == n_local && n_rows == rows && r == radius &&
+                      solves < kFsaiRefreshSolves;
     if (same) {
       ++solves;
       return true;

@@ -165,7 +165,9 @@ class CudaFsai final : public CudaPreconditioner {
     nl_ = a.far.n_local;
     if (nl_ == 0 || in.n_rows == 0) return;
     const double r = in.settings->fsai_radius;
-    if (built_.keep(nl_, in.n_rows, r, !in.atoms_reordered || same_owned_ids(a, in.stream))) return;
+    if (built_.keep(nl_, in.n_rows, r, in.settings->xl,
+                    !in.atoms_reordered || same_owned_ids(a, in.stream)))
+      return;
     const size_t nl = static_cast<size_t>(nl_);
     built_ids_.reserve_discarding(nl, kGrowHeadroom);
     PMD_CUDA_CHECK(cudaMemcpyAsync(built_ids_.data(), a.far.tag, nl * sizeof(long long),

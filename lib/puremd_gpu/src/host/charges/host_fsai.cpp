@@ -27,7 +27,7 @@ class HostFsai final : public HostPreconditioner {
     bool owned_same = !in.atoms_reordered || static_cast<int>(built_tags_.size()) == nl;
     for (int i = 0; in.atoms_reordered && owned_same && i < nl; ++i)
       owned_same = built_tags_[i] == in.tag[i];
-    if (built_.keep(nl, rows, radius, owned_same)) return;
+    if (built_.keep(nl, rows, radius, s.settings().xl, owned_same)) return;
     built_tags_.resize(nl);
     for (int i = 0; i < nl; ++i) built_tags_[i] = in.tag[i];
     // each atom's column: owned atoms their own, an image of one its owner,
