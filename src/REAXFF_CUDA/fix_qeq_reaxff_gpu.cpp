@@ -102,6 +102,7 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, ChargeModelS
 
   take_command_line_settings();
   parse_keywords();
+  xl = XlSchedule(xlk);  // (before restart(): LAMMPS calls it after the constructor)
   qcomm = std::make_unique<QEqLammpsComm>(lmp, this, cuda_aware, halo_peer_copies);
   atom->add_callback(Atom::GROW);
   if (xlmd) {
@@ -164,67 +165,11 @@ puremd::QEqSettings FixQEqReaxFFGPU::qeq_settings() const {
   set.preconditioner = precond;
   set.fsai_radius = fsai_radius;
   if (xlmd) {
-    set.xl = xl_mode;  // chosen for the solve at hand (pre_force)
+    set.xl = xl.mode();  // chosen for the solve at hand (pre_force)
     set.xl_iterations = xlcg;
     set.xl_order = xlk;
   }
   return set;
-}
-
-/* ----------------------------------------------------------------------
-   the log names the solver of the pair style's engine (the charge stage of
-   its step: the CUDA solver with the CUDA driver, else the host solver) and
-   the preconditioner, with how to get fix qeq/reaxff's iterates
-------------------------------------------------------------------------- */
-
-std::string FixQEqReaxFFGPU::preconditioner_text() const {
-  if (!syntax.cg) return "BiCGStab with its own diagonal preconditioner";
-  const puremd::QEqSettings set = qeq_settings();
-  const std::string name = puremd::qeq_preconditioner(set, nullptr);
-  // LAMMPS's fix: our style's name without /gpu
-  const std::string lammps_fix = utils::strmatch(style, "/gpu$")
-                                     ? std::string(style).substr(0, std::strlen(style) - 4)
-                                     : std::string(style);
-  if (name == puremd::kQEqFsai)
-    return fmt::format(
-        "preconditioner fsai (radius {} A; 'precond jacobi' gives fix {}'s iterates)",
-        puremd::fsai_pattern_radius(set), lammps_fix);
-  if (name == puremd::kQEqJacobi)
-    return fmt::format("preconditioner jacobi (fix {}'s iterates)", lammps_fix);
-  return "preconditioner " + name;
-}
-
-void FixQEqReaxFFGPU::log_solver() {
-  const bool cuda = reaxff->driver() == puremd::Driver::Cuda;
-  if (cuda != solver_is_cuda) solver_logged = false;
-  solver_is_cuda = cuda;
-  if (!solver_logged && comm->me == 0) {
-    const std::string precond_text = preconditioner_text();
-    if (solver_is_cuda && comm->nprocs == 1)
-      utils::logmesg(lmp,
-                     "QEq/GPU: fix {} uses the CUDA QEq solver (ghosts refreshed on the GPU), "
-                     "{}\n",
-                     id, precond_text);
-    else if (solver_is_cuda)
-      utils::logmesg(lmp,
-                     "QEq/GPU: fix {} uses the CUDA QEq solver (ghosts by a halo exchange "
-                     "packed on the GPU, {}), {}\n",
-                     id,
-                     qcomm->gpu_buffers_used()
-                         ? "MPI given GPU buffers (CUDA-aware)"
-                         : "its messages staged through page-locked host memory",
-                     precond_text);
-    else
-      utils::logmesg(lmp, "QEq/GPU: fix {} uses the host QEq solver, {}\n", id, precond_text);
-    if (xlmd)
-      utils::logmesg(lmp,
-                     "QEq/GPU: fix {}: extended-Lagrangian charges, {} CG iterations a step from "
-                     "the auxiliary vectors, dissipation of order K = {} (converged solves at a "
-                     "run's set-up, the {} solves after a fresh start, after atoms come or go, "
-                     "and in minimization)\n",
-                     id, xlcg, xlk, xlk);
-  }
-  solver_logged = true;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -267,18 +212,14 @@ void FixQEqReaxFFGPU::charge_model(puremd::QEqProblem &in) {
 
 /* ---------------------------------------------------------------------- */
 
-// With xlmd, a run's set-up solves to the tolerance: leaving the auxiliary
-// vectors (Hold) where the run continues the last one's trajectory (same
-// step, same unwrapped positions as at its end, e.g. `run N` twice, or
-// after write_restart / read_restart); refilling them (Start) anywhere else
-// (minimization, rerun, atoms moved or the box changed in between).
+// With xlmd, a run's set-up asks Hold where it continues the last run's
+// trajectory (xl_schedule.h), e.g. `run N` twice or after write_restart /
+// read_restart; Start anywhere else.
 void FixQEqReaxFFGPU::setup_pre_force(int vflag) {
   qcomm->halo_is_stale();  // (before Nevery: the set-up re-neighboured)
-  if (xlmd) {
-    const bool continues = update->whichflag == 1 && xl_print_valid &&
-                           update->ntimestep == xl_print_step && same_positions_as_print();
-    xl_next = continues ? puremd::QEqXl::Hold : puremd::QEqXl::Start;
-  }
+  if (xlmd)
+    xl.run_setup(xl.may_continue(update->whichflag == 1, update->ntimestep) &&
+                 xl.same(position_print()));
   pre_force(vflag);
 }
 
@@ -294,7 +235,7 @@ void FixQEqReaxFFGPU::pre_force_respa(int vflag, int ilevel, int /*iloop*/) {
 // The minimizer's evaluations solve to the tolerance and refill the
 // auxiliary vectors with the solution (a later run starts from them).
 void FixQEqReaxFFGPU::min_pre_force(int vflag) {
-  if (xlmd) xl_next = puremd::QEqXl::Start;
+  if (xlmd) xl.minimizer();
   pre_force(vflag);
 }
 
@@ -306,7 +247,12 @@ void FixQEqReaxFFGPU::min_pre_force(int vflag) {
 void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   if (update->ntimestep % nevery) return;
 
-  if (xlmd) choose_xl_mode();
+  if (xlmd) {  // atoms created on any rank: their vectors are missing
+    int created = xl_created ? 1 : 0, any = 0;
+    MPI_Allreduce(&created, &any, 1, MPI_INT, MPI_MAX, world);
+    xl_created = false;
+    xl.choose(atom->natoms, any != 0);
+  }
 
   // The problem; the atoms are the pair style's (its StepInput). LAMMPS's
   // arrays as they are: the solver reads the group from the mask.
@@ -347,14 +293,7 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   iter_t = res.iter_t;
   log_halo(res);
   const bool fixed_iterations = in.settings.xl == puremd::QEqXl::Step;
-  if (xlmd) {
-    xl_ready = true;
-    xl_natoms = atom->natoms;
-    xl_next = puremd::QEqXl::Step;  // what an MD step asks next
-    // a fresh start is followed by K converged solves (Warm)
-    if (xl_mode == puremd::QEqXl::Start) xl_warm_left = xlk;
-    if (xl_mode == puremd::QEqXl::Warm) --xl_warm_left;
-  }
+  if (xlmd) xl.solved(atom->natoms);
   if (res.matrix_free && matrix == puremd::QEqMatrix::Auto && !told_matrix_free && comm->me == 0)
     utils::logmesg(lmp,
                    "Fix {}: the QEq matrix would leave too little GPU memory for the step: "
@@ -383,45 +322,11 @@ void FixQEqReaxFFGPU::pre_force(int /*vflag*/) {
   }
 }
 
-// Several ranks, CUDA solver: how the halo reaches the peers, once
-// (rank 0's, and the totals over the ranks).
-void FixQEqReaxFFGPU::log_halo(const puremd::QEqResult &res) {
-  if (comm->nprocs == 1 || !solver_is_cuda || halo_logged) return;
-  halo_logged = true;
-  int mine[2] = {res.halo_peers_copy, res.halo_peers_mpi}, all[2] = {0, 0};
-  MPI_Reduce(mine, all, 2, MPI_INT, MPI_SUM, 0, world);
-  if (comm->me == 0)
-    utils::logmesg(lmp,
-                   "QEq/GPU: fix {} halo: {} rank pairs by GPU peer copies, {} by MPI messages "
-                   "({})\n",
-                   id, all[0] / 2, all[1] / 2,
-                   qcomm->gpu_buffers_used() ? "GPU buffers" : "staged through host memory");
-}
-
-/* ---------------------------------------------------------------------- */
-
-// With pair_style reaxff/gpu ... timing yes: the wall time of a solve
-// (with the CUDA driver also the upload and neighbour search it starts the
-// step with) and the CG iterations, beside the pair style's phase table.
+// Where this run's trajectory ends, for the next run's set-up (xlmd); the
+// run's QEq timing with `timing yes` (fix_qeq_reaxff_gpu_log.cpp).
 void FixQEqReaxFFGPU::post_run() {
-  if (xlmd) {  // where this run's trajectory ends, for the next run's set-up
-    position_print(xl_print, xl_print_scale);
-    xl_print_step = update->ntimestep;
-    xl_print_valid = true;
-  }
-  if (solves == 0 || comm->me != 0) return;
-  utils::logmesg(lmp,
-                 "ReaxFF/GPU phase QEq ({} solver): {:.3f} ms/solve, CG iterations per solve "
-                 "s {:.1f} t {:.1f} ({} solves)\n",
-                 solver_is_cuda ? "CUDA" : "host", 1000.0 * solve_seconds / solves,
-                 double(iter_s_sum) / solves, double(iter_t_sum) / solves, solves);
-  if (halo_recordings > 0)
-    utils::logmesg(lmp, "ReaxFF/GPU phase QEq halo recordings: {:.3f} ms each ({} recordings)\n",
-                   1000.0 * halo_seconds / halo_recordings, halo_recordings);
-  halo_seconds = 0.0;
-  halo_recordings = 0;
-  solve_seconds = 0.0;
-  solves = iter_s_sum = iter_t_sum = 0;
+  if (xlmd) xl.run_ended(update->ntimestep, position_print());
+  log_timing();
 }
 
 double FixQEqReaxFFGPU::compute_scalar() { return (iter_s + iter_t) / 2.0; }

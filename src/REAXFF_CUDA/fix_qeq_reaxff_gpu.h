@@ -55,6 +55,7 @@
 #include "puremd_gpu/charge_history.h"
 #include "puremd_gpu/qeq.h"
 #include "qeq_lammps_comm.h"
+#include "xl_schedule.h"
 
 namespace LAMMPS_NS {
 
@@ -164,25 +165,13 @@ class FixQEqReaxFFGPU : public Fix, public ChargeFixGPU {
   double fsai_radius = 0.0;
   bool matrix_from_command_line = false;  // -var reaxff_gpu's matrix wins over matfree
   // Extended-Lagrangian charges (keywords xlmd, xlcg, xlk; QEqSettings::xl):
-  // the history holds the auxiliary vectors of xl_natoms atoms once xl_ready;
-  // xl_next is what the next solve asks (Step in MD steps; set-up and the
-  // minimizer choose Hold or Start), xl_mode what it runs (choose_xl_mode),
-  // xl_warm_left how many Warm solves are still due after a Start;
-  // xl_print* fingerprint the positions where the last run ended
-  // (post_run), for the next run's set-up (setup_pre_force).
+  // the mode of each solve is xl's (xl_schedule.h), from what the fix tells
+  // it; xl_created: atoms were created here since the last solve (set_arrays)
   bool xlmd = false, xlcg_given = false, xlk_given = false, predictor_given = false;
-  bool xl_ready = false, xl_created = false, xl_print_valid = false;
-  int xlcg = 2, xlk = puremd::kQEqXlDefaultOrder, xl_warm_left = 0;
-  bigint xl_natoms = -1, xl_print_step = -1;
-  double xl_print = 0.0, xl_print_scale = 0.0;
-  puremd::QEqXl xl_next = puremd::QEqXl::Step, xl_mode = puremd::QEqXl::Off;
-  // restart state: a layout tag (never 0 or 1, the first value of the
-  // earlier layout), then readiness, atoms, position print, order, warm-up
-  static constexpr int kXlRestartValues = 9;
-  static constexpr double kXlRestartFormat = -27.2;
-  void choose_xl_mode();
-  void position_print(double &print, double &scale);
-  bool same_positions_as_print();
+  bool xl_created = false;
+  int xlcg = 2, xlk = puremd::kQEqXlDefaultOrder;
+  XlSchedule xl;
+  XlSchedule::Print position_print();
   // Per-run QEq timing, reported by post_run() with the pair's `timing yes`.
   double solve_seconds = 0.0, halo_seconds = 0.0;  // (halo: QEqLammpsComm::update_halo)
   long halo_recordings = 0;
@@ -214,8 +203,10 @@ class FixQEqReaxFFGPU : public Fix, public ChargeFixGPU {
   void check_parameters();
   void warn_taper();
   puremd::QEqSettings qeq_settings() const;
+  // the log (fix_qeq_reaxff_gpu_log.cpp): the solver, the halo, the timing
   void log_solver();
   std::string preconditioner_text() const;  // the log's words for the preconditioner
+  void log_timing();                        // a run's, with `timing yes`
   // "Fix STYLE", how the library's errors begin (library_call.h)
   std::string context() const;
   // A call of the history's API (`entry` as library_call.h names it); the

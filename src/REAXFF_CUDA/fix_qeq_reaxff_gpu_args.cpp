@@ -36,11 +36,12 @@ std::string choices(const std::vector<std::string> &names) {
 std::string FixQEqReaxFFGPU::usage() const {
   return fmt::format(
       "fix ID group {} Nevery cutlo cuthi tol params{} [nowarn] [maxiter N]{}{} "
-      "[threads_per_row N] [matrix {}] [predictor {}] [precond jacobi|fsai] [fsai_radius R] [halo "
+      "[threads_per_row N] [matrix {}] [predictor {}] [precond {}] [fsai_radius R] [halo "
       "auto|mpi] [cuda_aware auto|yes|no]",
       style, syntax.positional_usage, syntax.keyword_usage,
       syntax.extended_lagrangian ? " [xlmd yes|no] [xlcg N] [xlk K]" : "",
-      alternatives(puremd::qeq_matrix_names()), alternatives(puremd::qeq_predictor_names()));
+      alternatives(puremd::qeq_matrix_names()), alternatives(puremd::qeq_predictor_names()),
+      alternatives(puremd::qeq_preconditioner_names()));
 }
 
 const std::string &FixQEqReaxFFGPU::keyword_value(size_t k) const {
@@ -88,9 +89,9 @@ void FixQEqReaxFFGPU::parse_keywords() {
                    "Fix {}: precond {} is for QEq's conjugate gradients; this fix's solver keeps "
                    "its own diagonal preconditioner (leave precond out)",
                    style, v);
-      if (v != puremd::kQEqJacobi && v != puremd::kQEqFsai)
-        error->all(FLERR, "Fix {}: precond must be '{}' or '{}', got '{}'", style,
-                   puremd::kQEqJacobi, puremd::kQEqFsai, v);
+      const std::vector<std::string> names = puremd::qeq_preconditioner_names();
+      if (std::find(names.begin(), names.end(), v) == names.end())
+        error->all(FLERR, "Fix {}: precond must be {}, got '{}'", style, choices(names), v);
       precond = v;
     } else if (kw == "fsai_radius") {
       fsai_radius = utils::numeric(FLERR, keyword_value(k++), false, lmp);

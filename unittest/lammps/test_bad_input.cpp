@@ -162,7 +162,7 @@ TEST(BadInput, QEqSettingsNameTheArgument) {
       {"qeq/reaxff/gpu 1 0.0 10.0 1e-6 reaxff matrix sparse", "'auto', 'full', 'half' or 'free'"},
       {"acks2/reaxff/gpu 1 0.0 10.0 1e-6 reaxff scale 2", "Unknown fix acks2/reaxff/gpu keyword"},
       {"qeq/reaxff/gpu 1 0.0 10.0 1e-6 reaxff scale 2", "Unknown fix qeq/reaxff/gpu keyword"},
-      {"qeq/reaxff/gpu 1 0.0 10.0 1e-6 reaxff precond ilu", "precond must be 'jacobi' or 'fsai'"},
+      {"qeq/reaxff/gpu 1 0.0 10.0 1e-6 reaxff precond ilu", "precond must be 'fsai' or 'jacobi'"},
       {"qeq/reaxff/gpu 1 0.0 10.0 1e-6 reaxff precond fsai fsai_radius 6", "fsai_radius"},
       {"acks2/reaxff/gpu 1 0.0 10.0 1e-6 reaxff precond fsai", "leave precond out"},
   };

@@ -360,7 +360,7 @@ TEST(CommandLineSettings, BadSettingsAreErrors) {
   auto error = [](const std::vector<std::string> &values) {
     return run_hns("", "", "none", settings_var(values)).error;
   };
-  EXPECT_ERROR_CONTAINS(error({"precond ilu"}), "precond must be 'jacobi' or 'fsai', got 'ilu'");
+  EXPECT_ERROR_CONTAINS(error({"precond ilu"}), "precond must be 'fsai' or 'jacobi', got 'ilu'");
   EXPECT_ERROR_CONTAINS(error({"skin -1"}), "skin -1");
   const std::string unknown = error({"precond jacobi colour blue"});
   EXPECT_ERROR_CONTAINS(unknown, "'colour'");

@@ -165,6 +165,9 @@ inline std::string qeq_preconditioner(const QEqSettings &s, const ChargeModelInp
   if (!s.preconditioner.empty()) return s.preconditioner;
   return model && model->own_preconditioner() ? kQEqJacobi : kQEqDefaultPreconditioner;
 }
+// The names QEqSettings::preconditioner takes (the registered ones, in
+// alphabetical order), for callers that check a name before a solve.
+std::vector<std::string> qeq_preconditioner_names();
 // FSAI's pattern radius: fsai_radius, else kFsaiDefaultRadius, or half the
 // cut-off where that is smaller (the pattern's H(J,J) needs pairs up to twice
 // the radius apart), so that the default fits any cut-off.
