@@ -1,6 +1,7 @@
 // The host reference solve for tests and callers without an engine (the
 // solver: host_qeq_solver.h), and the preconditioners' names.
 #include "host/charges/host_qeq_solver.h"
+
 #include "host/charges/host_preconditioner.h"
 
 namespace puremd {
