@@ -246,7 +246,8 @@ TEST(QEqFsai, IsTheDefault) {
 // When G is built again (common/fsai_refresh.h, both drivers): kept while
 // the owned atoms are those of the build and the counts and radius are the
 // same, for kFsaiRefreshSolves solves; built again on any change, and at an
-// extended-Lagrangian run's first solve (Start, Hold), not at its others.
+// extended-Lagrangian run's first solve (Hold, or a Start after another
+// mode), not at its others nor at the minimizer's run of Starts.
 TEST(QEqFsai, RebuiltWhenOwnedAtomsReorderOrEveryRefresh) {
   const QEqXl off = QEqXl::Off;
   FsaiBuild b;
@@ -265,4 +266,8 @@ TEST(QEqFsai, RebuiltWhenOwnedAtomsReorderOrEveryRefresh) {
   EXPECT_TRUE(b.keep(101, 91, 3.0, QEqXl::Step, true));
   EXPECT_FALSE(b.keep(101, 91, 3.0, QEqXl::Hold, true));  // a run goes on from the history
   EXPECT_TRUE(b.keep(101, 91, 3.0, QEqXl::Step, true));
+  EXPECT_FALSE(b.keep(101, 91, 3.0, QEqXl::Start, true));  // the minimizer's first solve
+  EXPECT_TRUE(b.keep(101, 91, 3.0, QEqXl::Start, true));   // and its next ones
+  EXPECT_TRUE(b.keep(101, 91, 3.0, QEqXl::Start, true));
+  EXPECT_FALSE(b.keep(101, 91, 3.0, QEqXl::Hold, true));  // the run after it
 }
