@@ -85,9 +85,10 @@ if [ "$other" != none ] && [ "$other" != "$default" ]; then
   (cd "$dir" && ctest --output-on-failure --timeout 1500 -j "$jobs" -R '^lammps_yaml_') || rc=$?
   # the examples on 1 rank and, but for the water inputs' variants of one
   # system, on 2; what depends on the version's fixes and files (analysis
-  # styles, ACKS2, xlmd's restart files) on 1 rank
+  # styles, ACKS2, xlmd's restart files, fix efield and the reads of LAMMPS's protected
+  # members: lammps_protected.h) on 1 rank
   examples='Inputs/ExamplesReaxff.*:ExamplesReaxffSource.*:CompanionStyles.*:QEqRelInput.RegisteredOnlyWhereLammpsHasIt'
-  (cd "$dir" && GTEST_FILTER="$examples:Species.*:AnalysisArguments.*:*Acks2*:Xlmd.*$kokkos_tests:-Xlmd.NveDrift*" \
+  (cd "$dir" && GTEST_FILTER="$examples:Species.*:AnalysisArguments.*:*Acks2*:Xlmd.*:LammpsProtected.*:*EfieldQEq.*$kokkos_tests:-Xlmd.NveDrift*:EfieldQEq.NveDrift*" \
     ctest --output-on-failure --timeout 1500 -j "$jobs" -R '^lammps_np1(_part[0-9]+)?$') || rc=$?
   table=$(grep -h "\[ table \]" "$dir/Testing/Temporary/LastTest.log" || true)
   (cd "$dir" && GTEST_FILTER="$examples$kokkos_tests:-*water_in_water*" \

@@ -8,11 +8,12 @@
 #ifndef LMP_COMPUTE_REAXFF_ATOM_GPU_H
 #define LMP_COMPUTE_REAXFF_ATOM_GPU_H
 
+#include "asks_pair.h"
 #include "compute_reaxff_atom.h"
 
 namespace LAMMPS_NS {
 
-class ComputeReaxFFAtomGPU : public ComputeReaxFFAtom {
+class ComputeReaxFFAtomGPU : public ComputeReaxFFAtom, public reaxff_gpu::AsksPair {
  public:
   ComputeReaxFFAtomGPU(class LAMMPS *, int, char **);
   void init() override;

@@ -9,6 +9,7 @@
 
 #include <cstdio>
 
+#include "asks_pair.h"
 #include "fix_reaxff_bonds.h"
 
 namespace puremd {
@@ -17,7 +18,7 @@ struct BondRows;
 
 namespace LAMMPS_NS {
 
-class FixReaxFFBondsGPU : public FixReaxFFBonds {
+class FixReaxFFBondsGPU : public FixReaxFFBonds, public reaxff_gpu::AsksPair {
  public:
   using FixReaxFFBonds::FixReaxFFBonds;
   void init() override;

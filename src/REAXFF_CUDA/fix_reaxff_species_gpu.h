@@ -25,12 +25,13 @@
 
 #include <vector>
 
+#include "asks_pair.h"
 #include "ave_atom_schedule.h"
 #include "fix_reaxff_species.h"
 
 namespace LAMMPS_NS {
 
-class FixReaxFFSpeciesGPU : public FixReaxFFSpecies {
+class FixReaxFFSpeciesGPU : public FixReaxFFSpecies, public reaxff_gpu::AsksPair {
  public:
   FixReaxFFSpeciesGPU(class LAMMPS *, int, char **);
   ~FixReaxFFSpeciesGPU() override;
@@ -43,8 +44,8 @@ class FixReaxFFSpeciesGPU : public FixReaxFFSpecies {
   int unpack_exchange(int, double *) override;
   double memory_usage() override;
   // This fix averages the pair's bonds itself (PairReaxFFGPU then leaves
-  // tmpid / tmpbo alone for it).
-  bool averages_itself() const { return fast; }
+  // tmpid / tmpbo alone for it), but with `position` or `delete`.
+  bool asks_pair() const override { return fast; }
 
  private:
   bool fast = false;

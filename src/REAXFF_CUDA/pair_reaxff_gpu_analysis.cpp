@@ -20,16 +20,14 @@
 //   the run, as every style may read at those.
 #include <algorithm>
 
+#include "asks_pair.h"
 #include "atom.h"
 #include "atom_masks.h"
 #include "ave_atom_schedule.h"
 #include "compute.h"
-#include "compute_reaxff_atom_gpu.h"
 #include "error.h"
 #include "fix.h"
-#include "fix_reaxff_bonds_gpu.h"
-#include "fix_reaxff_species.h"
-#include "fix_reaxff_species_gpu.h"
+#include "lammps_protected.h"
 #include "library_call.h"
 #include "memory.h"
 #include "modify.h"
@@ -46,14 +44,6 @@ namespace {
 // LAMMPS's FindBond keeps bonds of at least this order for fix reaxff/species.
 constexpr double kSpeciesMinBondOrder = 0.10;
 
-// Nrepeat and the next output step of a fix reaxff/species, which the fix
-// keeps protected (Nevery and Nfreq are Fix's own nevery and global_freq):
-// read through a derived class, as C++ lets a derived class name them.
-struct SpeciesSchedule : FixReaxFFSpecies {
-  static int nrepeat_of(const FixReaxFFSpecies *f) { return f->*(&SpeciesSchedule::nrepeat); }
-  static bigint next_output_of(const FixReaxFFSpecies *f) { return f->*(&SpeciesSchedule::nvalid); }
-};
-
 // What fix reaxff/species f does at post_integrate of step t: read the
 // bonds (sample or write), whether t is the first sample of a window, and
 // whether t lies inside a window after its first sample (its slots must hold).
@@ -61,9 +51,12 @@ struct SpeciesRead {
   bool reads = false, starts_window = false, inside_window = false;
 };
 SpeciesRead species_read_at(const Fix *fix, bigint t, Error *error) {
-  const auto *f = dynamic_cast<const FixReaxFFSpecies *>(fix);
-  if (!f || fix->nevery <= 0 || fix->global_freq <= 0) return {true, true, false};  // unknown
-  const AveAtomSchedule s{fix->nevery, SpeciesSchedule::nrepeat_of(f), fix->global_freq};
+  // (Nevery and Nfreq are Fix's own nevery and global_freq; LAMMPS keeps
+  // Nrepeat and the next output step protected: lammps_protected.h)
+  reaxff_gpu::SpeciesScheduleRead read;
+  if (!reaxff_gpu::species_schedule(fix, read) || fix->nevery <= 0 || fix->global_freq <= 0)
+    return {true, true, false};  // unknown
+  const AveAtomSchedule s{fix->nevery, read.nrepeat, fix->global_freq};
   // (a LAMMPS that keeps Nrepeat otherwise must stop here, not average wrongly)
   if (!s.valid())
     error->all(FLERR,
@@ -71,8 +64,7 @@ SpeciesRead species_read_at(const Fix *fix, bigint t, Error *error) {
                "Nfreq {}): this LAMMPS version keeps fix reaxff/species's Nrepeat elsewhere; use "
                "fix reaxff/species/gpu instead",
                fix->id, s.nevery, s.nrepeat, s.nfreq);
-  return {s.samples(t) || t == SpeciesSchedule::next_output_of(f), s.starts_window(t),
-          s.inside_window(t)};
+  return {s.samples(t) || t == read.next_output, s.starts_window(t), s.inside_window(t)};
 }
 
 }  // namespace
@@ -84,15 +76,14 @@ void PairReaxFFGPU::export_for_analysis() {
   // (a set-up reads the bonds, but starts a window only where the schedule
   // does: a run continues the averaging of the run before)
   bool table = false, spec = always, new_window = false;
-  for (const Fix *f : modify->get_fix_by_style("^reaxff/bonds"))  // /gpu asks itself
-    if (!dynamic_cast<const FixReaxFFBondsGPU *>(f))
+  for (const Fix *f : modify->get_fix_by_style("^reaxff/bonds"))
+    if (!reaxff_gpu::asks_pair(f))
       table = table || always || (f->nevery > 0 && step % f->nevery == 0);
   for (const Compute *c : modify->get_compute_by_style("^reaxff/atom"))
-    table = table || !dynamic_cast<const ComputeReaxFFAtomGPU *>(c);
-  bool lammps_species = false, inside_window = false;  // (reaxff/species/gpu asks itself)
+    table = table || !reaxff_gpu::asks_pair(c);
+  bool lammps_species = false, inside_window = false;
   for (const Fix *f : modify->get_fix_by_style("^reaxff/species")) {
-    const auto *own = dynamic_cast<const FixReaxFFSpeciesGPU *>(f);
-    if (own && own->averages_itself()) continue;
+    if (reaxff_gpu::asks_pair(f)) continue;
     lammps_species = true;
     const SpeciesRead r = species_read_at(f, step + 1, error);
     spec = spec || r.reads;

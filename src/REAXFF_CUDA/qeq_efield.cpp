@@ -10,6 +10,7 @@
 #include "fix_efield.h"
 #include "force.h"
 #include "kokkos_atoms.h"
+#include "lammps_protected.h"
 #include "memory.h"
 #include "modify.h"
 #include "region.h"
@@ -18,24 +19,6 @@
 using namespace LAMMPS_NS;
 
 namespace {
-
-// fix efield keeps its field protected (LAMMPS's own QEq fixes are its
-// friends). A class derived from it may name those members, and a pointer to
-// a member named so reads them from any FixEfield.
-struct EfieldMembers : FixEfield {
-  static constexpr double FixEfield::*ex_ = &EfieldMembers::ex;
-  static constexpr double FixEfield::*ey_ = &EfieldMembers::ey;
-  static constexpr double FixEfield::*ez_ = &EfieldMembers::ez;
-  static constexpr int FixEfield::*varflag_ = &EfieldMembers::varflag;
-  static constexpr int FixEfield::*xstyle_ = &EfieldMembers::xstyle;
-  static constexpr int FixEfield::*ystyle_ = &EfieldMembers::ystyle;
-  static constexpr int FixEfield::*zstyle_ = &EfieldMembers::zstyle;
-  static constexpr int FixEfield::*pstyle_ = &EfieldMembers::pstyle;
-  static constexpr int FixEfield::*maxatom_ = &EfieldMembers::maxatom;
-  static constexpr Region *FixEfield::*region_ = &EfieldMembers::region;
-  static constexpr double **FixEfield::*efield_ = &EfieldMembers::efield;
-  static constexpr void (FixEfield::*update_variables)() = &EfieldMembers::update_efield_variables;
-};
 
 constexpr double kSmallField = 1.0e-14;  // fix qeq/reaxff's "no component" threshold
 
@@ -63,20 +46,16 @@ std::unique_ptr<QEqEfield> QEqEfield::find(LAMMPS *lmp, const char *qeq_style) {
   FixEfield *fix = the_fix(lmp, qeq_style);
   if (!fix) return nullptr;
   Error *error = lmp->error;
-  if (fix->*EfieldMembers::varflag_ == FixEfield::ATOM &&
-      fix->*EfieldMembers::pstyle_ != FixEfield::ATOM)
+  const reaxff_gpu::EfieldRead e = reaxff_gpu::efield_state(fix);
+  if (e.atom_style && !e.atom_potential)
     error->all(FLERR,
                "Atom-style external electric field requires atom-style potential variable when "
                "used with fix {}",
                qeq_style);
   const Domain *domain = lmp->domain;
   const int periodic[3] = {domain->xperiodic, domain->yperiodic, domain->zperiodic};
-  const int styles[3] = {fix->*EfieldMembers::xstyle_, fix->*EfieldMembers::ystyle_,
-                         fix->*EfieldMembers::zstyle_};
-  const double values[3] = {fix->*EfieldMembers::ex_, fix->*EfieldMembers::ey_,
-                            fix->*EfieldMembers::ez_};
   for (int d = 0; d < 3; ++d)
-    if (periodic[d] && (styles[d] != FixEfield::CONSTANT || std::fabs(values[d]) > kSmallField))
+    if (periodic[d] && (!e.constant[d] || std::fabs(e.field[d]) > kSmallField))
       error->all(FLERR,
                  "Must not have electric field component in direction of periodic boundary when "
                  "using charge equilibration with ReaxFF (fix {}: the {} direction is periodic)",
@@ -88,11 +67,12 @@ std::unique_ptr<QEqEfield> QEqEfield::find_qtpie(LAMMPS *lmp, const char *qtpie_
   FixEfield *fix = the_fix(lmp, qtpie_style);
   if (!fix) return nullptr;
   Error *error = lmp->error;
+  const reaxff_gpu::EfieldRead e = reaxff_gpu::efield_state(fix);
   if (fix->groupbit != 1)
     error->all(FLERR, "Must use group id all for fix efield when using fix {}", qtpie_style);
-  if (fix->*EfieldMembers::region_)
+  if (e.region)
     error->all(FLERR, "Keyword region not supported for fix efield when using fix {}", qtpie_style);
-  if (fix->*EfieldMembers::varflag_ == FixEfield::ATOM)
+  if (e.atom_style)
     error->all(FLERR,
                "Fix {}: an atom-style fix efield is not supported (fix qtpie/reaxff reads its "
                "potential at ghost atoms, where fix efield does not set it); use a constant or "
@@ -104,11 +84,10 @@ std::unique_ptr<QEqEfield> QEqEfield::find_qtpie(LAMMPS *lmp, const char *qtpie_
 const std::vector<double> &QEqEfield::potential_everywhere() {
   const int n = atom->nlocal + atom->nghost;
   phi.assign(n, 0.0);
-  if (fix->*EfieldMembers::varflag_ != FixEfield::CONSTANT)
-    (fix->*EfieldMembers::update_variables)();
+  if (reaxff_gpu::efield_state(fix).varying) reaxff_gpu::efield_evaluate(fix);
+  const reaxff_gpu::EfieldRead e = reaxff_gpu::efield_state(fix);
   const double to_volts = 1.0 / force->qe2f;
-  const double ex = fix->*EfieldMembers::ex_ * to_volts, ey = fix->*EfieldMembers::ey_ * to_volts,
-               ez = fix->*EfieldMembers::ez_ * to_volts;
+  const double ex = e.field[0] * to_volts, ey = e.field[1] * to_volts, ez = e.field[2] * to_volts;
   reaxff_gpu::host_arrays_current(lmp, X_MASK);
   double **x = atom->x;
   for (int i = 0; i < n; ++i) phi[i] = -(x[i][0] * ex + x[i][1] * ey + x[i][2] * ez);
@@ -119,24 +98,17 @@ const std::vector<double> &QEqEfield::potential() {
   const int nlocal = atom->nlocal;
   phi.assign(nlocal, 0.0);
 
-  if (fix->*EfieldMembers::varflag_ == FixEfield::ATOM &&
-      atom->nmax > fix->*EfieldMembers::maxatom_) {
-    // fix efield grows this array in its post_force, which comes after us
-    fix->*EfieldMembers::maxatom_ = atom->nmax;
-    memory->destroy(fix->*EfieldMembers::efield_);
-    memory->create(fix->*EfieldMembers::efield_, atom->nmax, 4, "efield:efield");
-  }
-  if (fix->*EfieldMembers::varflag_ != FixEfield::CONSTANT)
-    (fix->*EfieldMembers::update_variables)();
-  Region *region = fix->*EfieldMembers::region_;
+  const bool atom_style = reaxff_gpu::efield_state(fix).atom_style;
+  // (fix efield grows its per-atom rows in its post_force, which comes after us)
+  double **field = atom_style ? reaxff_gpu::efield_rows(fix, atom->nmax, memory) : nullptr;
+  if (reaxff_gpu::efield_state(fix).varying) reaxff_gpu::efield_evaluate(fix);
+  const reaxff_gpu::EfieldRead e = reaxff_gpu::efield_state(fix);
+  Region *region = e.region;
   if (region) region->prematch();
 
   // fix efield holds the field in force units (kcal/mol/A per e): back to V/A
   const double to_volts = 1.0 / force->qe2f;
-  const double ex = fix->*EfieldMembers::ex_ * to_volts, ey = fix->*EfieldMembers::ey_ * to_volts,
-               ez = fix->*EfieldMembers::ez_ * to_volts;
-  const bool atom_style = fix->*EfieldMembers::varflag_ == FixEfield::ATOM;
-  double **field = fix->*EfieldMembers::efield_;
+  const double ex = e.field[0] * to_volts, ey = e.field[1] * to_volts, ez = e.field[2] * to_volts;
   reaxff_gpu::host_arrays_current(lmp, X_MASK | MASK_MASK | IMAGE_MASK);
   const int *mask = atom->mask;
   double **x = atom->x;
