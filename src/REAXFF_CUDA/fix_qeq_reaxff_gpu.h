@@ -1,46 +1,15 @@
-/* fix qeq/reaxff/gpu: charge equilibration for pair_style reaxff/gpu.
-
-   Same syntax, keywords and defaults as fix qeq/reaxff:
-       fix ID group qeq/reaxff/gpu Nevery cutlo cuthi tol params [nowarn] [maxiter N]
-   params is "reaxff" (chi, eta, gamma from pair_style reaxff/gpu) or a file
-   with one line "itype chi eta gamma" per atom type. `dual` is an error, as
-   it is for fix qeq/reaxff (only its OPENMP version has it). Registered also
-   as qeq/reax/gpu, so that `-sf gpu` maps LAMMPS's old name qeq/reax here.
-   With fix efield, the field's potential shifts the electronegativities
-   (QEqEfield), as in fix qeq/reaxff.
+/* fix qeq/reaxff/gpu: charge equilibration for pair_style reaxff/gpu, with
+   fix qeq/reaxff's syntax, keywords and defaults plus ours (tuning, xlmd):
+   doc/fix_qeq_reaxff_gpu.md. Registered also as qeq/reax/gpu (`-sf gpu`
+   maps LAMMPS's old name here). With fix efield, the field's potential
+   shifts the electronegativities (QEqEfield), as in fix qeq/reaxff.
 
    The solve is the charge stage of pair_style reaxff/gpu's engine
-   (Engine::solve_charges: the CUDA solver with the CUDA driver, else the
-   host solver). This class keeps LAMMPS's side: it runs at pre_force, owns
-   the settings and the problem, implements the solver's communication (the
-   halo recorded from LAMMPS's forward comm, MPI_Allreduce) and owns the per-atom
-   history of past solutions (puremd::ChargeHistory), which it moves with the
-   atoms (grow/copy/pack/unpack_exchange).
-
-   Extra keywords: threads_per_row N (4, 8, 16, 32; default 0 = chosen from
-   the matrix), threads per row of the CUDA solver's matrix product;
-   matrix auto|full|half|free, whether the CUDA solver stores H (both triangles
-   or each pair once) or evaluates its elements in every product (QEqMatrix;
-   auto: the fastest that fits); predictor lammps|aspc|quadratic|linear, how the
-   initial guesses are extrapolated from the history (QEqPredictor; default
-   lammps, fix qeq/reaxff's); matfree (fix qeq/reaxff's keyword from LAMMPS
-   4Jul2026 on, for its KOKKOS version) is matrix free here; xlmd yes|no
-   (default no), xlcg N (default 2) and xlk K (default 5): extended-Lagrangian
-   charges (opt-in; QEqXl, puremd_gpu/physics/qeq_history.h): each MD step's
-   solve starts from auxiliary vectors propagated with the atoms by a scheme
-   with dissipation of order K and runs exactly N CG iterations; a run's
-   set-up, the K steps after a fresh start, minimization, rerun and steps
-   after atoms come or go solve to the tolerance (a set-up keeps the vectors
-   only where the run continues the last one's trajectory). The auxiliary
-   vectors move with the atoms and are kept in restart files. cuda_aware
-   auto|yes|no (default auto: what MPIX_Query_cuda_support says): whether the
-   CUDA solver's halo messages on several ranks hand MPI GPU buffers, or go
-   through page-locked host memory (QEqLammpsComm). precond fsai|jacobi
-   (default fsai, the library's default: puremd::kQEqDefaultPreconditioner)
-   and fsai_radius R (default 3.5 A, at most cuthi / 2), CG's preconditioner;
-   jacobi gives fix qeq/reaxff's iterates. The tuning keywords may also come
-   from the command line, -var reaxff_gpu "precond jacobi" (they win:
-   command_line_settings.h). */
+   (Engine::solve_charges; fix_qeq_reaxff_gpu_solve.cpp calls it). This
+   class keeps LAMMPS's side: the settings and the problem, the solver's
+   communication (the halo recorded from LAMMPS's forward comm: QEqLammpsComm),
+   and the per-atom history of past solutions (puremd::ChargeHistory), which
+   it moves with the atoms and, with xlmd, keeps in restart files. */
 #ifndef LMP_FIX_QEQ_REAXFF_GPU_H
 #define LMP_FIX_QEQ_REAXFF_GPU_H
 

@@ -1,7 +1,6 @@
 #include "pair_reaxff_gpu.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -10,10 +9,8 @@
 #include "atom_masks.h"
 #include "charge_fix_gpu.h"
 #include "comm.h"
-#include "command_line_settings.h"
 #include "error.h"
 #include "fix.h"
-#include "fix_package_gpu.h"
 #include "force.h"
 #include "kokkos_atoms.h"
 #include "library_call.h"
@@ -23,13 +20,9 @@
 #include "neigh_list.h"
 #include "neigh_request.h"
 #include "neighbor.h"
-#include "platform.h"
-#include "puremd_gpu/device_choice.h"
-#include "puremd_gpu/errors.h"
 #include "reaxff_api.h"
 #include "reaxff_defs.h"
 #include "respa.h"
-#include "shared_gpu.h"
 #include "style_registry.h"
 #include "update.h"
 #include "utils.h"
@@ -65,202 +58,6 @@ PairReaxFFGPU::~PairReaxFFGPU() {
   api->workspace->total_bond_order = nullptr;
   api->workspace->nlp = nullptr;
   delete own_list;
-}
-
-void PairReaxFFGPU::settings(int narg, char **arg) {
-  if (narg < 1)
-    error->all(FLERR, "Illegal pair_style reaxff/gpu command: control file or NULL expected");
-
-  control = puremd::Control{};
-  if (strcmp(arg[0], "NULL") != 0) {
-    // by its path, as pair_style reaxff opens it (no potential-file search)
-    std::vector<std::string> warnings;
-    call_library_all(lmp, "pair_style reaxff/gpu", "control_file", [&] {
-      auto result = puremd::read_control_file(arg[0], control);
-      control = result.control;
-      warnings = result.warnings;
-    });
-    if (comm->me == 0)
-      for (const auto &w : warnings) error->warning(FLERR, w);
-  }
-
-  qeqflag = 1;
-  control.lgvdw = false;
-  control.enobonds = true;
-  requested_driver = puremd::Driver::Auto;
-  engine_settings = puremd::EngineSettings{};
-  list_skin = -1.0;
-
-  // Same keywords as pair_style reaxff (safezone, mincap, minhbonds and
-  // list/blocking size CPU lists there; our lists size themselves, so they
-  // are accepted and checked but have no effect), plus ours: driver, skin,
-  // lanes, timing (doc/pair_reaxff_gpu.md), which -var reaxff_gpu may give
-  // too: after the input's, so that they win and are checked as the input's
-  // are (command_line_settings.h).
-  std::vector<std::string> w(arg, arg + narg);
-  for (const reaxff_gpu::CommandLineSetting &c :
-       reaxff_gpu::command_line_settings(lmp, reaxff_gpu::SettingsTaker::Pair)) {
-    reaxff_gpu::log_command_line_setting(lmp, "pair_style reaxff/gpu", c,
-                                         reaxff_gpu::input_value(w, 1, c.keyword));
-    w.insert(w.end(), {c.keyword, c.value});
-  }
-  const int nw = static_cast<int>(w.size());
-  int iarg = 1;
-  auto need = [&](const char *kw) {
-    if (iarg + 2 > nw)
-      error->all(FLERR, "Illegal pair_style reaxff/gpu {} command: value missing", kw);
-  };
-  while (iarg < nw) {
-    const std::string &kw = w[iarg];
-    if (kw == "checkqeq") {
-      need("checkqeq");
-      qeqflag = utils::logical(FLERR, w[iarg + 1], false, lmp);
-    } else if (kw == "enobonds") {
-      need("enobonds");
-      control.enobonds = utils::logical(FLERR, w[iarg + 1], false, lmp);
-    } else if (kw == "lgvdw") {
-      need("lgvdw");
-      control.lgvdw = utils::logical(FLERR, w[iarg + 1], false, lmp);
-    } else if (kw == "safezone") {
-      need("safezone");
-      if (utils::numeric(FLERR, w[iarg + 1], false, lmp) < 0.0)
-        error->all(FLERR, "Illegal pair_style reaxff/gpu safezone value: must be >= 0");
-    } else if (kw == "mincap" || kw == "minhbonds") {
-      need(kw.c_str());
-      if (utils::inumeric(FLERR, w[iarg + 1], false, lmp) < 0)
-        error->all(FLERR, "Illegal pair_style reaxff/gpu {} value: must be >= 0", kw);
-    } else if (kw == "list/blocking") {
-      need("list/blocking");
-      utils::logical(FLERR, w[iarg + 1], false, lmp);
-    } else if (kw == "tabulate") {
-      need("tabulate");
-      control.tabulate = utils::inumeric(FLERR, w[iarg + 1], false, lmp);
-      if (control.tabulate < 0)
-        error->all(FLERR, "Illegal pair_style reaxff/gpu tabulate value: must be >= 0");
-    } else if (kw == "driver") {
-      need("driver");
-      const std::string v = w[iarg + 1];
-      if (v == "auto")
-        requested_driver = puremd::Driver::Auto;
-      else if (v == "host")
-        requested_driver = puremd::Driver::Host;
-      else if (v == "cuda")
-        requested_driver = puremd::Driver::Cuda;
-      else
-        error->all(FLERR, "Illegal pair_style reaxff/gpu driver '{}': use auto, host or cuda", v);
-    } else if (kw == "skin") {
-      need("skin");
-      list_skin = utils::numeric(FLERR, w[iarg + 1], false, lmp);
-      if (!(list_skin >= 0.0))
-        error->all(FLERR,
-                   "Illegal pair_style reaxff/gpu skin {}: a distance >= 0 (A) is expected; 0 "
-                   "builds the GPU's pair list every step",
-                   w[iarg + 1]);
-    } else if (kw == "lanes") {
-      need("lanes");
-      call_library_all(lmp, "Illegal pair_style reaxff/gpu lanes", "lanes",
-                       [&] { engine_settings.lanes = puremd::parse_lanes(w[iarg + 1]); });
-    } else if (kw == "timing") {
-      need("timing");
-      engine_settings.timing = utils::logical(FLERR, w[iarg + 1], false, lmp);
-    } else {
-      error->all(FLERR, "Unknown pair_style reaxff/gpu keyword '{}'", kw);
-    }
-    iarg += 2;
-  }
-
-  // The analysis styles read these from PairReaxFF's control block.
-  api->control->bond_cut = control.bond_cut;
-  api->control->hbond_cut = control.hbond_cut;
-  api->control->thb_cut = control.thb_cut;
-  api->control->thb_cutsq = control.thb_cutsq;
-  api->control->bg_cut = control.bg_cut;
-  api->control->tabulate = control.tabulate;
-  api->control->lgflag = control.lgvdw;
-  api->control->enobondsflag = control.enobonds;
-  engine_stale = true;
-  check_gpu_code();
-}
-
-// A GPU this build has no code for stops the input at pair_style, naming the
-// GPU, its architecture and CMAKE_CUDA_ARCHITECTURES, rather than at the
-// first run (or, unchecked, at the first kernel). On the GPU the engine will
-// use (the device choice of make_engine).
-void PairReaxFFGPU::check_gpu_code() {
-  if (requested_driver == puremd::Driver::Host) return;
-  const puremd::GpuAssignment assignment = gpu_assignment();  // collective: on every rank
-  call_library_all(lmp, "pair_style reaxff/gpu", "check_cuda_code", [&] {
-    if (!puremd::cuda_available(nullptr)) return;
-    puremd::select_cuda_device(assignment);
-    puremd::check_cuda_code();
-  });
-}
-
-void PairReaxFFGPU::coeff(int narg, char **arg) {
-  if (!allocated) allocate();
-  if (narg != 3 + atom->ntypes)
-    error->all(FLERR,
-               "Incorrect args for pair_coeff: expected * * ffield-file and {} element names",
-               atom->ntypes);
-  if (!utils::strmatch(arg[0], "^\\*$") || !utils::strmatch(arg[1], "^\\*$"))
-    error->all(FLERR, "pair_coeff for reaxff/gpu must be '* * ffield-file elements...'");
-
-  // Found as pair_style reaxff finds it: LAMMPS's potential-file search
-  // (the name as given, then LAMMPS_POTENTIALS), with its units check and
-  // DATE log line (open_potential, on rank 0 as there).
-  const std::string path = utils::get_potential_file_path(arg[2]);
-  std::string missing;
-  if (path.empty()) {
-    FILE *fp = fopen(arg[2], "r");  // for the system's reason
-    missing = fmt::format("The ReaxFF parameter file {} cannot be opened: {}", arg[2],
-                          fp ? "not readable" : utils::getsyserror());
-    if (fp) fclose(fp);
-  } else if (comm->me == 0) {
-    if (FILE *fp = utils::open_potential(arg[2], lmp, nullptr)) fclose(fp);
-  }
-  stop_all_if_any(lmp, missing);
-  call_library_all(lmp, "pair_coeff reaxff/gpu", "force_field",
-                   [&] { ffield = puremd::read_force_field(path, control.lgvdw); });
-  have_ffield = true;
-  if (comm->me == 0) {
-    for (const auto &w : ffield.warnings) error->warning(FLERR, w);
-    // what pair_style reaxff skips without a word: one line in the log
-    if (!ffield.ignored_entries.empty())
-      utils::logmesg(lmp, "ReaxFF/GPU: " + ffield.ignored_entries + "\n");
-  }
-  control.nonb_low = ffield.nonb_low();
-  control.nonb_cut = ffield.nonb_cut();
-  control.bo_cut = ffield.bo_cut();
-  api->control->nonb_low = control.nonb_low;
-  api->control->nonb_cut = control.nonb_cut;
-  api->control->bo_cut = control.bo_cut;
-
-  const int n = atom->ntypes;
-  eletype.assign(n + 1, "");
-  int mapped = 0;
-  for (int i = 1; i <= n; ++i) {
-    const char *name = arg[2 + i];
-    eletype[i] = name;
-    setflag[i][i] = 0;
-    if (strcmp(name, "NULL") == 0) {
-      map[i] = -1;
-      continue;
-    }
-    map[i] = ffield.find_element(name);
-    if (map[i] < 0)
-      error->all(FLERR, "Element '{}' in pair_coeff is not in ReaxFF force field file {}", name,
-                 arg[2]);
-    ++mapped;
-  }
-  int count = 0;
-  for (int i = 1; i <= n; ++i)
-    for (int j = i; j <= n; ++j) {
-      setflag[i][j] = (map[i] >= 0 && map[j] >= 0) ? 1 : 0;
-      count += setflag[i][j];
-    }
-  if (count == 0 || mapped == 0)
-    error->all(FLERR, "Incorrect args for pair_coeff: no atom type is mapped to a ReaxFF element");
-  engine_stale = true;
 }
 
 void PairReaxFFGPU::init_style() {
@@ -356,81 +153,6 @@ bool PairReaxFFGPU::pre_force_fix_after(const Fix *charge_fix) const {
 
 PairReaxFFGPU *PairReaxFFGPU::find(LAMMPS *lmp) {
   return dynamic_cast<PairReaxFFGPU *>(lmp->force->pair_match("^reaxff", 0));
-}
-
-// The GPU of this rank (selected in make_engine): the one LAMMPS's GPU
-// package has made current when it is active (both then share it);
-// otherwise by the GPU package's rule, with `package gpu Ngpu gpuID first`
-// settings when given (FixPackageGPU). Collective (the ranks of a node).
-puremd::GpuAssignment PairReaxFFGPU::gpu_assignment() {
-  MPI_Comm node;
-  puremd::GpuAssignment a;
-  MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, comm->me, MPI_INFO_NULL, &node);
-  MPI_Comm_rank(node, &a.node_rank);
-  MPI_Comm_size(node, &a.node_ranks);
-  MPI_Comm_free(&node);
-
-  Fix *package = modify->get_fix_by_id("package_gpu");
-  if (reaxff_gpu::kokkos_running(lmp) && reaxff_gpu::kokkos_device_is_gpu()) {
-    a.count = 1;  // Kokkos's GPU (`-k on g N`), current since Kokkos started
-    a.first = puremd::current_cuda_device();
-  } else if (auto *ours = dynamic_cast<FixPackageGPU *>(package)) {
-    a.count = ours->ngpu();
-    a.first = ours->first_gpu();
-  } else if (package) {
-    a.count = 1;
-    a.first = puremd::current_cuda_device();
-  }
-  return a;
-}
-
-void PairReaxFFGPU::make_engine() {
-  std::string why;
-  const bool gpu = puremd::cuda_available(&why);
-  const puremd::Driver d = requested_driver;
-  // every rank stops together, or none (ranks without a GPU among ranks with
-  // one would otherwise leave those in the collective GPU assignment)
-  int without = (d == puremd::Driver::Cuda && !gpu) ? 1 : 0, any_without = 0;
-  MPI_Allreduce(&without, &any_without, 1, MPI_INT, MPI_MAX, world);
-  if (any_without)
-    error->all(FLERR, "pair_style reaxff/gpu driver cuda requested but {} has no usable GPU{}{}",
-               without ? "this rank" : "another rank", without ? ": " : "", without ? why : "");
-  const bool on_gpu_rank = gpu && d != puremd::Driver::Host;
-  const std::string context = fmt::format("pair_style reaxff/gpu: cannot start the {} driver",
-                                          on_gpu_rank ? "CUDA" : "host");
-  // collective (every rank, whether or not it has a GPU)
-  const puremd::GpuAssignment assignment =
-      d != puremd::Driver::Host ? gpu_assignment() : puremd::GpuAssignment{};
-  engine_settings.ranks = comm->nprocs;  // for the advice of an out-of-memory error
-  call_library_all(lmp, context.c_str(), "make_engine", [&] {
-    if (on_gpu_rank) gpu_id = puremd::select_cuda_device(assignment);
-    engine = puremd::make_engine(d, ffield, control, engine_settings);
-  });
-  // Which GPU each rank uses (rank:GPU), so a job script's layout can be checked.
-  const bool on_gpu = engine->driver() == puremd::Driver::Cuda;
-  std::vector<int> ids(comm->me == 0 ? comm->nprocs : 0);
-  MPI_Gather(&gpu_id, 1, MPI_INT, ids.data(), 1, MPI_INT, 0, world);
-  if (comm->me == 0) {
-    std::string msg = "ReaxFF/GPU: using the " + engine->description();
-    if (on_gpu) msg += " (GPU " + std::to_string(gpu_id) + ")";
-    if (engine->driver() == puremd::Driver::Host && requested_driver == puremd::Driver::Auto)
-      msg += " (no GPU: " + why + ")";
-    if (on_gpu && comm->nprocs > 1) {
-      msg += "\nReaxFF/GPU: rank:GPU";
-      for (int r = 0; r < comm->nprocs; ++r) msg += fmt::format(" {}:{}", r, ids[r]);
-    }
-    utils::logmesg(lmp, msg + "\n");
-  }
-  warn_if_gpu_shared_without_mps(lmp, on_gpu ? gpu_id : -1);
-  // `-pk gpu N` (or `package gpu N`) asked for GPUs this machine does not have
-  auto *package = dynamic_cast<FixPackageGPU *>(modify->get_fix_by_id("package_gpu"));
-  if (!on_gpu && requested_driver == puremd::Driver::Auto && package && package->ngpu() > 0 &&
-      comm->me == 0)
-    error->warning(FLERR,
-                   "package gpu {} asks for GPUs, but {}: pair_style reaxff/gpu runs its host "
-                   "reference driver (serial, slow; 'driver cuda' makes this an error)",
-                   package->ngpu(), why.empty() ? "none is usable" : why);
-  engine_stale = false;
 }
 
 double PairReaxFFGPU::init_one(int i, int j) {
