@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "common/fsai_refresh.h"
+#include "common/charges/fsai_refresh.h"
 #include "host_qeq.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/physics/acks2.h"
@@ -243,7 +243,7 @@ TEST(QEqFsai, IsTheDefault) {
   EXPECT_EQ(qeq_preconditioner(named, &acks2), kQEqFsai);  // (which ACKS2's solve refuses)
 }
 
-// When G is built again (common/fsai_refresh.h, both drivers): kept while
+// When G is built again (common/charges/fsai_refresh.h, both drivers): kept while
 // the owned atoms are those of the build and the counts and radius are the
 // same, for kFsaiRefreshSolves solves; built again on any change, and at an
 // extended-Lagrangian run's first solve (Hold, or a Start after another

@@ -1,4 +1,4 @@
-// The charge solvers' halo (common/halo_plan.h): a pattern as LAMMPS's
+// The charge solvers' halo (common/charges/halo_plan.h): a pattern as LAMMPS's
 // forward comm makes it, grouped and replayed on two ranks (threads with an
 // in-memory mailbox standing for MPI), gives every ghost its atom's value,
 // ghosts forwarded in a later round included; patterns that do not fit the
@@ -17,7 +17,7 @@
 #include <tuple>
 #include <vector>
 
-#include "common/halo_plan.h"
+#include "common/charges/halo_plan.h"
 #include "host_qeq.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/physics/acks2.h"

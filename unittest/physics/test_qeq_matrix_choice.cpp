@@ -1,4 +1,4 @@
-// How the CUDA QEq solver takes H (common/qeq_matrix_choice.h), decided on
+// How the CUDA QEq solver takes H (common/charges/qeq_matrix_choice.h), decided on
 // the host: the rules of QEqMatrix and its shares as puremd_gpu/qeq.h states
 // them (Auto: Half from kQEqHalfFromAtoms owned atoms on, else Full; then
 // the other; Free last; a matrix stored within kQEqStoredShareFirst of the
@@ -6,7 +6,7 @@
 // row. No GPU needed.
 #include <gtest/gtest.h>
 
-#include "common/qeq_matrix_choice.h"
+#include "common/charges/qeq_matrix_choice.h"
 
 using namespace puremd;
 

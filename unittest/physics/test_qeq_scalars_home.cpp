@@ -1,8 +1,8 @@
-// Where the CUDA solvers keep CG's scalars (common/qeq_scalars_home.h), by
+// Where the CUDA solvers keep CG's scalars (common/charges/qeq_scalars_home.h), by
 // the rule its header states; no GPU needed.
 #include <gtest/gtest.h>
 
-#include "common/qeq_scalars_home.h"
+#include "common/charges/qeq_scalars_home.h"
 
 using namespace puremd;
 

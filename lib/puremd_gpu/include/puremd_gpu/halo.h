@@ -3,7 +3,7 @@
 // ghost entries each rank's message fills, recorded once per re-neighbouring
 // (LAMMPS: FixQEqReaxFFGPU records its forward communication's swaps through
 // its pack/unpack callbacks). The charge solvers replay it on every exchange
-// of a per-atom vector (common/halo_plan.h groups it; the CUDA solver packs,
+// of a per-atom vector (common/charges/halo_plan.h groups it; the CUDA solver packs,
 // sends and unpacks on the GPU, cuda/charges/halo_exchange.h), so that only border
 // values move, once per exchange, all of a round's values for one rank in one
 // message.

@@ -6,7 +6,7 @@
 //   const CudaModels::Add<MyInput, CudaMy> kCudaMy;   // CudaMy(MemoryTracker &)
 #pragma once
 
-#include "common/model_registry.h"
+#include "common/charges/model_registry.h"
 #include "cuda/device_buffer.h"
 #include "puremd_gpu/qeq.h"
 

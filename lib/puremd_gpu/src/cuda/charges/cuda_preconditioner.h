@@ -11,7 +11,7 @@
 
 #include <cuda_runtime.h>
 
-#include "common/preconditioner_registry.h"
+#include "common/charges/preconditioner_registry.h"
 #include "cuda/device_buffer.h"
 #include "puremd_gpu/qeq.h"
 

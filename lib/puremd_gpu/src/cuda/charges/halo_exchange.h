@@ -1,4 +1,4 @@
-// The charge solvers' halo on the GPU: a HaloPlan (common/halo_plan.h) whose
+// The charge solvers' halo on the GPU: a HaloPlan (common/charges/halo_plan.h) whose
 // index arrays live on the device, replayed per exchange round by round: one
 // kernel packs the values other ranks get and makes this rank's own image
 // copies, the values travel, one kernel unpacks. A vector of double2 moves s
@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-#include "common/halo_plan.h"
+#include "common/charges/halo_plan.h"
 #include "cuda/charges/halo_transport.h"
 #include "cuda/charges/peer_reduce.cuh"
 #include "cuda/device_buffer.h"

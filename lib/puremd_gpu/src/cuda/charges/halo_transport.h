@@ -14,7 +14,8 @@
 #include <utility>
 #include <vector>
 
-#include "common/halo_plan.h"
+#include "common/charges/halo_plan.h"
+#include "common/registry.h"
 #include "cuda/device_buffer.h"
 #include "puremd_gpu/qeq.h"
 
@@ -56,33 +57,22 @@ class HaloTransport {
   virtual int peers() const = 0;  // peers it reaches (for the log)
 };
 
-// The transports by rank (lower first), made once per halo.
+// The transports by rank (lower first), made once per halo: the library's
+// registry (common/registry.h), keyed by name.
 class HaloTransports {
+  using Table = Registry<std::string, HaloTransport, MemoryTracker &>;
+
  public:
-  using Maker = std::unique_ptr<HaloTransport> (*)(MemoryTracker &);
   template <class T>
   struct Add {
-    Add(const char *name, int rank) {
-      auto &t = table();
-      t.push_back({rank, {name, [](MemoryTracker &m) -> std::unique_ptr<HaloTransport> {
-                            return std::make_unique<T>(m);
-                          }}});
-      std::stable_sort(t.begin(), t.end(),
-                       [](const auto &a, const auto &b) { return a.first < b.first; });
-    }
+    Add(const char *name, int rank) { typename Table::template Add<T>{name, rank}; }
   };
   // Every registered transport, in rank order, with its name.
   static std::vector<std::pair<std::string, std::unique_ptr<HaloTransport>>> make_all(
       MemoryTracker &mem) {
     std::vector<std::pair<std::string, std::unique_ptr<HaloTransport>>> out;
-    for (const auto &e : table()) out.emplace_back(e.second.first, e.second.second(mem));
+    for (const auto &e : Table::entries()) out.emplace_back(e.key, e.make(mem));
     return out;
-  }
-
- private:
-  static std::vector<std::pair<int, std::pair<const char *, Maker>>> &table() {
-    static std::vector<std::pair<int, std::pair<const char *, Maker>>> t;
-    return t;
   }
 };
 

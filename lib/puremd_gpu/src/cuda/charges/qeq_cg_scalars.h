@@ -1,5 +1,5 @@
 // Where CG's scalars are summed over the ranks and used, one way per home
-// (common/qeq_scalars_home.h chooses, once per solve, after the first sum):
+// (common/charges/qeq_scalars_home.h chooses, once per solve, after the first sum):
 //   on the GPU (one rank): nothing crosses a rank;
 //   on the GPUs, summed GPU to GPU (peer_reduce.cuh): the last block of a
 //     row kernel adds the ranks' sums, each reduction numbered;

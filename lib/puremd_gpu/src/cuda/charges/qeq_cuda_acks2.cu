@@ -11,7 +11,7 @@
 // the multipliers' columns, and sums what the multipliers' rows need.
 // Every dot product is block partials finished by one block.
 //
-// The scalars (common/acks2_bicgstab.h, one code for all): on one rank
+// The scalars (common/charges/acks2_bicgstab.h, one code for all): on one rank
 // they stay on the GPU, single-block kernels
 // step them, every kernel of an iteration reads the phase first, and the
 // host queues iterations in batches and reads the state once per batch
@@ -26,7 +26,7 @@
 #include <cmath>
 #include <type_traits>
 
-#include "common/acks2_bicgstab.h"
+#include "common/charges/acks2_bicgstab.h"
 #include "cuda/charges/qeq_cuda_acks2.h"
 #include "cuda/charges/qeq_cuda_rows.cuh"
 #include "cuda/charges/qeq_cuda_solver.h"
@@ -171,7 +171,7 @@ __global__ void k_acks2_step_end(int n_rows, const int *rows, Acks2State given,
   qeq_block_partials<kSums>(v, partial);
 }
 
-// --- the steps of common/acks2_bicgstab.h on the GPU (one block; the row
+// --- the steps of common/charges/acks2_bicgstab.h on the GPU (one block; the row
 // kernel before each left its partial sums)
 
 // Which step a single-block kernel runs after finishing the partials.
@@ -307,7 +307,7 @@ Acks2State CudaAcks2::bicgstab(CudaQEqSolver &solver, const CudaSolveParts &part
       batch = 2;
     }
   } else {
-    // The loop on the host (common/acks2_bicgstab.h) over these kernels; a
+    // The loop on the host (common/charges/acks2_bicgstab.h) over these kernels; a
     // row kernel's sums over the ranks in one collective call, in this order
     // on every rank.
     double v[kSums];

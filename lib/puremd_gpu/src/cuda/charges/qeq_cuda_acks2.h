@@ -5,13 +5,13 @@
 // double2 per atom holds (q, u): its product takes H to the .x parts and X
 // to the .y parts (qeq_cuda_acks2_product.cu); BiCGStab on the extended
 // system (qeq_cuda_acks2.cu), the multipliers and its scalars one state
-// (common/acks2_bicgstab.h), on the GPU on one rank, else on the host; the
+// (common/charges/acks2_bicgstab.h), on the GPU on one rank, else on the host; the
 // solve itself in qeq_cuda_acks2_solve.cu.
 #pragma once
 
 #include <cuda_runtime.h>
 
-#include "common/acks2_bicgstab.h"
+#include "common/charges/acks2_bicgstab.h"
 #include "cuda/charges/cuda_charge_model.h"
 #include "cuda/charges/qeq_cuda_solver.h"
 #include "puremd_gpu/physics/acks2.h"

@@ -5,7 +5,7 @@
 // (QEqMatrix::Free); and X's diagonal from X's row sums.
 #include <cuda_runtime.h>
 
-#include "common/acks2_bicgstab.h"
+#include "common/charges/acks2_bicgstab.h"
 #include "cuda/charges/qeq_cuda_acks2.h"
 #include "cuda/charges/qeq_cuda_rows.cuh"
 #include "cuda/charges/qeq_cuda_solver.h"

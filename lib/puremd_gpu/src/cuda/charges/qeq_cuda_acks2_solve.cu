@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "common/acks2_bicgstab.h"
+#include "common/charges/acks2_bicgstab.h"
 #include "cuda/charges/qeq_cuda_acks2.h"
 #include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/charges/qeq_matrix_store.h"

@@ -8,7 +8,7 @@
 //   several ranks: home to the host, summed
 //     over the ranks by QEqComm::sum (one collective call per reduction,
 //     both systems in it), alpha / beta computed there by the loop the host
-//     solver runs too (common/qeq_cg_loop.h) and passed to the next kernels
+//     solver runs too (common/charges/qeq_cg_loop.h) and passed to the next kernels
 //     (two round trips per iteration);
 //   several ranks of one node whose GPUs reach each other (halo mode with
 //     peer copies): as one rank below, the last block of d.w's and
@@ -29,8 +29,8 @@
 #include <cmath>
 #include <memory>
 
-#include "common/qeq_cg_loop.h"
-#include "common/qeq_scalars_home.h"
+#include "common/charges/qeq_cg_loop.h"
+#include "common/charges/qeq_scalars_home.h"
 #include "cuda/charges/qeq_cg_scalars.h"
 #include "cuda/charges/qeq_cuda_cg_steps.cuh"
 #include "cuda/charges/qeq_cuda_solver.h"
@@ -319,7 +319,7 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
     res.iter_s = cg_probe_[0].it[0];
     res.iter_t = cg_probe_[0].it[1];
   } else {
-    // the scalars at home: the loop written once (common/qeq_cg_loop.h)
+    // the scalars at home: the loop written once (common/charges/qeq_cg_loop.h)
     // over these kernels, each sum over the ranks by QEqComm::sum
     auto product_dot = [&](int /*running*/, double dw[2]) {
       product(0);

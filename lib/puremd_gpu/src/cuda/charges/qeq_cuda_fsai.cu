@@ -9,7 +9,7 @@
 // by atomics (a run-dependent order of the adds, as the tile product's).
 #include <cuda_runtime.h>
 
-#include "common/fsai_refresh.h"
+#include "common/charges/fsai_refresh.h"
 #include "cuda/charges/cuda_preconditioner.h"
 #include "cuda/charges/qeq_cuda_rows.cuh"
 #include "cuda/charges/qeq_cuda_solver.h"
@@ -157,7 +157,7 @@ class CudaFsai final : public CudaPreconditioner {
         built_ids_("QEq FSAI: the owned ids at G's build", &mem),
         differ_("QEq FSAI: ids differ", &mem) {}
 
-  // Built again as common/fsai_refresh.h says (the owned ids compared on the
+  // Built again as common/charges/fsai_refresh.h says (the owned ids compared on the
   // GPU after LAMMPS re-neighboured), as host_fsai.cpp.
   void setup(const CudaPreconditionerInput &in) override {
     in_ = in;

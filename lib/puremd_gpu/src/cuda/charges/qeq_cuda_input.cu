@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "common/qeq_rows.h"
+#include "common/charges/qeq_rows.h"
 #include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/kernel_utils.cuh"
 #include "puremd_gpu/errors.h"

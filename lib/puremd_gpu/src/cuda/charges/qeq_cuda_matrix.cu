@@ -1,5 +1,5 @@
 // The CUDA QEq solver's matrix for a solve (see qeq_cuda_solver.h): which
-// way of holding it (decided on the host, common/qeq_matrix_choice.h; the
+// way of holding it (decided on the host, common/charges/qeq_matrix_choice.h; the
 // ways in qeq_matrix_store.h), the memory it may take, and the owner ->
 // images map that folds ghost rows into their owners.
 #include <cuda_runtime.h>
@@ -9,8 +9,8 @@
 #include <type_traits>
 
 #include "common/memory_estimate.h"
-#include "common/qeq_matrix_choice.h"
-#include "common/qeq_rows.h"
+#include "common/charges/qeq_matrix_choice.h"
+#include "common/charges/qeq_rows.h"
 #include "cuda/charges/qeq_cuda_rows.cuh"
 #include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/charges/qeq_matrix_half_tiles.h"
@@ -54,7 +54,7 @@ int bits_for(int max_value) {
 }  // namespace
 
 // This solve's H (qeq_matrix_store.h): the format chosen on the host
-// (common/qeq_matrix_choice.h), its store built from the far list, which
+// (common/charges/qeq_matrix_choice.h), its store built from the far list, which
 // reaches cut_hi (CudaEngine::solve_charges widens it when the QEq cut-off
 // is larger); ACKS2's X beside it; the fold of ghost rows.
 void CudaQEqSolver::build_matrix(const QEqInput &in) {
@@ -135,7 +135,7 @@ QEqMatrixStore *CudaQEqSolver::store_for(QEqMatrix m, bool tiles_failed) const {
   }
 }
 
-// What this solve's format is chosen from (common/qeq_matrix_choice.h): the
+// What this solve's format is chosen from (common/charges/qeq_matrix_choice.h): the
 // fits are measured for Auto only. The matrix is built anew at every solve,
 // so a later solve may store it where the first did not.
 QEqFormatQuery CudaQEqSolver::format_query(const EngineAtoms &f) const {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "common/qeq_rows.h"
+#include "common/charges/qeq_rows.h"
 #include "cuda/charges/qeq_cuda_rows.cuh"
 #include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/charges/qeq_cuda_sums.cuh"

@@ -14,12 +14,12 @@
 //                (halo_exchange.h, its transports: halo_transport.h)
 //   matrix       QEqMatrixStore (qeq_matrix_store.h): Full, Half in tiles or
 //                rows, Free, each in qeq_matrix_*.cu; which one:
-//                common/qeq_matrix_choice.h
+//                common/charges/qeq_matrix_choice.h
 //   preconditioner  CudaPreconditioner by name (cuda_preconditioner.h;
 //                Jacobi: qeq_cuda_jacobi.cu)
 //   CG           qeq_cuda_cg.cu; where its scalars live, CgScalars
 //                (qeq_cg_scalars.h: the GPU, peer GPUs, or home through
-//                QEqComm::sum; which one: common/qeq_scalars_home.h)
+//                QEqComm::sum; which one: common/charges/qeq_scalars_home.h)
 //   models       another charge model (QEqProblem::model) through its
 //                registered implementation (cuda_charge_model.h): QTPIE in
 //                qeq_cuda_qtpie.cu, ACKS2 in qeq_cuda_acks2*.
@@ -51,9 +51,9 @@
 #include <string>
 #include <vector>
 
-#include "common/acks2_bicgstab.h"
-#include "common/qeq_cg_loop.h"
-#include "common/qeq_matrix_choice.h"
+#include "common/charges/acks2_bicgstab.h"
+#include "common/charges/qeq_cg_loop.h"
+#include "common/charges/qeq_matrix_choice.h"
 #include "cuda/charges/cuda_charge_model.h"
 #include "cuda/charges/cuda_preconditioner.h"
 #include "cuda/charges/halo_exchange.h"

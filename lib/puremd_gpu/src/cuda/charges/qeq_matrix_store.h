@@ -1,6 +1,6 @@
 // How the CUDA QEq solver holds H for its products (QEqMatrix), one
 // implementation per way, each in its own file, the one of a solve chosen on
-// the host (common/qeq_matrix_choice.h, CudaQEqSolver::build_matrix):
+// the host (common/charges/qeq_matrix_choice.h, CudaQEqSolver::build_matrix):
 //   qeq_matrix_full.cu        Full: rows of both triangles, ghost rows folded
 //   qeq_matrix_half_tiles.cu  Half: each pair once, in tiles of 32 rows
 //   qeq_matrix_half_rows.cu   Half in rows, where a tile's partners overflow

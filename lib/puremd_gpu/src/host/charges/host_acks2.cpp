@@ -3,7 +3,7 @@
 // H's rows, then BiCGStab on the extended system as fix acks2/reaxff runs it
 // (same stopping rules, same early exit, same preconditioner), so that
 // charges, potentials and iteration counts follow LAMMPS's: the loop of
-// common/acks2_bicgstab.h over these rows. As H's, X's owned rows hold every
+// common/charges/acks2_bicgstab.h over these rows. As H's, X's owned rows hold every
 // ghost partner in full, so the product needs the ghosts' values (the halo)
 // and sends nothing back; the q part is preconditioned by the solve's
 // preconditioner (host_preconditioner.h), the u part by diag(X).
@@ -15,7 +15,7 @@
 #include <cmath>
 #include <vector>
 
-#include "common/acks2_bicgstab.h"
+#include "common/charges/acks2_bicgstab.h"
 #include "host/charges/host_charge_model.h"
 #include "host/charges/host_qeq_solver.h"
 #include "puremd_gpu/physics/acks2.h"
@@ -174,7 +174,7 @@ void HostAcks2::multiply(const double *v, double *y, QEqComm &comm) {
 }
 
 // Preconditioned BiCGStab on A x = b, x holding the guess (ghosts current):
-// common/acks2_bicgstab.h's loop over these rows (the multipliers' entries of
+// common/charges/acks2_bicgstab.h's loop over these rows (the multipliers' entries of
 // b, x and the iterates live in its state). Returns the iteration index at
 // exit, as fix acks2/reaxff counts.
 int HostAcks2::bicgstab(const double *b, double *x, QEqComm &comm, bool &breakdown) {

@@ -7,7 +7,7 @@
 
 #include <cstddef>
 
-#include "common/model_registry.h"
+#include "common/charges/model_registry.h"
 #include "puremd_gpu/qeq.h"
 
 namespace puremd::host {

@@ -4,8 +4,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "common/fsai_refresh.h"
-#include "common/qeq_rows.h"
+#include "common/charges/fsai_refresh.h"
+#include "common/charges/qeq_rows.h"
 #include "host/charges/host_preconditioner.h"
 #include "host/charges/host_qeq_solver.h"
 #include "puremd_gpu/neighbor_list.h"
@@ -16,7 +16,7 @@ namespace {
 
 class HostFsai final : public HostPreconditioner {
  public:
-  // Built again as common/fsai_refresh.h says (the owned ids compared after
+  // Built again as common/charges/fsai_refresh.h says (the owned ids compared after
   // LAMMPS re-neighboured).
   void setup(const HostQEqSolver &s) override {
     const QEqInput &in = s.input();

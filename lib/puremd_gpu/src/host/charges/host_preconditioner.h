@@ -1,6 +1,6 @@
 // CG's preconditioner M in the host reference solver (host_qeq_solver.h),
 // chosen by QEqSettings::preconditioner among those registered for the host
-// driver (common/preconditioner_registry.h). Its source registers it:
+// driver (common/charges/preconditioner_registry.h). Its source registers it:
 //   const HostPreconditioners::Add<HostMine> kHostMine("mine");
 // It works on the solver's owned rows only: each row holds all of its
 // partners, so M^-1 r needs nothing from another rank but what M's setup
@@ -9,7 +9,7 @@
 
 #include <cstddef>
 
-#include "common/preconditioner_registry.h"
+#include "common/charges/preconditioner_registry.h"
 
 namespace puremd::host {
 

@@ -26,9 +26,9 @@
 #include <string>
 #include <vector>
 
-#include "common/halo_plan.h"
-#include "common/qeq_cg_loop.h"
-#include "common/qeq_rows.h"
+#include "common/charges/halo_plan.h"
+#include "common/charges/qeq_cg_loop.h"
+#include "common/charges/qeq_rows.h"
 #include "host/charges/host_charge_model.h"
 #include "host/charges/host_preconditioner.h"
 #include "puremd_gpu/errors.h"
@@ -293,7 +293,7 @@ class HostQEqSolver {
   }
 
   // Preconditioned CG on H x = b over the active owned atoms
-  // (common/qeq_cg_loop.h, one system: slot 0); x holds the initial guess
+  // (common/charges/qeq_cg_loop.h, one system: slot 0); x holds the initial guess
   // (ghosts current) and the solution on exit. Returns the iteration count as
   // fix qeq/reaxff reports it.
   int conjugate_gradient(const double *b, double *x, int n, QEqComm &comm) {

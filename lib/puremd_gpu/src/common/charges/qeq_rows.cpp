@@ -1,5 +1,5 @@
 // The settings' checks and the row rules' errors, shared by both charge solvers.
-#include "common/qeq_rows.h"
+#include "common/charges/qeq_rows.h"
 
 #include <sstream>
 #include <string>

@@ -1,4 +1,4 @@
-#include "common/halo_plan.h"
+#include "common/charges/halo_plan.h"
 
 #include <algorithm>
 #include <atomic>

@@ -1,4 +1,4 @@
-#include "common/qeq_scalars_home.h"
+#include "common/charges/qeq_scalars_home.h"
 
 namespace puremd {
 

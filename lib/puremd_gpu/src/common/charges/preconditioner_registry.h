@@ -1,16 +1,16 @@
 // Which preconditioner a charge solver's CG runs, found by the name in
 // QEqSettings::preconditioner. Each preconditioner's source registers its
-// implementation for one driver at namespace scope:
+// implementation for one driver at namespace scope, in the library's
+// registry (common/registry.h):
 //   const HostPreconditioners::Add<HostJacobi> kHostJacobi(kQEqJacobi);
-// so a new one adds a file and edits no list (the library is linked whole,
-// as for the charge models: common/model_registry.h).
 #pragma once
 
-#include <map>
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "common/registry.h"
 #include "puremd_gpu/errors.h"
 
 namespace puremd {
@@ -18,41 +18,33 @@ namespace puremd {
 // Impl: the driver's preconditioner interface; Args: what its constructor takes.
 template <class Impl, class... Args>
 class PreconditionerRegistry {
- public:
-  using Maker = std::unique_ptr<Impl> (*)(Args...);
+  using Table = Registry<std::string, Impl, Args...>;
 
+ public:
   template <class P>
   struct Add {
-    explicit Add(const char *name) {
-      table()[name] = [](Args... a) -> std::unique_ptr<Impl> { return std::make_unique<P>(a...); };
-    }
+    explicit Add(const char *name) { typename Table::template Add<P>{name}; }
   };
 
   // The preconditioner registered as `name`; InputError listing `driver`'s
   // names when there is none.
   static std::unique_ptr<Impl> make(const std::string &name, const char *driver, Args... a) {
-    const auto it = table().find(name);
-    if (it == table().end()) {
+    const auto *entry = Table::find(name);
+    if (!entry) {
       std::string known;
       for (const std::string &n : names()) known += (known.empty() ? "" : ", ") + n;
       throw InputError("QEq: no preconditioner '" + name + "' in the " + driver +
                        " solver; choose one of: " + known);
     }
-    return it->second(a...);
+    return entry->make(a...);
   }
 
   // The registered names, in alphabetical order.
   static std::vector<std::string> names() {
     std::vector<std::string> out;
-    for (const auto &entry : table()) out.push_back(entry.first);
+    for (const auto &entry : Table::entries()) out.push_back(entry.key);
+    std::sort(out.begin(), out.end());
     return out;
-  }
-
- private:
-  // (a function's static: filled by other files' registrations before main)
-  static std::map<std::string, Maker> &table() {
-    static std::map<std::string, Maker> t;
-    return t;
   }
 };
 

@@ -1,4 +1,4 @@
-#include "common/qeq_matrix_choice.h"
+#include "common/charges/qeq_matrix_choice.h"
 
 #include <algorithm>
 

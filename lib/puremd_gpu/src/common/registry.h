@@ -1,0 +1,62 @@
+// The one registry template of the library's open sets of parts: each part's
+// own source registers it at namespace scope, so a new part adds its file
+// and edits no list. Serves the charge models (keyed by their input's type:
+// common/charges/model_registry.h), the preconditioners (by name:
+// common/charges/preconditioner_registry.h) and the halo's transports (by
+// name, tried in rank order: cuda/charges/halo_transport.h). The library is
+// linked whole (an OBJECT library, lib/puremd_gpu/CMakeLists.txt): a static
+// archive would drop the registering objects nobody names.
+#pragma once
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+namespace puremd {
+
+// Key: what a part is found by; Impl: the interface the parts implement;
+// Args: what their constructors take.
+template <class Key, class Impl, class... Args>
+class Registry {
+ public:
+  using Maker = std::unique_ptr<Impl> (*)(Args...);
+  struct Entry {
+    Key key;
+    int rank;  // order of entries(), lower first (then registration order)
+    Maker make;
+  };
+
+  // Registers part T under `key` (a later registration of the same key
+  // replaces the earlier one).
+  template <class T>
+  struct Add {
+    explicit Add(Key key, int rank = 0) {
+      auto &t = table();
+      t.erase(std::remove_if(t.begin(), t.end(), [&](const Entry &e) { return e.key == key; }),
+              t.end());
+      const auto at = std::upper_bound(t.begin(), t.end(), rank,
+                                       [](int r, const Entry &e) { return r < e.rank; });
+      t.insert(at, Entry{key, rank, [](Args... a) -> std::unique_ptr<Impl> {
+                           return std::make_unique<T>(a...);
+                         }});
+    }
+  };
+
+  // The part registered under `key`, or null.
+  static const Entry *find(const Key &key) {
+    for (const Entry &e : table())
+      if (e.key == key) return &e;
+    return nullptr;
+  }
+  // Every part, in rank order.
+  static const std::vector<Entry> &entries() { return table(); }
+
+ private:
+  // (a function's static: filled by other files' registrations before main)
+  static std::vector<Entry> &table() {
+    static std::vector<Entry> t;
+    return t;
+  }
+};
+
+}  // namespace puremd
