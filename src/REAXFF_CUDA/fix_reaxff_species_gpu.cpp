@@ -21,34 +21,24 @@
 using namespace LAMMPS_NS;
 
 namespace {
-constexpr int kWidth = 2 * MAXSPECBOND;  // (partner ID, sum) per slot
-
 int root_of(std::vector<int> &parent, int a) {
   while (parent[a] != a) a = parent[a] = parent[parent[a]];
   return a;
 }
-
-// The slot of partner `id` in an atom's window row, or -1.
-int slot_of(const double *row, double id) {
-  for (int k = 0; k < MAXSPECBOND; ++k)
-    if (row[2 * k] == id) return k;
-  return -1;
-}
 }  // namespace
 
 FixReaxFFSpeciesGPU::FixReaxFFSpeciesGPU(LAMMPS *lmp, int narg, char **arg)
-    : FixReaxFFSpecies(lmp, narg, arg) {
+    : FixReaxFFSpecies(lmp, narg, arg), window(MAXSPECBOND) {
   fast = !posflag && !delflag;
   if (fast) {
     FixReaxFFSpeciesGPU::grow_arrays(atom->nmax);
     atom->add_callback(Atom::GROW);
-    maxexchange = kWidth;
+    maxexchange = window.width();
   }
 }
 
 FixReaxFFSpeciesGPU::~FixReaxFFSpeciesGPU() {
   if (fast && atom) atom->delete_callback(id, Atom::GROW);
-  memory->destroy(window);
 }
 
 void FixReaxFFSpeciesGPU::init() {
@@ -120,22 +110,17 @@ void FixReaxFFSpeciesGPU::sample() {
   const int *mask = atom->mask;
   const tagint *tag = atom->tag;
   nlocal = atom->nlocal;
-  if (irepeat == 0)
-    for (int i = 0; i < nlocal; ++i) std::fill_n(window[i], kWidth, 0.0);
+  if (irepeat == 0) window.clear(nlocal);
   int dropped = 0;
   for (int i = 0; i < nlocal; ++i) {
     if (!(mask[i] & groupbit)) continue;
-    double *row = window[i];
     for (int e = sb.start[i]; e < sb.start[i + 1]; ++e) {
-      const double partner = static_cast<double>(tag[sb.partner[e]]);
-      int k = slot_of(row, partner);
-      if (k < 0) k = slot_of(row, 0.0);
+      const int k = window.slot(i, tag[sb.partner[e]]);
       if (k < 0) {
         ++dropped;
         continue;
       }
-      row[2 * k] = partner;
-      row[2 * k + 1] += sb.bo[e];
+      window.value(i, k) += sb.bo[e];
     }
   }
   if (dropped)
@@ -148,7 +133,7 @@ void FixReaxFFSpeciesGPU::sample() {
     return;
   }
   for (int i = 0; i < nlocal; ++i)
-    for (int k = 0; k < MAXSPECBOND; ++k) window[i][2 * k + 1] /= nrepeat;
+    for (int k = 0; k < MAXSPECBOND; ++k) window.value(i, k) /= nrepeat;
   irepeat = 0;
   next_sample = schedule().next_window(update->ntimestep);
 }
@@ -190,8 +175,8 @@ void FixReaxFFSpeciesGPU::find_molecules() {
     for (int e = sb.start[i]; e < sb.start[i + 1]; ++e) {
       const int j = sb.partner[e];
       if (!(mask[j] & groupbit)) continue;
-      const int k = slot_of(window[i], static_cast<double>(atom->tag[j]));
-      if (k >= 0 && window[i][2 * k + 1] > BOCut[type[i]][type[j]]) edges.emplace_back(i, j);
+      const int k = window.find(i, atom->tag[j]);
+      if (k >= 0 && window.value(i, k) > BOCut[type[i]][type[j]]) edges.emplace_back(i, j);
     }
   }
   parent.resize(nall);
@@ -261,34 +246,19 @@ void FixReaxFFSpeciesGPU::count_species(int nmole, int &nspec) {
   memory->create(MolType, std::max(nspec, 1) * (nutypes + 2), "reaxff/species:MolType");
 }
 
-// New rows start empty (memory->grow leaves them as it found them): an atom
-// that has not been sampled has no partners yet, as in fix ave/atom's zeroed
-// array (the set-up output of a run reads them before any sample).
-void FixReaxFFSpeciesGPU::grow_arrays(int n) {
-  memory->grow(window, n, kWidth, "reaxff/species/gpu:window");
-  if (n > rows)
-    std::fill_n(&window[0][0] + static_cast<size_t>(rows) * kWidth,
-                static_cast<size_t>(n - rows) * kWidth, 0.0);
-  rows = std::max(rows, n);
-}
+// New rows start free: an atom that has not been sampled has no partners
+// yet, as in fix ave/atom's zeroed array (the set-up output of a run reads
+// them before any sample).
+void FixReaxFFSpeciesGPU::grow_arrays(int n) { window.grow(n); }
 
-void FixReaxFFSpeciesGPU::copy_arrays(int i, int j, int /*delflag*/) {
-  std::copy_n(window[i], kWidth, window[j]);
-}
+void FixReaxFFSpeciesGPU::copy_arrays(int i, int j, int /*delflag*/) { window.copy(i, j); }
 
-int FixReaxFFSpeciesGPU::pack_exchange(int i, double *buf) {
-  std::copy_n(window[i], kWidth, buf);
-  return kWidth;
-}
+int FixReaxFFSpeciesGPU::pack_exchange(int i, double *buf) { return window.pack(i, buf); }
 
-int FixReaxFFSpeciesGPU::unpack_exchange(int n, double *buf) {
-  std::copy_n(buf, kWidth, window[n]);
-  return kWidth;
-}
+int FixReaxFFSpeciesGPU::unpack_exchange(int n, double *buf) { return window.unpack(n, buf); }
 
 double FixReaxFFSpeciesGPU::memory_usage() {
-  return FixReaxFFSpecies::memory_usage() +
-         (fast ? static_cast<double>(atom->nmax) * kWidth * sizeof(double) : 0.0);
+  return FixReaxFFSpecies::memory_usage() + (fast ? window.bytes() : 0.0);
 }
 
 namespace {

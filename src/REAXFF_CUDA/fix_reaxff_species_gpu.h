@@ -28,6 +28,7 @@
 #include "asks_pair.h"
 #include "ave_atom_schedule.h"
 #include "fix_reaxff_species.h"
+#include "species_window.h"
 
 namespace LAMMPS_NS {
 
@@ -51,10 +52,9 @@ class FixReaxFFSpeciesGPU : public FixReaxFFSpecies, public reaxff_gpu::AsksPair
   bool fast = false;
   bool specbond_replaced = false;  // LAMMPS's averaging fix replaced (init)
   class PairReaxFFGPU *ours = nullptr;
-  // Per owned atom: up to MAXSPECBOND (partner ID, bond-order sum or, after
-  // the window's last sample, average) pairs; partner ID 0 = free.
-  double **window = nullptr;
-  int rows = 0;  // rows of window allocated
+  // Per owned atom: up to MAXSPECBOND partners, each with its bond-order sum
+  // or, after the window's last sample, average (species_window.h).
+  SpeciesWindow window;
   int irepeat = 0;
   bigint next_sample = -1;
   std::vector<int> parent;

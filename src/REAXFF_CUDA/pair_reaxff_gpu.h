@@ -17,7 +17,8 @@
 #include "pair_reaxff.h"
 #include "puremd_gpu/device_choice.h"
 #include "puremd_gpu/engine.h"
-#include "species_slots.h"
+#include "reaxff_defs.h"
+#include "species_window.h"
 
 namespace LAMMPS_NS {
 
@@ -100,8 +101,8 @@ class PairReaxFFGPU : public PairReaxFF {
   bigint rows_of[2] = {-1, -1};  // per BondRowRule
   bool bond_list_made = false;
   std::vector<double> export_total_bo, export_nlp;
-  puremd::BondRows rows[2];  // per BondRowRule
-  SpeciesSlots species_slots;
+  puremd::BondRows rows[2];                   // per BondRowRule
+  SpeciesWindow species_window{MAXSPECBOND};  // (LAMMPS's tmpid / tmpbo slots)
   class NeighList *own_list = nullptr;
 
   void make_engine();

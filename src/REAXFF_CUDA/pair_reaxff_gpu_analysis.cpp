@@ -163,7 +163,7 @@ const puremd::BondRows &PairReaxFFGPU::bond_rows(puremd::BondRowRule rule) {
 }
 
 // fix reaxff/species's tmpid / tmpbo (LAMMPS's FindBond) from the engine's
-// compact rows, each partner in one slot through the window (species_slots.h).
+// compact rows, each partner in one slot through the window (species_window.h).
 void PairReaxFFGPU::export_species_bonds(bool new_window) {
   if (species_filled_of == computes || !engine) return;
   const puremd::BondRows &species = bond_rows(puremd::BondRowRule::Species);
@@ -182,10 +182,30 @@ void PairReaxFFGPU::export_species_bonds(bool new_window) {
     std::fill_n(&tmpid[0][0], static_cast<size_t>(nmax) * MAXSPECBOND, 0);
     std::fill_n(&tmpbo[0][0], static_cast<size_t>(nmax) * MAXSPECBOND, 0.0);
   }
-  // (the slots are held by atom IDs: LAMMPS's sorting and re-neighbouring in
-  // mid-window, as a new run's set-up does, leave them valid)
-  if (new_window) species_slots.reset();
-  species_slots.fill(species, nlocal, MAXSPECBOND, atom->tag, tmpid, tmpbo);
+  // (the window's rows follow the atoms by ID: LAMMPS's sorting and
+  // re-neighbouring in mid-window, as a new run's set-up does, keep them)
+  const tagint *tag = atom->tag;
+  species_window.follow(tag, nlocal);
+  if (new_window) species_window.clear(nlocal);
+  std::vector<tagint> present;
+  for (int i = 0; i < nlocal; ++i) {
+    std::fill_n(tmpid[i], MAXSPECBOND, 0);
+    std::fill_n(tmpbo[i], MAXSPECBOND, 0.0);
+    const int first = species.start[i], last = species.start[i + 1];
+    bool fits = true;
+    for (int e = first; e < last && fits; ++e)
+      fits = species_window.slot(i, tag[species.partner[e]]) >= 0;
+    if (!fits) {  // the slots of partners gone this sample are given up
+      present.clear();
+      for (int e = first; e < last; ++e) present.push_back(tag[species.partner[e]]);
+      species_window.free_absent(i, present.data(), static_cast<int>(present.size()));
+    }
+    for (int e = first; e < last; ++e) {
+      const int j = species.partner[e], k = species_window.slot(i, tag[j]);
+      tmpid[i][k] = j;
+      tmpbo[i][k] = species.bo[e];
+    }
+  }
   species_filled_of = computes;
 }
 

@@ -303,7 +303,7 @@ TEST(AnalysisArguments, EveryShapeAsReaxffWritesIt) {
 // round-off into a bond on the other side of a cut-off): the same bytes.
 // The third run starts inside the windows of Nrepeat 4; on several ranks an
 // atom that changes rank at that set-up starts its slots afresh with
-// LAMMPS's fix (species_slots.h), so that file is compared on one rank
+// LAMMPS's fix (species_window.h), so that file is compared on one rank
 // (named against sf; kk, whose fix is sf's, against sf on any).
 TEST(AnalysisArguments, SpeciesOverSeveralRuns) {
   if (mpi_size() > 2) GTEST_SKIP() << "runs on 1 and 2 ranks (CI time)";
