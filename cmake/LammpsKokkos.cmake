@@ -61,8 +61,10 @@ if(_kokkos_cuda)
 endif()
 
 set(_reaxff_cuda_kokkos_source)
-set(_src ${CMAKE_CURRENT_SOURCE_DIR}/KOKKOS/kokkos_atoms.cpp
-         ${CMAKE_CURRENT_SOURCE_DIR}/KOKKOS/charge_fix_kokkos.cpp)
+# every file of KOKKOS/ but the stand-in: each charge fix's KOKKOS form
+# registers itself in a file of its own there (charge_fix_kokkos.h)
+file(GLOB _src CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/KOKKOS/*.cpp)
+list(REMOVE_ITEM _src ${CMAKE_CURRENT_SOURCE_DIR}/KOKKOS/kokkos_atoms_none.cpp)
 add_library(reaxff_gpu_kokkos OBJECT ${_src})
 set_target_properties(reaxff_gpu_kokkos PROPERTIES POSITION_INDEPENDENT_CODE ON
                                                    CXX_STANDARD ${Kokkos_CXX_STANDARD})

@@ -119,5 +119,5 @@ double FixAcks2ReaxFFGPU::memory_usage() {
 namespace {
 const reaxff_gpu::RegisterStyle registered{reaxff_gpu::fix_style(
     {"acks2/reaxff/gpu", "acks2/reax/gpu"}, "ACKS2 charges for pair_style reaxff/gpu",
-    &reaxff_gpu::new_charge_fix<FixAcks2ReaxFFGPU, reaxff_gpu::ChargeFixKind::Acks2>)};
+    &reaxff_gpu::new_charge_fix<FixAcks2ReaxFFGPU>)};
 }  // namespace

@@ -243,8 +243,7 @@ Fix *make_fix(LAMMPS *lmp, int argc, char **argv) {
                      argv[0], argv[2], lmp->force->pair_style);
     return new FixQEqReaxFF(lmp, argc, argv);
   }
-  return reaxff_gpu::new_charge_fix<FixQEqReaxFFGPU, reaxff_gpu::ChargeFixKind::QEq>(lmp, argc,
-                                                                                     argv);
+  return reaxff_gpu::new_charge_fix<FixQEqReaxFFGPU>(lmp, argc, argv);
 }
 const reaxff_gpu::RegisterStyle registered{
     reaxff_gpu::fix_style({"qeq/reaxff/gpu", "qeq/reax/gpu"},

@@ -31,8 +31,7 @@ namespace {
 // LAMMPS has that fix (4Jul2026 on), so that `-sf gpu` maps exactly what
 // runs without it.
 bool lammps_has_qeq_rel(LAMMPS *lmp) { return lmp->modify->fix_map->count("qeq/rel/reaxff") > 0; }
-const reaxff_gpu::RegisterStyle registered{reaxff_gpu::fix_style(
-    {"qeq/rel/reaxff/gpu"}, "QEqR charges for pair_style reaxff/gpu",
-    &reaxff_gpu::new_charge_fix<FixQEqRelReaxFFGPU, reaxff_gpu::ChargeFixKind::QEqRel>,
-    &lammps_has_qeq_rel)};
+const reaxff_gpu::RegisterStyle registered{
+    reaxff_gpu::fix_style({"qeq/rel/reaxff/gpu"}, "QEqR charges for pair_style reaxff/gpu",
+                          &reaxff_gpu::new_charge_fix<FixQEqRelReaxFFGPU>, &lammps_has_qeq_rel)};
 }  // namespace

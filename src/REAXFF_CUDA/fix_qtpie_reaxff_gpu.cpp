@@ -111,7 +111,7 @@ void FixQtpieReaxFFGPU::charge_model(puremd::QEqProblem &in) {
 }
 
 namespace {
-const reaxff_gpu::RegisterStyle registered{reaxff_gpu::fix_style(
-    {"qtpie/reaxff/gpu"}, "QTPIE charges for pair_style reaxff/gpu",
-    &reaxff_gpu::new_charge_fix<FixQtpieReaxFFGPU, reaxff_gpu::ChargeFixKind::Qtpie>)};
+const reaxff_gpu::RegisterStyle registered{
+    reaxff_gpu::fix_style({"qtpie/reaxff/gpu"}, "QTPIE charges for pair_style reaxff/gpu",
+                          &reaxff_gpu::new_charge_fix<FixQtpieReaxFFGPU>)};
 }  // namespace

@@ -1,6 +1,9 @@
 // The parts of kokkos_atoms.h that need no Kokkos header.
 #include "kokkos_atoms.h"
 
+#include <map>
+#include <typeindex>
+
 #include "atom.h"
 #include "lammps.h"
 
@@ -30,6 +33,23 @@ bool kokkos_running(LAMMPS *lmp) {
 
 void host_arrays_current(LAMMPS *lmp, AtomMask mask) {
   if (kokkos_running(lmp)) kokkos_sync(lmp, Host, mask);
+}
+
+namespace {
+// (a function's static: filled by the KOKKOS files' registrations at load)
+std::map<std::type_index, FixMaker> &kokkos_charge_fixes() {
+  static std::map<std::type_index, FixMaker> t;
+  return t;
+}
+}  // namespace
+
+void register_kokkos_charge_fix(const std::type_info &fix, FixMaker make) {
+  kokkos_charge_fixes()[std::type_index(fix)] = make;
+}
+
+FixMaker kokkos_charge_fix(const std::type_info &fix) {
+  const auto it = kokkos_charge_fixes().find(std::type_index(fix));
+  return it == kokkos_charge_fixes().end() ? nullptr : it->second;
 }
 
 }  // namespace reaxff_gpu

@@ -10,6 +10,8 @@
 #ifndef LMP_REAXFF_GPU_KOKKOS_ATOMS_H
 #define LMP_REAXFF_GPU_KOKKOS_ATOMS_H
 
+#include <typeinfo>
+
 #include "lmptype.h"
 #include "pair.h"
 #include "pointers.h"
@@ -57,16 +59,18 @@ void kokkos_modified(LAMMPS_NS::LAMMPS *lmp, LAMMPS_NS::ExecutionSpace space, At
 // on the host; nothing to do otherwise.
 void host_arrays_current(LAMMPS_NS::LAMMPS *lmp, AtomMask mask);
 
-// Under KOKKOS, a charge fix of this kind whose history moves with the atoms
-// in LAMMPS's KOKKOS exchange and sort (KOKKOS/charge_fix_kokkos.cpp); null
-// where the plugin was built without KOKKOS.
-enum class ChargeFixKind { QEq, Qtpie, QEqRel, Acks2 };
-LAMMPS_NS::Fix *kokkos_charge_fix(ChargeFixKind kind, LAMMPS_NS::LAMMPS *lmp, int narg, char **arg);
-// fix_style's maker for T under kind: the KOKKOS form under `-k on`
-template <class T, ChargeFixKind kind>
+// Under KOKKOS, a charge fix whose history moves with the atoms in LAMMPS's
+// KOKKOS exchange and sort: each charge fix's KOKKOS form registers itself by
+// the fix's C++ type, in a file of its own in KOKKOS/ (charge_fix_kokkos.h:
+// one line), built where LAMMPS has KOKKOS; none is registered elsewhere.
+using FixMaker = LAMMPS_NS::Fix *(*)(LAMMPS_NS::LAMMPS *, int, char **);
+void register_kokkos_charge_fix(const std::type_info &fix, FixMaker make);
+FixMaker kokkos_charge_fix(const std::type_info &fix);  // null: none registered
+// fix_style's maker for T: its KOKKOS form under `-k on`
+template <class T>
 LAMMPS_NS::Fix *new_charge_fix(LAMMPS_NS::LAMMPS *lmp, int narg, char **arg) {
   if (kokkos_running(lmp))
-    if (LAMMPS_NS::Fix *fix = kokkos_charge_fix(kind, lmp, narg, arg)) return fix;
+    if (FixMaker make = kokkos_charge_fix(typeid(T))) return make(lmp, narg, arg);
   return new T(lmp, narg, arg);
 }
 

@@ -15,7 +15,11 @@
 #include <vector>
 
 #include "comparison.h"
+#include "fix.h"
+#include "lammps.h"
 #include "library.h"
+#include "modify.h"
+#include "species_systems.h"
 
 namespace {
 
@@ -142,3 +146,37 @@ TEST(KokkosSwitch, NewtonOffSaysHowToTurnItOn) {
 }
 
 }  // namespace
+
+// Each of our charge fixes has its KOKKOS form under -k on (a line in its own
+// file of src/REAXFF_CUDA/KOKKOS/: charge_fix_kokkos.h): a KOKKOS fix whose
+// history LAMMPS's KOKKOS exchange and sort move on the device. Without one it
+// would still run, with LAMMPS's host exchange of every array at each
+// re-neighbouring (and a warning).
+TEST(KokkosSwitch, EveryChargeFixHasItsKokkosForm) {
+  REQUIRE_KOKKOS();
+  const std::string water = examples_reaxff_dir() + "water/";
+  const std::string gauss = scratch_file("kk_gauss", "1 0.2240\n2 0.5434\n");
+  const Variant v = kokkos_styles("auto");
+  LammpsSession lmp("none", v.lammps_args, true);
+  ASSERT_EQ(lmp.run("units real\natom_style charge\natom_modify map array\nread_data " + water +
+                    "data.water\nregion keep block 0 12 0 12 0 12\ngroup keep region keep\n"
+                    "group gone subtract all keep\ndelete_atoms group gone\nchange_box all "
+                    "boundary s s s\npair_style reaxff/gpu NULL\npair_coeff * * " +
+                    water + "acks2_ff.water O H\n"),
+            "");
+  std::vector<std::string> fixes = {"qeq/reaxff/gpu 1 0.0 10.0 1e-6 reaxff",
+                                    "qtpie/reaxff/gpu 1 0.0 10.0 1e-6 reaxff " + gauss,
+                                    "acks2/reaxff/gpu 1 0.0 10.0 1e-6 reaxff"};
+  if (lmp.has_style("fix", "qeq/rel/reaxff/gpu"))
+    fixes.push_back("qeq/rel/reaxff/gpu 1 0.0 10.0 1e-6 reaxff " + gauss);
+  auto *lammps = static_cast<LAMMPS_NS::LAMMPS *>(lmp.instance());
+  for (const std::string &fix : fixes) {
+    SCOPED_TRACE(fix);
+    ASSERT_EQ(lmp.run("fix q all " + fix + "\nrun 0 post no\n"), "");
+    const LAMMPS_NS::Fix *f = lammps->modify->get_fix_by_id("q");
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->kokkosable, 1);
+    EXPECT_EQ(f->exchange_comm_device, 1);
+    ASSERT_EQ(lmp.run("unfix q\n"), "");
+  }
+}

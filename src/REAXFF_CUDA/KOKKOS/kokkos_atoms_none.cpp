@@ -20,6 +20,5 @@ void kokkos_check_build(LAMMPS *) {}
 AtomArrays kokkos_arrays(LAMMPS *, ExecutionSpace) { not_built(); }
 void kokkos_sync(LAMMPS *, ExecutionSpace, AtomMask) { not_built(); }
 void kokkos_modified(LAMMPS *, ExecutionSpace, AtomMask) { not_built(); }
-Fix *kokkos_charge_fix(ChargeFixKind, LAMMPS *, int, char **) { return nullptr; }
 
 }  // namespace reaxff_gpu

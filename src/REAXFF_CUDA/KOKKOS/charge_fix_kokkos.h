@@ -1,27 +1,25 @@
-// Our charge fixes under `-k on`, as LAMMPS's KOKKOS exchange and sort need
-// them: their per-atom history (puremd::ChargeHistory) moves with the atoms
+// Our charge fixes' KOKKOS form under `-k on` (one file here registers each), as LAMMPS's KOKKOS
+// exchange and sort need them: their per-atom history (puremd::ChargeHistory) moves with the atoms
 // where the atoms move, on the GPU, so that LAMMPS keeps its KOKKOS
 // exchange, borders and sort on the device (a fix without these makes them
 // all host work, every array copied both ways, at each re-neighbouring).
 // The history's blocks are read and written where the CUDA driver keeps
 // them (ChargeHistory::gpu_blocks); where none are on a GPU (host driver,
 // Kokkos's host backend, no solve yet) through its host API.
+#pragma once
+
 #include <string>
 #include <vector>
 
 #include "atom.h"
 #include "atom_masks.h"
-#include "fix_acks2_reaxff_gpu.h"
-#include "fix_qeq_reaxff_gpu.h"
-#include "fix_qeq_rel_reaxff_gpu.h"
-#include "fix_qtpie_reaxff_gpu.h"
 #include "kokkos_atoms.h"
 #include "kokkos_base.h"
 #include "kokkos_compat.h"
 #include "kokkos_type.h"
 
 namespace LAMMPS_NS {
-namespace {
+namespace charge_fix_kokkos {
 
 using HostView = Kokkos::View<double *, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
 
@@ -168,25 +166,22 @@ class ChargeFixKokkos : public Base, public KokkosBase {
   }
 };
 
-}  // namespace
+}  // namespace charge_fix_kokkos
 }  // namespace LAMMPS_NS
 
 namespace reaxff_gpu {
 
-LAMMPS_NS::Fix *kokkos_charge_fix(ChargeFixKind kind, LAMMPS_NS::LAMMPS *lmp, int narg,
-                                  char **arg) {
-  using namespace LAMMPS_NS;
-  switch (kind) {
-    case ChargeFixKind::QEq:
-      return new ChargeFixKokkos<FixQEqReaxFFGPU>(lmp, narg, arg);
-    case ChargeFixKind::Qtpie:
-      return new ChargeFixKokkos<FixQtpieReaxFFGPU>(lmp, narg, arg);
-    case ChargeFixKind::QEqRel:
-      return new ChargeFixKokkos<FixQEqRelReaxFFGPU>(lmp, narg, arg);
-    case ChargeFixKind::Acks2:
-      return new ChargeFixKokkos<FixAcks2ReaxFFGPU>(lmp, narg, arg);
+// The KOKKOS form of charge fix T, registered (kokkos_atoms.h) by one line
+// in a file of its own here:
+//   const reaxff_gpu::KokkosChargeFix<LAMMPS_NS::FixQtpieReaxFFGPU> kQtpie;
+template <class T>
+struct KokkosChargeFix {
+  KokkosChargeFix() {
+    register_kokkos_charge_fix(typeid(T), [](LAMMPS_NS::LAMMPS *lmp, int narg, char **arg) {
+      return static_cast<LAMMPS_NS::Fix *>(
+          new LAMMPS_NS::charge_fix_kokkos::ChargeFixKokkos<T>(lmp, narg, arg));
+    });
   }
-  return nullptr;
-}
+};
 
 }  // namespace reaxff_gpu
