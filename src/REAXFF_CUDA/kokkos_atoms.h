@@ -15,6 +15,7 @@
 #include "lmptype.h"
 #include "pair.h"
 #include "pointers.h"
+#include "style_registry.h"
 
 namespace LAMMPS_NS {
 class Fix;
@@ -63,7 +64,7 @@ void host_arrays_current(LAMMPS_NS::LAMMPS *lmp, AtomMask mask);
 // KOKKOS exchange and sort: each charge fix's KOKKOS form registers itself by
 // the fix's C++ type, in a file of its own in KOKKOS/ (charge_fix_kokkos.h:
 // one line), built where LAMMPS has KOKKOS; none is registered elsewhere.
-using FixMaker = LAMMPS_NS::Fix *(*)(LAMMPS_NS::LAMMPS *, int, char **);
+// (FixMaker: style_registry.h's)
 void register_kokkos_charge_fix(const std::type_info &fix, FixMaker make);
 FixMaker kokkos_charge_fix(const std::type_info &fix);  // null: none registered
 // fix_style's maker for T: its KOKKOS form under `-k on`

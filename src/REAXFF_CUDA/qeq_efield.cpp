@@ -81,11 +81,18 @@ std::unique_ptr<QEqEfield> QEqEfield::find_qtpie(LAMMPS *lmp, const char *qtpie_
   return std::unique_ptr<QEqEfield>(new QEqEfield(lmp, fix));
 }
 
+// fix efield's state with its variables evaluated now (as its post_force does).
+reaxff_gpu::EfieldRead QEqEfield::evaluated() {
+  reaxff_gpu::EfieldRead e = reaxff_gpu::efield_state(fix);
+  if (!e.varying) return e;
+  reaxff_gpu::efield_evaluate(fix);
+  return reaxff_gpu::efield_state(fix);
+}
+
 const std::vector<double> &QEqEfield::potential_everywhere() {
   const int n = atom->nlocal + atom->nghost;
   phi.assign(n, 0.0);
-  if (reaxff_gpu::efield_state(fix).varying) reaxff_gpu::efield_evaluate(fix);
-  const reaxff_gpu::EfieldRead e = reaxff_gpu::efield_state(fix);
+  const reaxff_gpu::EfieldRead e = evaluated();
   const double to_volts = 1.0 / force->qe2f;
   const double ex = e.field[0] * to_volts, ey = e.field[1] * to_volts, ez = e.field[2] * to_volts;
   reaxff_gpu::host_arrays_current(lmp, X_MASK);
@@ -98,11 +105,11 @@ const std::vector<double> &QEqEfield::potential() {
   const int nlocal = atom->nlocal;
   phi.assign(nlocal, 0.0);
 
+  // (fix efield grows its per-atom rows in its post_force, which comes after
+  // us: grown here before the variables are evaluated into them)
   const bool atom_style = reaxff_gpu::efield_state(fix).atom_style;
-  // (fix efield grows its per-atom rows in its post_force, which comes after us)
   double **field = atom_style ? reaxff_gpu::efield_rows(fix, atom->nmax, memory) : nullptr;
-  if (reaxff_gpu::efield_state(fix).varying) reaxff_gpu::efield_evaluate(fix);
-  const reaxff_gpu::EfieldRead e = reaxff_gpu::efield_state(fix);
+  const reaxff_gpu::EfieldRead e = evaluated();
   Region *region = e.region;
   if (region) region->prematch();
 

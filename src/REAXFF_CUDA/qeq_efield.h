@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "lammps_protected.h"
 #include "pointers.h"
 
 namespace LAMMPS_NS {
@@ -36,6 +37,7 @@ class QEqEfield : protected Pointers {
  private:
   QEqEfield(class LAMMPS *lmp, class FixEfield *fix) : Pointers(lmp), fix(fix) {}
   static class FixEfield *the_fix(class LAMMPS *, const char *style);
+  reaxff_gpu::EfieldRead evaluated();
   class FixEfield *fix;
   std::vector<double> phi;
 };
