@@ -34,11 +34,11 @@ namespace {
 class CudaShiftedChi final : public cuda::CudaChargeModel {
  public:
   explicit CudaShiftedChi(cuda::MemoryTracker &mem) : mem_(mem) {}
-  void setup(const QEqInput &in, cuda::CudaQEqSolver &) override {
+  void setup(const QEqInput &in, cuda::CudaSolveContext &) override {
     if (!model_input<ShiftedChi>(in.model)->shift)
       throw InputError("shifted chi (test): no shifts given");
   }
-  const double *electronegativities(const QEqInput &in, cuda::CudaQEqSolver &) override {
+  const double *electronegativities(const QEqInput &in, cuda::CudaSolveContext &) override {
     const ShiftedChi &m = *model_input<ShiftedChi>(in.model);
     host_.assign(in.n_local, 0.0);
     for (int i = 0; i < in.n_local; ++i) host_[i] = in.chi[in.type ? in.type[i] : i] + m.shift[i];

@@ -19,10 +19,11 @@
 #include "cuda/device_buffer.h"
 #include "cuda/engine_atoms.h"
 #include "cuda/host_pins.h"
-#include "cuda/charges/qeq_cuda_solver.h"
 #include "puremd_gpu/engine.h"
 
 namespace puremd::cuda {
+
+class CudaQEqSolver;  // the charge stage (charges/qeq_cuda_solver.h)
 
 // Phase buckets of PhaseTimes.
 enum Phase : int {
@@ -124,7 +125,7 @@ class CudaEngine : public Engine {
   std::vector<int> type_map_;
   bool have_type_map_ = false;
   PinnedArray<StepScalars> h_scalars_{"step scalars (pinned)"};
-  HostPins pins_;  // the caller's x, q and f, page-locked in place (host_pins.h)
+  HostPins pins_;               // the caller's x, q and f, page-locked in place (host_pins.h)
   bool caller_on_gpu_ = false;  // the last atoms' AtomsInput::on_gpu
   // The charge stage (made at the first solve), on c_'s stream, tracker and
   // CUB scratch; declared last, so it goes first.

@@ -3,7 +3,7 @@
 // list's total, a count, the lowest bad index, error bits), cleared on the
 // stream and copied home in one copy and one wait. The engine's list builds
 // own one (TotalSlot, cuda_context.h), the QEq solver another (QEqSlot,
-// qeq_cuda_solver.h); each reads its slots with one call where a decision
+// qeq_cuda_types.h); each reads its slots with one call where a decision
 // waits on them (build_lists: the totals of one count; the QEq solver: the
 // matrix's size with the input's checks).
 #pragma once

@@ -17,7 +17,7 @@
 
 namespace puremd::cuda {
 
-struct QEqRowArgs;  // qeq_cuda_solver.h
+struct QEqRowArgs;  // qeq_cuda_types.h
 
 // What a preconditioner is set up from, at every solve, once H's diagonal
 // is on the GPU (queued on `stream` before setup).

@@ -29,7 +29,6 @@
 #include "common/charges/acks2_bicgstab.h"
 #include "cuda/charges/qeq_cuda_acks2.h"
 #include "cuda/charges/qeq_cuda_rows.cuh"
-#include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/charges/qeq_cuda_sums.cuh"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/lane_group.cuh"
@@ -204,8 +203,8 @@ __global__ void k_acks2_direction_step(Acks2State *st) { acks2_direction(*st); }
 
 // BiCGStab from the guess in parts.x (q, u) and `state`'s multipliers x; returns
 // the final state (its x: the multipliers of the solution).
-Acks2State CudaAcks2::bicgstab(CudaQEqSolver &solver, const CudaSolveParts &parts, Acks2State state,
-                               QEqComm &comm) {
+Acks2State CudaAcks2::bicgstab(CudaSolveContext &solver, const CudaSolveParts &parts,
+                               Acks2State state, QEqComm &comm) {
   const int nr = parts.n_rows;
   const int *rows = parts.rows;
   const ImageMap im = solver.image_map();

@@ -13,7 +13,6 @@
 
 #include "common/charges/acks2_bicgstab.h"
 #include "cuda/charges/cuda_charge_model.h"
-#include "cuda/charges/qeq_cuda_solver.h"
 #include "puremd_gpu/physics/acks2.h"
 
 namespace puremd::cuda {
@@ -24,11 +23,11 @@ class CudaAcks2 final : public CudaChargeModel {
   bool reads_reverse_index() const override { return true; }
   bool own_product() const override { return true; }
   // The input's checks (as the host's), bcut up.
-  void setup(const QEqInput &in, CudaQEqSolver &s) override;
+  void setup(const QEqInput &in, CudaSolveContext &s) override;
   void row_args(QEqRowArgs &a) const override;
-  int *count_beside_rows(CudaQEqSolver &s, bool stored) override;
-  void beside_matrix(CudaQEqSolver &s, bool tiles) override;
-  bool solve(const QEqInput &in, CudaQEqSolver &s, QEqComm &comm, double *q,
+  int *count_beside_rows(CudaSolveContext &s, bool stored) override;
+  void beside_matrix(CudaSolveContext &s, bool tiles) override;
+  bool solve(const QEqInput &in, CudaSolveContext &s, QEqComm &comm, double *q,
              QEqResult &res) override;
 
  private:
@@ -36,16 +35,17 @@ class CudaAcks2 final : public CudaChargeModel {
   void build_x_rows(const CudaSolveParts &p);
   // --- qeq_cuda_acks2_product.cu
   // X_ii = -(sum of row i's X, its images' rows included), and its inverse
-  void x_diagonal(CudaQEqSolver &s, const CudaSolveParts &p, QEqComm &comm);
+  void x_diagonal(CudaSolveContext &s, const CudaSolveParts &p, QEqComm &comm);
   // y = (H v.q, X v.u) off the diagonal over every row, ghost rows to be
   // folded; nothing when `phase` (device) says the iteration has stopped
-  void product(CudaQEqSolver &s, const CudaSolveParts &p, const double2 *v, double2 *y,
+  void product(CudaSolveContext &s, const CudaSolveParts &p, const double2 *v, double2 *y,
                QEqComm &comm, const int *phase);
   template <int TPR>
   void launch_product(const CudaSolveParts &p, const double2 *v, double2 *y, const int *phase);
   // --- qeq_cuda_acks2.cu: from the guess in p.x (q, u) and `start`'s
   // multipliers; the final state (its x: the multipliers of the solution)
-  Acks2State bicgstab(CudaQEqSolver &s, const CudaSolveParts &p, Acks2State start, QEqComm &comm);
+  Acks2State bicgstab(CudaSolveContext &s, const CudaSolveParts &p, Acks2State start,
+                      QEqComm &comm);
 
   MemoryTracker &mem_;
   double softness_ = 0.0;

@@ -8,7 +8,6 @@
 #include "common/charges/acks2_bicgstab.h"
 #include "cuda/charges/qeq_cuda_acks2.h"
 #include "cuda/charges/qeq_cuda_rows.cuh"
-#include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/charges/qeq_cuda_sums.cuh"
 #include "cuda/charges/qeq_matrix_half_tiles.h"
 #include "cuda/charges/qeq_matrix_list.cuh"
@@ -126,7 +125,7 @@ void CudaAcks2::launch_product(const CudaSolveParts &p, const double2 *v, double
 // y = (H v.q, X v.u) off the diagonal over every row; other ranks' ghosts of
 // v come through the halo first (this rank's images are gathered as their
 // owners' columns and their rows folded in k_acks2_finish).
-void CudaAcks2::product(CudaQEqSolver &s, const CudaSolveParts &p, const double2 *v, double2 *y,
+void CudaAcks2::product(CudaSolveContext &s, const CudaSolveParts &p, const double2 *v, double2 *y,
                         QEqComm &comm, const int *phase) {
   s.forward_halo(const_cast<double2 *>(v), comm);
   const int n = p.n_total;
@@ -145,7 +144,7 @@ void CudaAcks2::product(CudaQEqSolver &s, const CudaSolveParts &p, const double2
 }
 
 // X_ii = -(sum of row i's X, its images' rows included): X times (0, 1).
-void CudaAcks2::x_diagonal(CudaQEqSolver &s, const CudaSolveParts &p, QEqComm &comm) {
+void CudaAcks2::x_diagonal(CudaSolveContext &s, const CudaSolveParts &p, QEqComm &comm) {
   const int n = p.n_total, nr = p.n_rows;
   const ImageMap im = s.image_map();
   if (n > 0) {

@@ -8,7 +8,6 @@
 
 #include "common/charges/acks2_bicgstab.h"
 #include "cuda/charges/qeq_cuda_acks2.h"
-#include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/charges/qeq_matrix_store.h"
 #include "cuda/kernel_utils.cuh"
 #include "puremd_gpu/errors.h"
@@ -53,7 +52,7 @@ __global__ void k_acks2_results(int n_rows, const int *rows, const double2 *x, d
 
 // In the solver's setup, once the parameters are up: the input's checks
 // (as the host's), bcut up.
-void CudaAcks2::setup(const QEqInput &in, CudaQEqSolver &s) {
+void CudaAcks2::setup(const QEqInput &in, CudaSolveContext &s) {
   const Acks2Input &ak = *model_input<Acks2Input>(in.model);
   ak.check();
   s.upload(bcut_, ak.bcut, in.type ? std::max(in.num_types, 0) : in.n_total);
@@ -67,7 +66,7 @@ void CudaAcks2::row_args(QEqRowArgs &a) const {
   a.softness = softness_;
 }
 
-bool CudaAcks2::solve(const QEqInput &in, CudaQEqSolver &solver, QEqComm &comm, double *q,
+bool CudaAcks2::solve(const QEqInput &in, CudaSolveContext &solver, QEqComm &comm, double *q,
                       QEqResult &res) {
   const CudaSolveParts p = solver.parts();
   const QEqSettings &set = *p.settings;
@@ -108,7 +107,7 @@ bool CudaAcks2::solve(const QEqInput &in, CudaQEqSolver &solver, QEqComm &comm, 
   solver.note_halo(res);
   qeq_push_history(p.global_hist, p.hist_depth, end.x.u, end.x.q);
 
-  const CudaQEqSolver::ResultHome out[] = {{q, p.q}, {u, &u_dev_}};
+  const CudaSolveContext::ResultHome out[] = {{q, p.q}, {u, &u_dev_}};
   solver.results_home(out, 2, comm, [&] {
     k_acks2_results<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, p.stream>>>(
         nr, rows, p.x, p.q->data(), u_dev_.data(), p.hist, p.hist_depth);

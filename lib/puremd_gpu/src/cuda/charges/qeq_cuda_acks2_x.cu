@@ -9,7 +9,6 @@
 
 #include "cuda/charges/qeq_cuda_acks2.h"
 #include "cuda/charges/qeq_cuda_rows.cuh"
-#include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/charges/qeq_matrix_store.h"
 #include "cuda/cub_calls.cuh"
 #include "cuda/kernel_utils.cuh"
@@ -68,7 +67,7 @@ __global__ void __launch_bounds__(kQEqBlock)
 
 // Before H's rows are listed: X's entries counted beside them where H is
 // stored (k_list_rows), else X is not kept (the product evaluates it).
-int *CudaAcks2::count_beside_rows(CudaQEqSolver &s, bool stored) {
+int *CudaAcks2::count_beside_rows(CudaSolveContext &s, bool stored) {
   const std::size_t n = static_cast<std::size_t>(s.atoms().n_total);
   if (!stored) {
     x_count_.release();
@@ -86,7 +85,7 @@ int *CudaAcks2::count_beside_rows(CudaQEqSolver &s, bool stored) {
 // X's rows counted on their own, stored (both triangles, ghost rows
 // included, as beside a Full H), and the fold's map from X's ghost rows
 // (H's tiles scatter to the owners' columns and need none).
-void CudaAcks2::beside_matrix(CudaQEqSolver &s, bool tiles) {
+void CudaAcks2::beside_matrix(CudaSolveContext &s, bool tiles) {
   const CudaSolveParts p = s.parts();
   const int n = p.n_total;
   if (!tiles) {

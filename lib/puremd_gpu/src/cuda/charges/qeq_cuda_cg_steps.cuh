@@ -5,8 +5,8 @@
 #pragma once
 
 #include "cuda/charges/peer_reduce.cuh"
-#include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/charges/qeq_cuda_sums.cuh"
+#include "cuda/charges/qeq_cuda_types.h"
 #include "puremd_gpu/physics/qeq_cg.h"
 
 namespace puremd::cuda {

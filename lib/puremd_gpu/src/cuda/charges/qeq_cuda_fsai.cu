@@ -12,8 +12,8 @@
 #include "common/charges/fsai_refresh.h"
 #include "cuda/charges/cuda_preconditioner.h"
 #include "cuda/charges/qeq_cuda_rows.cuh"
-#include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/charges/qeq_cuda_sums.cuh"
+#include "cuda/charges/qeq_cuda_types.h"
 #include "cuda/kernel_utils.cuh"
 #include "puremd_gpu/physics/qeq_fsai.h"
 

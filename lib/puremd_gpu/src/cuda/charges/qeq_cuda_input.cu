@@ -202,8 +202,8 @@ double *CudaHistoryMirror::gpu_room(std::size_t kept, std::size_t count, const d
     // (a new array each time: its headroom is that of values' growth)
     grown.reserve_discarding(grown_capacity(count, kGrowHeadroom, !values.allocated_before()));
     if (kept > 0)
-      PMD_CUDA_CHECK(cudaMemcpy(grown.data(), values.data(), kept * sizeof(double),
-                                cudaMemcpyDeviceToDevice));
+      PMD_CUDA_CHECK(
+          cudaMemcpy(grown.data(), values.data(), kept * sizeof(double), cudaMemcpyDeviceToDevice));
     values = std::move(grown);
   }
   if (count > kept)

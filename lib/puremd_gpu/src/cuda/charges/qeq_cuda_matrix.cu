@@ -8,9 +8,9 @@
 #include <string>
 #include <type_traits>
 
-#include "common/memory_estimate.h"
 #include "common/charges/qeq_matrix_choice.h"
 #include "common/charges/qeq_rows.h"
+#include "common/memory_estimate.h"
 #include "cuda/charges/qeq_cuda_rows.cuh"
 #include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/charges/qeq_matrix_half_tiles.h"

@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <string>
 
-#include "cuda/charges/qeq_cuda_solver.h"
+#include "cuda/charges/cuda_charge_model.h"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/lane_group.cuh"
 #include "puremd_gpu/errors.h"
@@ -68,7 +68,7 @@ class CudaQtpie final : public CudaChargeModel {
   bool reads_reverse_index() const override { return true; }
 
   // The input's checks (as the host's), the exponents and the potential up.
-  void setup(const QEqInput &in, CudaQEqSolver &s) override {
+  void setup(const QEqInput &in, CudaSolveContext &s) override {
     const QtpieInput &qt = *model_input<QtpieInput>(in.model);
     qt.check(in.chi_shift);
     const double cut_A = qt.reach();
@@ -80,7 +80,7 @@ class CudaQtpie final : public CudaChargeModel {
     if (qt.phi) s.upload(phi_, qt.phi, in.n_total);
   }
 
-  const double *electronegativities(const QEqInput &in, CudaQEqSolver &s) override {
+  const double *electronegativities(const QEqInput &in, CudaSolveContext &s) override {
     const QtpieInput &qt = *model_input<QtpieInput>(in.model);
     const int nl = in.n_local;
     chi_eff_.reserve_discarding(nl, kGrowHeadroom);

@@ -22,7 +22,7 @@
 // ghost rows are empty. Its product adds the transpose by scatter.
 #pragma once
 
-#include "cuda/charges/qeq_cuda_solver.h"
+#include "cuda/charges/qeq_cuda_types.h"
 #include "cuda/engine_atoms.h"
 #include "cuda/lane_group.cuh"
 #include "puremd_gpu/physics/acks2.h"

@@ -22,7 +22,10 @@
 //                QEqComm::sum; which one: common/charges/qeq_scalars_home.h)
 //   models       another charge model (QEqProblem::model) through its
 //                registered implementation (cuda_charge_model.h): QTPIE in
-//                qeq_cuda_qtpie.cu, ACKS2 in qeq_cuda_acks2*.
+//                qeq_cuda_qtpie.cu, ACKS2 in qeq_cuda_acks2*; a model sees
+//                the solve through CudaSolveContext (cuda_solve_context.h)
+// The parts share value types (qeq_cuda_types.h), not this header: only the
+// files that define the solver's own steps include it.
 //
 // Matrix rows. An owned row i holds every active partner within cut_hi
 // (owned partners, and ghosts as the pair-ownership rule keeps them); a
@@ -56,7 +59,9 @@
 #include "common/charges/qeq_matrix_choice.h"
 #include "cuda/charges/cuda_charge_model.h"
 #include "cuda/charges/cuda_preconditioner.h"
+#include "cuda/charges/cuda_solve_context.h"
 #include "cuda/charges/halo_exchange.h"
+#include "cuda/charges/qeq_cuda_types.h"
 #include "cuda/charges/qeq_matrix_pool.h"
 #include "cuda/device_buffer.h"
 #include "cuda/engine_atoms.h"
@@ -65,70 +70,6 @@
 #include "puremd_gpu/qeq.h"
 
 namespace puremd::cuda {
-
-constexpr int kQEqBlock = 256;             // threads per block of every QEq kernel
-constexpr int kQEqMaxReduceBlocks = 1024;  // blocks of the row kernels with partial sums
-constexpr int kTileRows = 32;              // rows per tile of QEqMatrix::Half: the lanes of a warp
-
-// Owner -> images map for folding ghost rows into owners on the device.
-struct ImageMap {
-  const int *start = nullptr, *end = nullptr, *idx = nullptr;  // null: no device fold
-};
-
-// What a kernel needs to know which entries a matrix row has (qeq_cuda_rows.cuh).
-struct QEqRowArgs {
-  EngineAtoms far;    // the atoms (counts, positions, ids, types as given) and the far list
-  const int *active;  // null: all active
-  const int *type;    // null: per-atom parameters
-  int num_types;
-  const double *shield, *gamma;
-  // per ghost (null without ghosts): the owned atom it is an image of, or
-  // -1 (several ranks) for another rank's atom, whose
-  // value the halo exchange brings: its pairs are kept in full in the owned
-  // rows (never summed back to its owner) and its own row is empty
-  const int *owner;
-  double cut2;
-  Taper taper;
-  unsigned long long *bad_type;  // slots kQEqBadTypeFlag, kQEqBadType
-  // ACKS2 (null without): bcut_acks2 per type (type given) or per atom, and the softness
-  const double *bcut;
-  double softness;
-};
-
-// Per-type (type != null) or per-atom QEq parameters, on the device;
-// chi_eff (n_local, QTPIE) replaces chi where given.
-struct ParamArgs {
-  const int *type;
-  const double *chi, *eta, *chi_shift, *chi_eff;
-};
-
-// CG's state on the GPU (one rank, or peer sums): the scalars of iterations by
-// parity (an iteration reads its own while it sets which systems run the
-// next), rho = r . M^-1 r, |b| and the iteration counts.
-struct CgState {
-  CgStep step[2];
-  double rho[2], b_norm[2];
-  double stop[2];  // r . diag(H)^-1 r, the stopping rule's measure (physics/qeq_cg.h)
-  int it[2];
-  double tol;
-  int max_iter;
-  unsigned ticket;  // blocks done with their partial sums (qeq_last_block); 0 between kernels
-};
-
-// The QEq solver's read-back slots (slots_, readback.h): the input's checks
-// and the matrix's sizes, which come home together where the matrix is sized.
-enum QEqSlot : int {
-  kQEqRows = 0,      // rows selected (cub::DeviceSelect's count)
-  kQEqBadRow,        // lowest owned atom of the group qeq_row_parameters_ok rejects (kNoIndex)
-  kQEqNoOwner,       // ghosts whose owner is not known (-1)
-  kQEqEntries,       // H's entries (rows), the tiles' values
-  kQEqEntries2,      // beside them: X's entries (rows), the tiles' entries or partners
-  kQEqNonEmptyRows,  // rows of H with entries
-  kQEqTileOverflow,  // a tile's partners did not fit its table
-  kQEqBadTypeFlag,   // an atom type without QEq parameters was met (set once),
-  kQEqBadType,       // and that type
-  kNumQEqSlots
-};
 
 // A ChargeHistory's blocks on the GPU (ChargeHistory::Mirror): owned by the
 // history, so not on an engine's tracker (the fix reports it to LAMMPS).
@@ -146,38 +87,7 @@ class CudaHistoryMirror final : public ChargeHistory::Mirror {
   int device_;
 };
 
-class QEqMatrixStore;
-struct QEqMatrixSolve;
-struct QEqMatrixPool;
-
-// What a model that solves a system of its own (CudaChargeModel::solve)
-// uses of the solve in progress, lent by the solver (CudaQEqSolver::parts).
-struct CudaSolveParts {
-  cudaStream_t stream = nullptr;
-  MemoryTracker *mem = nullptr;
-  DeviceArray<unsigned char> *cub = nullptr;         // the engine's CUB scratch
-  Readback<QEqSlot, kNumQEqSlots> *slots = nullptr;  // (read by the matrix's build)
-  const QEqSettings *settings = nullptr;             // CG's limits as the solve has them
-  const ParamArgs *params = nullptr;
-  const QEqRowArgs *row_args = nullptr;  // the row rules' inputs
-  int n_local = 0, n_total = 0, n_rows = 0;
-  const int *rows = nullptr;  // H's rows (the group's owned atoms), n_rows
-  // CG's vectors, a double2 per atom (two quantities), sized for the solve
-  double2 *x = nullptr, *b = nullptr, *r = nullptr, *d = nullptr, *p = nullptr, *w = nullptr;
-  double *diag = nullptr, *diag_inv = nullptr;  // for H's diagonal and its inverse
-  double *partial = nullptr;                    // row kernels' partial sums (reduce_blocks)
-  DeviceArray<double> *q = nullptr;             // the charges on the GPU (n_total)
-  // the history's mirror (per atom, depth) and its global block (host)
-  double *hist = nullptr, *global_hist = nullptr;
-  int hist_depth = 0;
-  // H: the pool's arrays, this solve's way of holding it, what that reads
-  const QEqMatrixPool *pool = nullptr;
-  QEqMatrixStore *store = nullptr;
-  const QEqMatrixSolve *matrix = nullptr;
-  bool tiles = false;  // the store is Half in tiles (CudaHalfTiles)
-};
-
-class CudaQEqSolver {
+class CudaQEqSolver final : public CudaSolveContext {
  public:
   // On the engine's device, stream, memory tracker and CUB scratch.
   CudaQEqSolver(int device, cudaStream_t stream, MemoryTracker &mem,
@@ -197,51 +107,27 @@ class CudaQEqSolver {
   // copies them to dst (n_total, device) and returns true.
   bool copy_charges(double *dst);
 
-  // --- What a model's implementation reads during a solve (cuda_charge_model.h)
-  cudaStream_t stream() const { return stream_; }
-  // the engine's atoms and far list; the QEq parameters on the GPU (setup)
-  const EngineAtoms &atoms() const { return atoms_; }
-  const ParamArgs &params() const { return params_; }
-  template <class T>
-  void upload(DeviceArray<T> &dst, const T *src, std::size_t n) {
-    dst.reserve_discarding(n, kGrowHeadroom);
-    if (n > 0)
-      PMD_CUDA_CHECK(cudaMemcpyAsync(dst.data(), src, n * sizeof(T), kCallerCopy, stream_));
-  }
-
-  // --- What a model that solves a system of its own uses (ACKS2,
-  // cuda_charge_model.h): the solve's parts, and the steps it shares
-  CudaSolveParts parts();
-  unsigned reduce_blocks() const;
-  // Finishes the block partial sums of the last row kernel and brings nc sums home.
-  void finish_sums(unsigned nblocks, int nc, double *out);
-  // Whether the scalars of an iteration stay on the GPU (one rank with rows).
-  bool scalars_on_device(const QEqComm &comm) const;
-  // the owner -> images map of ghost rows to fold (none: nothing to fold)
-  ImageMap image_map() const;
-  // The fold's map from per-row counts (int: a model's own rows), for the
-  // ghost rows that have entries.
-  void build_image_map(const int *row_counts);
-  // Several ranks: ghost values of v from the atoms they are images of,
-  // through the halo exchange on the GPU (one rank: the product gathers).
-  template <class T>
-  void forward_halo(T *v, QEqComm &comm) {
+  // --- The solve lent to a model (cuda_solve_context.h)
+  cudaStream_t stream() const override { return stream_; }
+  const EngineAtoms &atoms() const override { return atoms_; }
+  const ParamArgs &params() const override { return params_; }
+  CudaSolveParts parts() override;
+  unsigned reduce_blocks() const override;
+  void finish_sums(unsigned nblocks, int nc, double *out) override;
+  bool scalars_on_device(const QEqComm &comm) const override;
+  ImageMap image_map() const override;
+  void build_image_map(const int *row_counts) override;
+  void forward_halo(double2 *v, QEqComm &comm) override {
     if (halo_mode_) halo_.forward(v, comm);
   }
-  void note_halo(QEqResult &res) const {
+  void note_halo(QEqResult &res) const override {
     if (!halo_mode_) return;
     res.halo_peers_copy = halo_.peers_by_copy();
     res.halo_peers_mpi = halo_.peers_by_mpi();
   }
-  // A per-atom result: the caller's array (n_total) and its GPU copy.
-  struct ResultHome {
-    double *host;
-    DeviceArray<double> *dev;
-  };
-  // The results into the caller's arrays (qeq_cuda_ghosts.cu); set_rows
-  // writes the rows' values on the GPU.
+  // (qeq_cuda_ghosts.cu)
   void results_home(const ResultHome *out, int count, QEqComm &comm,
-                    const std::function<void()> &set_rows);
+                    const std::function<void()> &set_rows) override;
 
  private:
   // --- qeq_cuda_input.cu

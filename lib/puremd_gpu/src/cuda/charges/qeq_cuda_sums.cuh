@@ -6,7 +6,7 @@
 
 #include <cub/block/block_reduce.cuh>
 
-#include "cuda/charges/qeq_cuda_solver.h"
+#include "cuda/charges/qeq_cuda_types.h"
 
 namespace puremd::cuda {
 

@@ -4,8 +4,8 @@
 
 #include <type_traits>
 
-#include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/charges/qeq_cuda_sums.cuh"
+#include "cuda/charges/qeq_cuda_types.h"
 #include "cuda/charges/qeq_matrix_half_tiles.h"
 #include "cuda/kernel_utils.cuh"
 

@@ -10,7 +10,7 @@
 #include <type_traits>
 
 #include "cuda/charges/qeq_cuda_rows.cuh"
-#include "cuda/charges/qeq_cuda_solver.h"
+#include "cuda/charges/qeq_cuda_types.h"
 #include "cuda/charges/qeq_matrix_store.h"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/lane_group.cuh"

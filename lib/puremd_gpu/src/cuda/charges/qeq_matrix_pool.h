@@ -4,6 +4,7 @@
 
 #include <cuda_runtime.h>
 
+#include "common/charges/qeq_matrix_choice.h"
 #include "cuda/device_buffer.h"
 
 namespace puremd::cuda {

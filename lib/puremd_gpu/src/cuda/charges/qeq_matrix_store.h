@@ -15,7 +15,8 @@
 #include <functional>
 #include <memory>
 
-#include "cuda/charges/qeq_cuda_solver.h"
+#include "cuda/charges/qeq_cuda_types.h"
+#include "cuda/charges/qeq_matrix_pool.h"
 
 namespace puremd::cuda {
 
