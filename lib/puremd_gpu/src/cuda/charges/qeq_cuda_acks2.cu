@@ -27,6 +27,7 @@
 #include <type_traits>
 
 #include "common/charges/acks2_bicgstab.h"
+#include "common/charges/device_iterations.h"
 #include "cuda/charges/qeq_cuda_acks2.h"
 #include "cuda/charges/qeq_cuda_rows.cuh"
 #include "cuda/charges/qeq_cuda_sums.cuh"
@@ -279,32 +280,32 @@ Acks2State CudaAcks2::bicgstab(CudaSolveContext &solver, const CudaSolveParts &p
     step(ProductSums{});
     residual();
     step(Begin{});
-    // Iterations in batches (see the top of the file); kernels of an
-    // iteration queued after the stop do nothing.
-    int batch = std::max(1, last_iters_ - 1);
-    for (;;) {
-      for (int k = 0; k < batch; ++k) {
-        k_acks2_direction_step<<<1, 1, 0, parts.stream>>>(st);
-        PMD_CUDA_CHECK_LAUNCH("k_acks2_direction_step", parts.stream);
-        direction();
-        product(d, h.d, &st->d, z, r_hat, phase);
-        step(Alpha{});
-        half_step();
-        step(Early{});
-        early();
-        product(s_hat, h.s, &st->s, y, s, phase);  // s_hat's multipliers are s's
-        step(Omega{});
-        step_end();
-        step(End{});
-      }
-      probe_.reserve_discarding(1);
-      PMD_CUDA_CHECK(cudaMemcpyAsync(probe_.data(), st, sizeof(Acks2State), cudaMemcpyDeviceToHost,
-                                     parts.stream));
-      PMD_CUDA_CHECK(cudaStreamSynchronize(parts.stream));
-      h = probe_[0];
-      if (h.phase == kAcks2Done) break;
-      batch = 2;
-    }
+    // Iterations in batches (common/charges/device_iterations.h); kernels
+    // of an iteration queued after the stop do nothing.
+    run_iterations_in_batches(
+        last_iters_,
+        [&](int) {
+          k_acks2_direction_step<<<1, 1, 0, parts.stream>>>(st);
+          PMD_CUDA_CHECK_LAUNCH("k_acks2_direction_step", parts.stream);
+          direction();
+          product(d, h.d, &st->d, z, r_hat, phase);
+          step(Alpha{});
+          half_step();
+          step(Early{});
+          early();
+          product(s_hat, h.s, &st->s, y, s, phase);  // s_hat's multipliers are s's
+          step(Omega{});
+          step_end();
+          step(End{});
+        },
+        [&] {
+          probe_.reserve_discarding(1);
+          PMD_CUDA_CHECK(cudaMemcpyAsync(probe_.data(), st, sizeof(Acks2State),
+                                         cudaMemcpyDeviceToHost, parts.stream));
+          PMD_CUDA_CHECK(cudaStreamSynchronize(parts.stream));
+          h = probe_[0];
+          return h.phase == kAcks2Done;
+        });
   } else {
     // The loop on the host (common/charges/acks2_bicgstab.h) over these kernels; a
     // row kernel's sums over the ranks in one collective call, in this order

@@ -29,6 +29,7 @@
 #include <cmath>
 #include <memory>
 
+#include "common/charges/device_iterations.h"
 #include "common/charges/qeq_cg_loop.h"
 #include "common/charges/qeq_scalars_home.h"
 #include "cuda/charges/qeq_cg_scalars.h"
@@ -297,25 +298,25 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
 
   QEqResult res;
   if (on_device) {
-    // Iterations are queued in batches; the first batch is as long as the
-    // last solve took, less one (a solve rarely needs fewer), then two at a
-    // time, so that few iterations are queued for nothing.
+    // iterations queued in batches, "still running?" read once a batch
+    // (common/charges/device_iterations.h)
     const CgStep none{};
-    int queued = 0, batch = std::max(1, cg_last_iters_ - 1);
-    for (;;) {
-      for (int k = 0; k < batch; ++k, ++queued) {
-        const int par = queued & 1;
-        product(par);       // and alpha
-        update(none, par);  // and rho, beta
-        direction(none, par);
-      }
-      cg_probe_.reserve_discarding(1);
-      PMD_CUDA_CHECK(
-          cudaMemcpyAsync(cg_probe_.data(), st, sizeof(CgState), cudaMemcpyDeviceToHost, stream_));
-      PMD_CUDA_CHECK(cudaStreamSynchronize(stream_));
-      if (!cg_probe_[0].step[queued & 1].running) break;
-      batch = 2;
-    }
+    int queued = 0;
+    run_iterations_in_batches(
+        cg_last_iters_,
+        [&](int k) {
+          product(k & 1);       // and alpha
+          update(none, k & 1);  // and rho, beta
+          direction(none, k & 1);
+          queued = k + 1;
+        },
+        [&] {
+          cg_probe_.reserve_discarding(1);
+          PMD_CUDA_CHECK(cudaMemcpyAsync(cg_probe_.data(), st, sizeof(CgState),
+                                         cudaMemcpyDeviceToHost, stream_));
+          PMD_CUDA_CHECK(cudaStreamSynchronize(stream_));
+          return !cg_probe_[0].step[queued & 1].running;
+        });
     res.iter_s = cg_probe_[0].it[0];
     res.iter_t = cg_probe_[0].it[1];
   } else {
