@@ -138,3 +138,28 @@ TEST(QEqMatrixChoice, ThreadsPerRowFromTheMeanRowLength) {
   EXPECT_EQ(pick_threads_per_row(12 * 10 - 1, 10, 0), 4);
   EXPECT_EQ(pick_threads_per_row(0, 0, 0), 4);  // no rows
 }
+
+TEST(QEqMatrixChoice, StoreOfEachFormat) {
+  EXPECT_EQ(qeq_store_for(QEqMatrix::Full, false, false), QEqStore::Full);
+  EXPECT_EQ(qeq_store_for(QEqMatrix::Full, true, true), QEqStore::Full);
+  // Half in tiles, in rows once this solve's tiles overflowed
+  EXPECT_EQ(qeq_store_for(QEqMatrix::Half, false, false), QEqStore::HalfTiles);
+  EXPECT_EQ(qeq_store_for(QEqMatrix::Half, true, false), QEqStore::HalfRows);
+  // Free: each pair once for QEq, both triangles where a model reads H's rows
+  EXPECT_EQ(qeq_store_for(QEqMatrix::Free, false, false), QEqStore::FreeOnce);
+  EXPECT_EQ(qeq_store_for(QEqMatrix::Free, false, true), QEqStore::FreeRows);
+}
+
+TEST(QEqMatrixChoice, EveryStoreHoldsTheFormatItIsChosenFor) {
+  for (QEqMatrix m : {QEqMatrix::Full, QEqMatrix::Half, QEqMatrix::Free})
+    for (bool failed : {false, true})
+      for (bool own : {false, true}) {
+        const QEqStoreTraits t = qeq_store_traits(qeq_store_for(m, failed, own));
+        EXPECT_EQ(t.format, m);
+        // a model with its own product reads the rows: never each pair once in rows
+        if (own && m != QEqMatrix::Half) EXPECT_FALSE(t.once);
+        EXPECT_EQ(t.tiles, m == QEqMatrix::Half && !failed);
+      }
+  EXPECT_TRUE(qeq_store_traits(QEqStore::HalfRows).once);
+  EXPECT_FALSE(qeq_store_traits(QEqStore::Full).once);
+}

@@ -50,6 +50,32 @@ bool qeq_reads_reverse_index(const QEqFormatQuery &q, bool both_fit) {
   }
 }
 
+QEqStoreTraits qeq_store_traits(QEqStore s) {
+  switch (s) {
+    case QEqStore::HalfTiles:
+      return {QEqMatrix::Half, true, true};
+    case QEqStore::HalfRows:
+      return {QEqMatrix::Half, true, false};
+    case QEqStore::FreeOnce:
+      return {QEqMatrix::Free, true, false};
+    case QEqStore::FreeRows:
+      return {QEqMatrix::Free, false, false};
+    default:
+      return {QEqMatrix::Full, false, false};
+  }
+}
+
+QEqStore qeq_store_for(QEqMatrix m, bool tiles_failed, bool own_product) {
+  switch (m) {
+    case QEqMatrix::Half:
+      return tiles_failed ? QEqStore::HalfRows : QEqStore::HalfTiles;
+    case QEqMatrix::Free:
+      return own_product ? QEqStore::FreeRows : QEqStore::FreeOnce;
+    default:
+      return QEqStore::Full;
+  }
+}
+
 int pick_threads_per_row(long long nnz, long long nonempty_rows, int forced) {
   if (forced) return forced;
   const double mean = nonempty_rows > 0 ? static_cast<double>(nnz) / nonempty_rows : 0.0;

@@ -66,6 +66,27 @@ QEqMatrix qeq_format_after_tile_overflow(const QEqFormatQuery &q);
 // would not fit (`both_fit`: both triangles, about twice the far list's room).
 bool qeq_reads_reverse_index(const QEqFormatQuery &q, bool both_fit);
 
+// The ways of holding H, one store each in the CUDA solver
+// (cuda/charges/qeq_matrix_*.cu, registered by this key: qeq_matrix_store.h).
+enum class QEqStore { Full, HalfTiles, HalfRows, FreeOnce, FreeRows };
+constexpr int kNumQEqStores = 5;
+
+// What a store is, as the rule below and the solver read it: the format it
+// holds, whether it holds each pair once (no ghost rows to fold: the product
+// scatters the transpose), whether it holds H in tiles.
+struct QEqStoreTraits {
+  QEqMatrix format;
+  bool once;
+  bool tiles;
+};
+QEqStoreTraits qeq_store_traits(QEqStore s);
+
+// The store that holds format m (Full, Half or Free) for a solve: Half in
+// tiles unless this solve's tiles overflowed (then in rows); Free each pair
+// once, but both triangles for a model whose products read H's rows beside
+// its own (own_product: ACKS2).
+QEqStore qeq_store_for(QEqMatrix m, bool tiles_failed, bool own_product);
+
 // Threads per matrix row in the SpMV: `forced` (QEqSettings::threads_per_row)
 // or, for 0, from the mean length of the non-empty rows, about three entries
 // a lane at most: 32 from 96 entries, 16 from 32, 8 from 12, else 4.

@@ -13,7 +13,6 @@
 #include "common/memory_estimate.h"
 #include "cuda/charges/qeq_cuda_rows.cuh"
 #include "cuda/charges/qeq_cuda_solver.h"
-#include "cuda/charges/qeq_matrix_half_tiles.h"
 #include "cuda/charges/qeq_matrix_store.h"
 #include "cuda/cub_calls.cuh"
 #include "cuda/kernel_utils.cuh"
@@ -92,25 +91,26 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   ms.read_sizes = [this, &in] { read_matrix_size(in); };
   ms.nnz = &nnz_;
   ms.x_count = nullptr;
-  store_ = store_for(asked, false);
+  take_store(qeq_store_for(asked, false, own_product()));
   // Half in tiles (qeq_matrix_half_tiles.cu), or, when a tile's partners
   // overflow its table (atoms far from LAMMPS's spatial sort), as Auto
   // chooses without tiles (Full where it fits), else Half in rows.
-  if (store_ == half_tiles_.get()) {
+  if (store_kind_ == QEqStore::HalfTiles) {
     if (store_->build(ms)) {
       ms.threads_per_row = pick_threads_per_row(nnz_, nonempty_rows_, settings_.threads_per_row);
       if (model_now_) model_now_->beside_matrix(*this, true);
       return;
     }
     tiles_overflowed_ = true;
-    store_ = half_rows_.get();  // (no tiles held: Half fits as in rows)
+    take_store(QEqStore::HalfRows);  // (no tiles held: Half fits as in rows)
     // (ACKS2's product has no Half in rows: Full where it fits, else Free;
     // an explicit `half` tries the tiles again at the next list build)
     QEqFormatQuery q = format_query(f);
     if (own_product()) q.full_fits = f.rev_start && store_fits(f.row_room + f.rev_total);
-    store_ = store_for(qeq_format_after_tile_overflow(q), true);
+    take_store(qeq_store_for(qeq_format_after_tile_overflow(q), true, own_product()));
   }
-  if (store_->format() != QEqMatrix::Half) half_tiles_->release();  // (their memory to it)
+  for (auto &other : stores_)  // (the memory of another format to this one)
+    if (other && other->format() != store_->format()) other->release();
   // a model's own entries counted beside H's rows
   if (model_now_)
     ms.x_count = model_now_->count_beside_rows(*this, store_->format() != QEqMatrix::Free);
@@ -122,17 +122,16 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
 
 bool CudaQEqSolver::own_product() const { return model_now_ && model_now_->own_product(); }
 
-// The store of format m: ACKS2 reads H's rows beside X's, both triangles,
-// where it evaluates H (Free); Half is in tiles unless they overflowed.
-QEqMatrixStore *CudaQEqSolver::store_for(QEqMatrix m, bool tiles_failed) const {
-  switch (m) {
-    case QEqMatrix::Half:
-      return tiles_failed ? half_rows_.get() : half_tiles_.get();
-    case QEqMatrix::Free:
-      return own_product() ? free_rows_.get() : free_once_.get();
-    default:
-      return full_.get();
+// This solve's store (qeq_matrix_store.h), made when a solve first takes it.
+void CudaQEqSolver::take_store(QEqStore k) {
+  auto &made = stores_[static_cast<int>(k)];
+  if (!made) {
+    const auto *entry = QEqMatrixStores::find(k);
+    if (!entry) throw RuntimeError("QEq (CUDA): no matrix store registered for this format");
+    made = entry->make(pool_);
   }
+  store_kind_ = k;
+  store_ = made.get();
 }
 
 // What this solve's format is chosen from (common/charges/qeq_matrix_choice.h): the
@@ -189,7 +188,8 @@ bool CudaQEqSolver::store_fits(long long room) const {
 // HNS 28^3 "did not fit" at the second solve, which then went matrix-free
 // with a reverse index: 4x slower.)
 bool CudaQEqSolver::half_fits(long long row_room, int n_local, int n_total, bool fsai) const {
-  if (store_ == half_tiles_.get()) return adding_fits(nnz_, pool_.val.capacity(), sizeof(double));
+  if (store_kind_ == QEqStore::HalfTiles)
+    return adding_fits(nnz_, pool_.val.capacity(), sizeof(double));
   if (tiles_overflowed_) return store_fits(row_room);
   const MemoryEstimate step =
       estimate_device_memory(MemoryEstimateInput{n_local, n_total, row_room, true, fsai});

@@ -14,7 +14,6 @@
 #include "cuda/charges/qeq_cuda_rows.cuh"
 #include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/charges/qeq_cuda_sums.cuh"
-#include "cuda/charges/qeq_matrix_half_tiles.h"
 #include "cuda/charges/qeq_matrix_store.h"
 #include "cuda/kernel_utils.cuh"
 #include "cuda/lane_group.cuh"
@@ -83,13 +82,8 @@ CudaQEqSolver::CudaQEqSolver(int device, cudaStream_t stream, MemoryTracker &mem
       stream_(stream),
       mem_(mem),
       cub_tmp_(cub_scratch),
-      full_(make_full_matrix(pool_)),
-      half_tiles_(std::make_unique<CudaHalfTiles>(pool_)),
-      half_rows_(make_half_rows_matrix(pool_)),
-      free_once_(make_free_matrix(pool_, true)),
-      free_rows_(make_free_matrix(pool_, false)),
-      store_(full_.get()),
       ms_(std::make_unique<QEqMatrixSolve>()) {
+  take_store(QEqStore::Full);
   sums_dev_.reserve_discarding(8);
   partial_.reserve_discarding(static_cast<std::size_t>(6) * kQEqMaxReduceBlocks);
   sums_host_.reserve_discarding(8);
@@ -214,7 +208,7 @@ CudaSolveParts CudaQEqSolver::parts() {
   p.pool = &pool_;
   p.store = store_;
   p.matrix = ms_.get();
-  p.tiles = store_ == half_tiles_.get();
+  p.tiles = qeq_store_traits(store_kind_).tiles;
   return p;
 }
 

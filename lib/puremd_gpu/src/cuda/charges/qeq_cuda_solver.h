@@ -151,8 +151,8 @@ class CudaQEqSolver final : public CudaSolveContext {
   bool half_fits(long long row_room, int n_local, int n_total, bool fsai) const;
   bool adding_fits(long long room, std::size_t held, std::size_t bytes) const;
   void read_matrix_size(const QEqInput &in);
-  // the store of format m (tiles_failed: Half's tiles overflowed this solve)
-  QEqMatrixStore *store_for(QEqMatrix m, bool tiles_failed) const;
+  // this solve's store from now on (made at its first use)
+  void take_store(QEqStore k);
   // this solve's model reads H in its own products (CudaChargeModel::own_product)
   bool own_product() const;
 
@@ -221,7 +221,8 @@ class CudaQEqSolver final : public CudaSolveContext {
   // the matrix's arrays, and the ways of holding it (qeq_matrix_store.h),
   // made once; this solve's (QEqResult::matrix) and what it reads of the solve
   QEqMatrixPool pool_{mem_};
-  std::unique_ptr<QEqMatrixStore> full_, half_tiles_, half_rows_, free_once_, free_rows_;
+  std::unique_ptr<QEqMatrixStore> stores_[kNumQEqStores];
+  QEqStore store_kind_ = QEqStore::Full;
   QEqMatrixStore *store_ = nullptr;
   std::unique_ptr<QEqMatrixSolve> ms_;
   // the fold of ghost rows (owner -> images)

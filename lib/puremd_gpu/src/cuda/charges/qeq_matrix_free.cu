@@ -74,11 +74,9 @@ class CudaFreeMatrix final : public QEqMatrixStore {
   QEqMatrixPool &p_;
 };
 
-}  // namespace
+const QEqMatrixStores::Add<CudaFreeMatrix<true>> kFreeOnce(QEqStore::FreeOnce);
+const QEqMatrixStores::Add<CudaFreeMatrix<false>> kFreeRows(QEqStore::FreeRows);
 
-std::unique_ptr<QEqMatrixStore> make_free_matrix(QEqMatrixPool &pool, bool once) {
-  if (once) return std::make_unique<CudaFreeMatrix<true>>(pool);
-  return std::make_unique<CudaFreeMatrix<false>>(pool);
-}
+}  // namespace
 
 }  // namespace puremd::cuda

@@ -59,10 +59,8 @@ class CudaFullMatrix final : public QEqMatrixStore {
   QEqMatrixPool &p_;
 };
 
-}  // namespace
+const QEqMatrixStores::Add<CudaFullMatrix> kFull(QEqStore::Full);
 
-std::unique_ptr<QEqMatrixStore> make_full_matrix(QEqMatrixPool &pool) {
-  return std::make_unique<CudaFullMatrix>(pool);
-}
+}  // namespace
 
 }  // namespace puremd::cuda

@@ -72,10 +72,8 @@ class CudaHalfRows final : public QEqMatrixStore {
   QEqMatrixPool &p_;
 };
 
-}  // namespace
+const QEqMatrixStores::Add<CudaHalfRows> kHalfRows(QEqStore::HalfRows);
 
-std::unique_ptr<QEqMatrixStore> make_half_rows_matrix(QEqMatrixPool &pool) {
-  return std::make_unique<CudaHalfRows>(pool);
-}
+}  // namespace
 
 }  // namespace puremd::cuda

@@ -360,6 +360,10 @@ bool CudaHalfTiles::find_partners(const QEqMatrixSolve &s) {
   }
 }
 
+namespace {
+const QEqMatrixStores::Add<CudaHalfTiles> kHalfTiles(QEqStore::HalfTiles);
+}  // namespace
+
 // The tiles' arrays given back (a solve that stores another format); found
 // again if a later solve takes Half.
 void CudaHalfTiles::release() {

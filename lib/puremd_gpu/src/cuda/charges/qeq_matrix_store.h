@@ -1,6 +1,7 @@
 // How the CUDA QEq solver holds H for its products (QEqMatrix), one
-// implementation per way, each in its own file, the one of a solve chosen on
-// the host (common/charges/qeq_matrix_choice.h, CudaQEqSolver::build_matrix):
+// implementation per way (QEqStore), each in its own file, the one of a solve
+// chosen on the host (common/charges/qeq_matrix_choice.h: qeq_matrix_format,
+// qeq_store_for):
 //   qeq_matrix_full.cu        Full: rows of both triangles, ghost rows folded
 //   qeq_matrix_half_tiles.cu  Half: each pair once, in tiles of 32 rows
 //   qeq_matrix_half_rows.cu   Half in rows, where a tile's partners overflow
@@ -15,6 +16,8 @@
 #include <functional>
 #include <memory>
 
+#include "common/charges/qeq_matrix_choice.h"
+#include "common/registry.h"
 #include "cuda/charges/qeq_cuda_types.h"
 #include "cuda/charges/qeq_matrix_pool.h"
 
@@ -56,10 +59,10 @@ class QEqMatrixStore {
   virtual bool tiles_reused() const { return false; }
 };
 
-// The stores (each made once, by the solver). Free: `once` each pair once
-// (QEq's), else both triangles (ACKS2's product reads H's rows beside X's).
-std::unique_ptr<QEqMatrixStore> make_full_matrix(QEqMatrixPool &pool);
-std::unique_ptr<QEqMatrixStore> make_half_rows_matrix(QEqMatrixPool &pool);
-std::unique_ptr<QEqMatrixStore> make_free_matrix(QEqMatrixPool &pool, bool once);
+// The stores, each registered in its own file under its key (QEqStore,
+// whose traits the host rule reads: common/charges/qeq_matrix_choice.h), each
+// made once, by the solver, when a solve first takes it:
+//   const QEqMatrixStores::Add<MyStore> kMy(QEqStore::...);  // MyStore(QEqMatrixPool &)
+using QEqMatrixStores = Registry<QEqStore, QEqMatrixStore, QEqMatrixPool &>;
 
 }  // namespace puremd::cuda
