@@ -143,7 +143,7 @@ void CudaQEqSolver::setup(const QEqInput &in, ChargeHistory &history) {
                                               row_flag_.data(), rows_dev_.data(),
                                               slots_.at(kQEqRows), nl, stream_));
   }
-  find_ghost_owners(in);
+  ghosts_.find_owners(in, atoms_, iota_.data(), halo_mode_);
   hist_dev_ = history_on_device(history, nl);
   global_hist_ = history.global_block();
   hist_depth_ = history.depth();

@@ -1,7 +1,6 @@
 // The CUDA QEq solver's matrix for a solve (see qeq_cuda_solver.h): which
 // way of holding it (decided on the host, common/charges/qeq_matrix_choice.h; the
-// ways in qeq_matrix_store.h), the memory it may take, and the owner ->
-// images map that folds ghost rows into their owners.
+// ways in qeq_matrix_store.h) and the memory it may take.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -20,37 +19,6 @@
 #include "puremd_gpu/errors.h"
 
 namespace puremd::cuda {
-namespace {
-
-// Segment bounds of sorted keys: [start[k], end[k]) holds key k (k < nseg);
-// start and end must be zero on entry.
-__global__ void k_segment_bounds(const int *key, int n, int nseg, int *start, int *end) {
-  const int p = blockIdx.x * kQEqBlock + threadIdx.x;
-  if (p >= n) return;
-  const int k = key[p];
-  if (k < 0 || k >= nseg) return;
-  if (p == 0 || key[p - 1] != k) start[k] = p;
-  if (p == n - 1 || key[p + 1] != k) end[k] = p + 1;
-}
-
-// Owner -> images map key per ghost: the owner if the ghost row has entries,
-// else n_local (sorted past every owner).
-template <class Count>
-__global__ void k_image_keys(const int *owner, const Count *row_count, int n_local, int n_ghost,
-                             int *key, int *idx) {
-  const int k = blockIdx.x * kQEqBlock + threadIdx.x;
-  if (k >= n_ghost) return;
-  key[k] = row_count[n_local + k] > 0 ? owner[k] : n_local;
-  idx[k] = n_local + k;
-}
-
-int bits_for(int max_value) {
-  int b = 1;
-  while (b < 31 && (1ll << b) <= max_value) ++b;
-  return b;
-}
-
-}  // namespace
 
 // This solve's H (qeq_matrix_store.h): the format chosen on the host
 // (common/charges/qeq_matrix_choice.h), its store built from the far list, which
@@ -76,7 +44,7 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   a.num_types = in.num_types;
   a.shield = in.type ? shield_dev_.data() : nullptr;
   a.gamma = gamma_dev_.data();
-  a.owner = n > nl ? owner_dev_.data() : nullptr;
+  a.owner = ghosts_.owners(nl, n);
   a.cut2 = settings_.cut_hi * settings_.cut_hi;
   a.taper = taper_;
   a.bad_type = slots_.at(kQEqBadTypeFlag);
@@ -117,7 +85,7 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   store_->build(ms);
   ms.threads_per_row = pick_threads_per_row(nnz_, nonempty_rows_, settings_.threads_per_row);
   if (model_now_) model_now_->beside_matrix(*this, false);
-  if (!store_->once()) build_image_map(nullptr);
+  if (!store_->once()) ghosts_.build_image_map(pool_.row_count.data(), nl, n);
 }
 
 bool CudaQEqSolver::own_product() const { return model_now_ && model_now_->own_product(); }
@@ -226,42 +194,11 @@ void CudaQEqSolver::read_matrix_size(const QEqInput &in) {
   n_rows_ = static_cast<int>(slots_[kQEqRows]);
 }
 
-// The fold of ghost rows: for each owner, its images whose rows have entries,
-// by ascending ghost index (a deterministic sum). A matrix with each pair
-// once has no ghost rows: its product scatters to the owners' columns.
-void CudaQEqSolver::build_image_map(const int *row_counts) {
-  {
-    const int n = n_total_, nl = n_local_, n_ghost = n - nl;
-    img_start_.reserve_discarding(nl, kGrowHeadroom);
-    img_end_.reserve_discarding(nl, kGrowHeadroom);
-    img_idx_.reserve_discarding(n_ghost, kGrowHeadroom);
-    key_.reserve_discarding(n_ghost, kGrowHeadroom);
-    key_sorted_.reserve_discarding(n_ghost, kGrowHeadroom);
-    idx_.reserve_discarding(n_ghost, kGrowHeadroom);
-    if (nl > 0) {
-      PMD_CUDA_CHECK(cudaMemsetAsync(img_start_.data(), 0, nl * sizeof(int), stream_));
-      PMD_CUDA_CHECK(cudaMemsetAsync(img_end_.data(), 0, nl * sizeof(int), stream_));
-    }
-    if (n_ghost > 0) {
-      if (row_counts)
-        k_image_keys<<<blocks_for(n_ghost, kQEqBlock), kQEqBlock, 0, stream_>>>(
-            owner_dev_.data(), row_counts, nl, n_ghost, key_.data(), idx_.data());
-      else
-        k_image_keys<<<blocks_for(n_ghost, kQEqBlock), kQEqBlock, 0, stream_>>>(
-            owner_dev_.data(), pool_.row_count.data(), nl, n_ghost, key_.data(), idx_.data());
-      PMD_CUDA_CHECK_LAUNCH("k_image_keys", stream_);
-      sort_pairs(cub_tmp_, key_.data(), key_sorted_.data(), idx_.data(), img_idx_.data(), n_ghost,
-                 bits_for(nl), stream_);
-      k_segment_bounds<<<blocks_for(n_ghost, kQEqBlock), kQEqBlock, 0, stream_>>>(
-          key_sorted_.data(), n_ghost, nl, img_start_.data(), img_end_.data());
-      PMD_CUDA_CHECK_LAUNCH("k_segment_bounds(images)", stream_);
-    }
-  }
-}
-
+// The fold of this solve's ghost rows: none where H holds each pair once
+// (ACKS2's X still has ghost rows).
 ImageMap CudaQEqSolver::image_map() const {
-  if (store_->once() && !own_product()) return ImageMap{};  // (ACKS2: X's ghost rows)
-  return ImageMap{img_start_.data(), img_end_.data(), img_idx_.data()};
+  if (store_->once() && !own_product()) return ImageMap{};
+  return ghosts_.image_map();
 }
 
 }  // namespace puremd::cuda

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -217,6 +218,38 @@ CudaSolveParts CudaQEqSolver::parts() {
 void CudaQEqSolver::multiply(const double2 *v, double2 *y, const int *running) {
   if (n_total_ == 0) return;
   store_->multiply(*ms_, v, y, running);
+}
+
+// Ghost entries of a per-atom result from their owners: the halo exchange
+// (several ranks: every rank joins it, ghosts or not), else the gather.
+void CudaQEqSolver::refresh_ghost_charges(double *q, QEqComm &comm) {
+  if (halo_mode_) {
+    halo_.forward(q, comm);
+    return;
+  }
+  ghosts_.gather(q, n_local_, n_total_);
+}
+
+// The solve's per-atom results into the caller's arrays, for every model:
+// the owned atoms outside the rows keep the caller's values (uploaded
+// first), set_rows writes the rows' on the GPU, the ghosts get their
+// owners' values there, and everything (n_total each) comes home.
+void CudaQEqSolver::results_home(const ResultHome *out, int count, QEqComm &comm,
+                                 const std::function<void()> &set_rows) {
+  const int n = n_total_, nl = n_local_, nr = n_rows_;
+  if (nr == 0 && !halo_mode_ && n == nl) return;  // nothing set, no ghost to refresh
+  if (nr < nl)
+    for (int k = 0; k < count; ++k)
+      PMD_CUDA_CHECK(cudaMemcpyAsync(out[k].dev->data(), out[k].host, nl * sizeof(double),
+                                     kCallerCopy, stream_));
+  if (nr > 0) set_rows();
+  if (n > nl || halo_mode_)
+    for (int k = 0; k < count; ++k) refresh_ghost_charges(out[k].dev->data(), comm);
+  if (n > 0)
+    for (int k = 0; k < count; ++k)
+      PMD_CUDA_CHECK(cudaMemcpyAsync(out[k].host, out[k].dev->data(), n * sizeof(double),
+                                     kCallerCopy, stream_));
+  PMD_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
 
 }  // namespace puremd::cuda

@@ -8,9 +8,9 @@
 // files of its own:
 //   input        qeq_cuda_input.cu: the caller's group and parameters up,
 //                checked on the GPU, the rows; the history's mirror
-//   ghosts       qeq_cuda_ghosts.cu: which owned atom a ghost is an image of
-//                (by id, once per reordering), the fold of those ghosts' rows,
-//                the results home; other ranks' ghosts through the halo
+//   ghosts       CudaGhostMap (qeq_cuda_ghost_map.h): which owned atom a ghost
+//                is an image of (by id, once per reordering), the fold of
+//                those ghosts' rows; other ranks' ghosts through the halo
 //                (halo_exchange.h, its transports: halo_transport.h)
 //   matrix       QEqMatrixStore (qeq_matrix_store.h): Full, Half in tiles or
 //                rows, Free, each in qeq_matrix_*.cu; which one:
@@ -61,6 +61,7 @@
 #include "cuda/charges/cuda_preconditioner.h"
 #include "cuda/charges/cuda_solve_context.h"
 #include "cuda/charges/halo_exchange.h"
+#include "cuda/charges/qeq_cuda_ghost_map.h"
 #include "cuda/charges/qeq_cuda_types.h"
 #include "cuda/charges/qeq_matrix_pool.h"
 #include "cuda/device_buffer.h"
@@ -116,7 +117,9 @@ class CudaQEqSolver final : public CudaSolveContext {
   void finish_sums(unsigned nblocks, int nc, double *out) override;
   bool scalars_on_device(const QEqComm &comm) const override;
   ImageMap image_map() const override;
-  void build_image_map(const int *row_counts) override;
+  void build_image_map(const int *row_counts) override {
+    ghosts_.build_image_map(row_counts, n_local_, n_total_);
+  }
   void forward_halo(double2 *v, QEqComm &comm) override {
     if (halo_mode_) halo_.forward(v, comm);
   }
@@ -125,7 +128,7 @@ class CudaQEqSolver final : public CudaSolveContext {
     res.halo_peers_copy = halo_.peers_by_copy();
     res.halo_peers_mpi = halo_.peers_by_mpi();
   }
-  // (qeq_cuda_ghosts.cu)
+  // (qeq_cuda_solve.cu)
   void results_home(const ResultHome *out, int count, QEqComm &comm,
                     const std::function<void()> &set_rows) override;
 
@@ -138,10 +141,8 @@ class CudaQEqSolver final : public CudaSolveContext {
   // The history of the owned atoms on the GPU, in its mirror (see the .cu).
   double *history_on_device(ChargeHistory &history, int nl);
 
-  // --- qeq_cuda_ghosts.cu
-  // Each ghost's owner on this rank (owner_dev_), found by id.
-  void find_ghost_owners(const QEqInput &in);
-  // Ghost charges from their owners (one rank: a gather; several: the halo).
+  // Ghost entries of a per-atom result from their owners (several ranks:
+  // the halo exchange, which every rank joins; one rank: the gather).
   void refresh_ghost_charges(double *q, QEqComm &comm);
 
   // --- qeq_cuda_matrix.cu
@@ -181,13 +182,8 @@ class CudaQEqSolver final : public CudaSolveContext {
   EngineAtoms atoms_;                  // of the solve in progress
   QEqRowArgs row_args_{};              // the row rules' inputs of the solve in progress
   // Several ranks (QEqComm::size() > 1): ghosts of this rank's atoms are
-  // found by id (owner_dev_), the others' values come through halo_.
+  // found by id (ghosts_), the others' values come through halo_.
   bool halo_mode_ = false;
-  // ghost owners found by id, kept until the atoms are reordered: for
-  // n_total owners_of_ (-1: none kept) and n_local owners_nl_; the ghosts
-  // without one on this rank
-  int owners_of_ = -1, owners_nl_ = 0;
-  long long owners_missing_ = 0;
   int n_local_ = 0, n_total_ = 0, n_rows_ = 0;
   long long nnz_ = 0, nonempty_rows_ = 0;
   ParamArgs params_{};
@@ -209,15 +205,11 @@ class CudaQEqSolver final : public CudaSolveContext {
   DeviceArray<double> chi_dev_{"QEq: chi", &mem_}, eta_dev_{"QEq: eta", &mem_},
       gamma_dev_{"QEq: gamma", &mem_}, shield_dev_{"QEq: shielding table", &mem_},
       shift_dev_{"QEq: chi shifts", &mem_};
-  DeviceArray<long long> tag_sorted_{"QEq: sorted owned ids", &mem_};
   DeviceArray<int> active_in_{"QEq: group as given", &mem_}, active_dev_{"QEq: group", &mem_},
-      type_map_dev_{"QEq: type map", &mem_}, owner_dev_{"QEq: ghost owners", &mem_};
+      type_map_dev_{"QEq: type map", &mem_};
   // rows of H and the checks of the input
   DeviceArray<int> row_flag_{"QEq: row flags", &mem_}, iota_{"QEq: owned indices", &mem_},
       rows_dev_{"QEq: rows", &mem_};
-  // sorting and the matrix
-  DeviceArray<int> key_{"QEq: sort keys", &mem_}, key_sorted_{"QEq: sorted keys", &mem_},
-      idx_{"QEq: sort values", &mem_}, idx_sorted_{"QEq: sorted values", &mem_};
   // the matrix's arrays, and the ways of holding it (qeq_matrix_store.h),
   // made once; this solve's (QEqResult::matrix) and what it reads of the solve
   QEqMatrixPool pool_{mem_};
@@ -225,9 +217,6 @@ class CudaQEqSolver final : public CudaSolveContext {
   QEqStore store_kind_ = QEqStore::Full;
   QEqMatrixStore *store_ = nullptr;
   std::unique_ptr<QEqMatrixSolve> ms_;
-  // the fold of ghost rows (owner -> images)
-  DeviceArray<int> img_start_{"QEq: ghost image starts", &mem_},
-      img_end_{"QEq: ghost image ends", &mem_}, img_idx_{"QEq: ghost images", &mem_};
   // CG
   DeviceArray<double2> x_{"QEq: CG solution", &mem_}, b_{"QEq: CG right-hand sides", &mem_},
       r_{"QEq: CG residual", &mem_}, d_{"QEq: CG direction", &mem_},
@@ -237,6 +226,8 @@ class CudaQEqSolver final : public CudaSolveContext {
       partial_{"QEq: reduction partials", &mem_}, sums_dev_{"QEq: reduction results", &mem_};
   DeviceArray<CgState> cg_state_{"QEq: CG state", &mem_};
   Readback<QEqSlot, kNumQEqSlots> slots_{"QEq: sizes and checks", &mem_};
+  // ghosts of this rank's atoms: owners and the fold of their rows
+  CudaGhostMap ghosts_{stream_, mem_, cub_tmp_, slots_};
   CudaHalo halo_{stream_, mem_};  // halo mode's exchange plan and buffers
   // host staging
   PinnedArray<double> sums_host_{"QEq: reduction results (pinned)"};
