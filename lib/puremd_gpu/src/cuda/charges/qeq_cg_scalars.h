@@ -51,13 +51,14 @@ class CgScalarsAtHome final : public CgScalars {
   QEqComm &comm_;
 };
 
-inline std::unique_ptr<CgScalars> make_cg_scalars(QEqScalarsHome home, CudaHalo &halo,
+// (halo: the exchange of several ranks, which PeerGpus needs)
+inline std::unique_ptr<CgScalars> make_cg_scalars(QEqScalarsHome home, CudaHalo *halo,
                                                   QEqComm &comm) {
   switch (home) {
     case QEqScalarsHome::Gpu:
       return std::make_unique<CgScalarsOnGpu>();
     case QEqScalarsHome::PeerGpus:
-      return std::make_unique<CgScalarsOnPeerGpus>(halo, comm);
+      return std::make_unique<CgScalarsOnPeerGpus>(*halo, comm);
     default:
       return std::make_unique<CgScalarsAtHome>(comm);
   }

@@ -34,7 +34,7 @@
 #include "common/charges/qeq_scalars_home.h"
 #include "cuda/charges/qeq_cg_scalars.h"
 #include "cuda/charges/qeq_cuda_cg_steps.cuh"
-#include "cuda/charges/qeq_cuda_solver.h"
+#include "cuda/charges/qeq_cuda_krylov.h"
 #include "cuda/charges/qeq_cuda_sums.cuh"
 #include "cuda/charges/qeq_matrix_store.h"
 #include "cuda/kernel_utils.cuh"
@@ -172,13 +172,28 @@ __global__ void k_direction(int n_rows, const int *rows, CgStep given, const CgS
 
 }  // namespace
 
-unsigned CudaQEqSolver::reduce_blocks() const {
+CudaKrylov::CudaKrylov(cudaStream_t stream, MemoryTracker &mem) : stream_(stream), mem_(mem) {
+  sums_dev_.reserve_discarding(8);
+  partial_.reserve_discarding(static_cast<std::size_t>(6) * kQEqMaxReduceBlocks);
+  sums_host_.reserve_discarding(8);
+}
+
+void CudaKrylov::size(int n_local, int n_total) {
+  x_.reserve_discarding(n_total, kGrowHeadroom);
+  d_.reserve_discarding(n_total, kGrowHeadroom);
+  w_.reserve_discarding(n_total, kGrowHeadroom);
+  b_.reserve_discarding(n_local, kGrowHeadroom);
+  r_.reserve_discarding(n_local, kGrowHeadroom);
+  p_.reserve_discarding(n_local, kGrowHeadroom);
+}
+
+unsigned CudaKrylov::reduce_blocks(int n_rows) {
   return static_cast<unsigned>(std::min<long long>(
-      kQEqMaxReduceBlocks, std::max<long long>(1, blocks_for(n_rows_, kQEqBlock))));
+      kQEqMaxReduceBlocks, std::max<long long>(1, blocks_for(n_rows, kQEqBlock))));
 }
 
 // Finishes the block partial sums of the last row kernel and brings nc sums home.
-void CudaQEqSolver::finish_sums(unsigned nblocks, int nc, double *out) {
+void CudaKrylov::finish_sums(unsigned nblocks, int nc, double *out) {
   const int nb = static_cast<int>(nblocks);
   if (nc == 6)
     k_finish_sums<6><<<1, kQEqBlock, 0, stream_>>>(partial_.data(), nb, sums_dev_.data());
@@ -193,32 +208,27 @@ void CudaQEqSolver::finish_sums(unsigned nblocks, int nc, double *out) {
   std::copy_n(sums_host_.data(), nc, out);
 }
 
-// See the top of the file.
-bool CudaQEqSolver::scalars_on_device(const QEqComm &comm) const {
-  return qeq_scalars_home(comm.size(), n_rows_ > 0, false, 0) == QEqScalarsHome::Gpu;
-}
-
 // CG on both systems from the initial guesses in x_ (see the top of the file).
-QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
-  const int nr = n_rows_;
-  const int *rows = rows_dev_.data();
+QEqResult CudaKrylov::conjugate_gradients(const CgProblem &pb, QEqComm &comm) {
+  const int nr = pb.n_rows;
+  const int *rows = pb.rows;
   double2 *x = x_.data(), *b = b_.data(), *r = r_.data(), *d = d_.data(), *p = p_.data(),
           *w = w_.data();
-  const ImageMap im = image_map();
-  const bool one = scalars_on_device(comm);
+  const ImageMap im = pb.im;
+  const bool one = qeq_scalars_home(comm.size(), nr > 0, false, 0) == QEqScalarsHome::Gpu;
   // several ranks of one node, each GPU reaching the others: the scalars on
   // the GPUs too, summed GPU to GPU (peer_reduce.cuh), once every rank has rows
-  const bool peer_ready = halo_mode_ && halo_.peer_reduce_ready(comm, comm.peer_copies());
-  const unsigned g = reduce_blocks();
+  const bool peer_ready = pb.halo && pb.halo->peer_reduce_ready(comm, comm.peer_copies());
+  const unsigned g = reduce_blocks(nr);
   const int nb = static_cast<int>(g);
 
   // M^-1 fused into the vector kernels where it is a diagonal, else applied
   // on its own (qeq_cuda_cg_apply.cu)
-  const double *minv = precond_->diagonal_inverse();
+  const double *minv = pb.precond->diagonal_inverse();
 
   // r = b - H x, d = M^-1 r (both systems)
-  forward_halo(x, comm);
-  multiply(x, w, nullptr);
+  pb.forward_halo(x);
+  pb.multiply(x, w, nullptr);
   double start_sums[7] = {0, 0, 0, 0,
                           0, 0, 0};  // |b|^2, rho, stopping sums (s, t); ranks without rows
   if (nr > 0) {
@@ -230,7 +240,7 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
           <<<g, kQEqBlock, 0, stream_>>>(nr, rows, im, w, b, nullptr, r, d, partial_.data());
     }
     PMD_CUDA_CHECK_LAUNCH("k_residual", stream_);
-    if (!minv) apply_start(g);
+    if (!minv) apply_start(pb, g);
     if (!one) finish_sums(g, 6, start_sums);
   }
   if (!one) {
@@ -241,15 +251,15 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
   }
   const QEqScalarsHome home =
       qeq_scalars_home(comm.size(), nr > 0, peer_ready, static_cast<int>(start_sums[6]));
-  const std::unique_ptr<CgScalars> scalars = make_cg_scalars(home, halo_, comm);
+  const std::unique_ptr<CgScalars> scalars = make_cg_scalars(home, pb.halo, comm);
   const bool peer = home == QEqScalarsHome::PeerGpus, on_device = scalars->on_device();
   CgState *st = nullptr;
   if (on_device) {
     cg_state_.reserve_discarding(1);
     st = cg_state_.data();
     CgState init{};
-    init.tol = settings_.tolerance;
-    init.max_iter = settings_.max_iter;
+    init.tol = pb.tolerance;
+    init.max_iter = pb.max_iter;
     if (peer) {  // k_cg_begin's work, from the sums over the ranks
       for (int c = 0; c < 2; ++c) {
         init.b_norm[c] = std::sqrt(start_sums[c]);
@@ -271,8 +281,8 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
   // The kernels of one iteration: `par` selects the device state's scalars
   // (on_device), `c` gives them otherwise (alpha and beta as they are known).
   auto product = [&](int par) {
-    forward_halo(d, comm);  // (both systems: one message per peer)
-    multiply(d, w, on_device ? &st->step[par].running : nullptr);
+    pb.forward_halo(d);  // (both systems: one message per peer)
+    pb.multiply(d, w, on_device ? &st->step[par].running : nullptr);
     if (nr > 0) {
       k_dot_dw<<<g, kQEqBlock, 0, stream_>>>(nr, rows, im, w, d, partial_.data(), st, par,
                                              reduce());
@@ -289,7 +299,7 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
     k_update<false><<<g, kQEqBlock, 0, stream_>>>(nr, rows, c, st, par, d, w, nullptr, x, r, p,
                                                   partial_.data(), PeerReduce{});
     PMD_CUDA_CHECK_LAUNCH("k_update", stream_);
-    apply_update(g, c, st, par, reduce());
+    apply_update(pb, g, c, st, par, reduce());
   };
   auto direction = [&](const CgStep &c, int par) {
     k_direction<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(nr, rows, c, st, par, p, d);
@@ -303,7 +313,7 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
     const CgStep none{};
     int queued = 0;
     run_iterations_in_batches(
-        cg_last_iters_,
+        last_iters_,
         [&](int k) {
           product(k & 1);       // and alpha
           update(none, k & 1);  // and rho, beta
@@ -348,16 +358,13 @@ QEqResult CudaQEqSolver::conjugate_gradients(QEqComm &comm) {
       start.r_stop[k] = start_sums[4 + k];
     }
     int it[2];
-    qeq_cg_iterate(ops, start, settings_.max_iter, settings_.tolerance, it);
+    qeq_cg_iterate(ops, start, pb.max_iter, pb.tolerance, it);
     res.iter_s = it[0];
     res.iter_t = it[1];
   }
-  cg_last_iters_ = std::max(res.iter_s, res.iter_t) - 1;
-  res.converged_s = res.iter_s < settings_.max_iter;
-  res.converged_t = res.iter_t < settings_.max_iter;
-  res.matrix = store_->format();
-  res.matrix_free = res.matrix == QEqMatrix::Free;
-  res.tiles_reused = store_->tiles_reused();
+  last_iters_ = std::max(res.iter_s, res.iter_t) - 1;
+  res.converged_s = res.iter_s < pb.max_iter;
+  res.converged_t = res.iter_t < pb.max_iter;
   return res;
 }
 

@@ -7,7 +7,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda/charges/qeq_cuda_cg_steps.cuh"
-#include "cuda/charges/qeq_cuda_solver.h"
+#include "cuda/charges/qeq_cuda_krylov.h"
 #include "cuda/charges/qeq_cuda_sums.cuh"
 #include "cuda/kernel_utils.cuh"
 
@@ -61,19 +61,19 @@ __global__ void k_dot_rp(int n_rows, const int *rows, CgStep given, CgState *st,
 }  // namespace
 
 // d = M^-1 r and r.d's partials, after k_residual<false>.
-void CudaQEqSolver::apply_start(unsigned g) {
-  precond_->apply(r_.data(), d_.data(), nullptr);
-  k_dot_rd<<<g, kQEqBlock, 0, stream_>>>(n_rows_, rows_dev_.data(), r_.data(), d_.data(),
-                                         diag_inv_.data(), partial_.data());
+void CudaKrylov::apply_start(const CgProblem &pb, unsigned g) {
+  pb.precond->apply(r_.data(), d_.data(), nullptr);
+  k_dot_rd<<<g, kQEqBlock, 0, stream_>>>(pb.n_rows, pb.rows, r_.data(), d_.data(), pb.diag_inv,
+                                         partial_.data());
   PMD_CUDA_CHECK_LAUNCH("k_dot_rd", stream_);
 }
 
 // p = M^-1 r and r.p's partials (device state: its step), after k_update<false>.
-void CudaQEqSolver::apply_update(unsigned g, const CgStep &c, CgState *st, int par,
-                                 const PeerReduce &pr) {
-  precond_->apply(r_.data(), p_.data(), st ? &st->step[par].running : nullptr);
-  k_dot_rp<<<g, kQEqBlock, 0, stream_>>>(n_rows_, rows_dev_.data(), c, st, par, r_.data(),
-                                         p_.data(), diag_inv_.data(), partial_.data(), pr);
+void CudaKrylov::apply_update(const CgProblem &pb, unsigned g, const CgStep &c, CgState *st,
+                              int par, const PeerReduce &pr) {
+  pb.precond->apply(r_.data(), p_.data(), st ? &st->step[par].running : nullptr);
+  k_dot_rp<<<g, kQEqBlock, 0, stream_>>>(pb.n_rows, pb.rows, c, st, par, r_.data(), p_.data(),
+                                         pb.diag_inv, partial_.data(), pr);
   PMD_CUDA_CHECK_LAUNCH("k_dot_rp", stream_);
 }
 

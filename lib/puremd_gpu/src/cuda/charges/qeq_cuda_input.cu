@@ -148,12 +148,7 @@ void CudaQEqSolver::setup(const QEqInput &in, ChargeHistory &history) {
   global_hist_ = history.global_block();
   hist_depth_ = history.depth();
 
-  x_.reserve_discarding(n, kGrowHeadroom);
-  d_.reserve_discarding(n, kGrowHeadroom);
-  w_.reserve_discarding(n, kGrowHeadroom);
-  b_.reserve_discarding(nl, kGrowHeadroom);
-  r_.reserve_discarding(nl, kGrowHeadroom);
-  p_.reserve_discarding(nl, kGrowHeadroom);
+  krylov_.size(nl, n);
   diag_.reserve_discarding(nl, kGrowHeadroom);
   diag_inv_.reserve_discarding(nl, kGrowHeadroom);
   q_dev_.reserve_discarding(n, kGrowHeadroom);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/charges/qeq_rows.h"
+#include "common/charges/qeq_scalars_home.h"
 #include "cuda/charges/qeq_cuda_rows.cuh"
 #include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/charges/qeq_cuda_sums.cuh"
@@ -85,9 +86,6 @@ CudaQEqSolver::CudaQEqSolver(int device, cudaStream_t stream, MemoryTracker &mem
       cub_tmp_(cub_scratch),
       ms_(std::make_unique<QEqMatrixSolve>()) {
   take_store(QEqStore::Full);
-  sums_dev_.reserve_discarding(8);
-  partial_.reserve_discarding(static_cast<std::size_t>(6) * kQEqMaxReduceBlocks);
-  sums_host_.reserve_discarding(8);
   slots_.reserve();
 }
 
@@ -131,23 +129,39 @@ QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in,
   if (model_now_ && model_now_->solve(in, *this, comm, q, res)) return res;  // (ACKS2)
 
   const int n = in.n_total, nl = in.n_local, nr = n_rows_;
-  double2 *x = x_.data();
+  double2 *x = krylov_.x();
   // Entries off the rows stay zero (inactive atoms, and ghosts of this rank's atoms).
   if (n > 0) {
     PMD_CUDA_CHECK(cudaMemsetAsync(x, 0, n * sizeof(double2), stream_));
-    PMD_CUDA_CHECK(cudaMemsetAsync(d_.data(), 0, n * sizeof(double2), stream_));
+    PMD_CUDA_CHECK(cudaMemsetAsync(krylov_.d(), 0, n * sizeof(double2), stream_));
   }
   if (nl > 0) PMD_CUDA_CHECK(cudaMemsetAsync(diag_.data(), 0, nl * sizeof(double), stream_));
   if (nr > 0) {
     k_init<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(
         nr, rows_dev_.data(), params_, hist_dev_, hist_depth_, settings_.predictor, settings_.xl,
-        b_.data(), x, diag_.data(), diag_inv_.data());
+        krylov_.b(), x, diag_.data(), diag_inv_.data());
     PMD_CUDA_CHECK_LAUNCH("k_init", stream_);
   }
   precond_->setup({stream_, nr, rows_dev_.data(), diag_.data(), diag_inv_.data(), &row_args_,
                    params_.eta, &settings_, in.atoms_reordered});
 
-  res = conjugate_gradients(comm);  // qeq_cuda_cg.cu
+  CgProblem cg;
+  cg.n_rows = nr;
+  cg.rows = rows_dev_.data();
+  cg.im = image_map();
+  cg.precond = precond_.get();
+  cg.diag_inv = diag_inv_.data();
+  cg.tolerance = settings_.tolerance;
+  cg.max_iter = settings_.max_iter;
+  cg.multiply = [this](const double2 *v, double2 *y, const int *running) {
+    multiply(v, y, running);
+  };
+  cg.forward_halo = [this, &comm](double2 *v) { forward_halo(v, comm); };
+  cg.halo = halo_mode_ ? &halo_ : nullptr;
+  res = krylov_.conjugate_gradients(cg, comm);  // qeq_cuda_cg.cu
+  res.matrix = store_->format();
+  res.matrix_free = res.matrix == QEqMatrix::Free;
+  res.tiles_reused = store_->tiles_reused();
   note_halo(res);
 
   // q = s - mu t with mu chosen so that the charges sum to zero (mu stays on
@@ -156,10 +170,10 @@ QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in,
   double st[2] = {0, 0};
   if (nr > 0) {
     const unsigned g = reduce_blocks();
-    k_sum_solution<<<g, kQEqBlock, 0, stream_>>>(nr, rows_dev_.data(), x, partial_.data());
+    k_sum_solution<<<g, kQEqBlock, 0, stream_>>>(nr, rows_dev_.data(), x, krylov_.partial());
     PMD_CUDA_CHECK_LAUNCH("k_sum_solution", stream_);
     if (on_device) {
-      k_mu<<<1, kQEqBlock, 0, stream_>>>(partial_.data(), static_cast<int>(g), sums_dev_.data());
+      k_mu<<<1, kQEqBlock, 0, stream_>>>(krylov_.partial(), static_cast<int>(g), krylov_.sums());
       PMD_CUDA_CHECK_LAUNCH("k_mu", stream_);
     } else {
       finish_sums(g, 2, st);
@@ -173,11 +187,16 @@ QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in,
   const ResultHome out[] = {{q, &q_dev_}};
   results_home(out, 1, comm, [&] {
     k_charges<<<blocks_for(nr, kQEqBlock), kQEqBlock, 0, stream_>>>(
-        nr, rows_dev_.data(), mu, on_device ? sums_dev_.data() : nullptr, x, settings_.xl,
+        nr, rows_dev_.data(), mu, on_device ? krylov_.sums() : nullptr, x, settings_.xl,
         qeq_xl_scheme(settings_.xl_order), q_dev_.data(), hist_dev_, hist_depth_);
     PMD_CUDA_CHECK_LAUNCH("k_charges", stream_);
   });
   return res;
+}
+
+// Whether CG's scalars stay on the GPU (common/charges/qeq_scalars_home.h).
+bool CudaQEqSolver::scalars_on_device(const QEqComm &comm) const {
+  return qeq_scalars_home(comm.size(), n_rows_ > 0, false, 0) == QEqScalarsHome::Gpu;
 }
 
 CudaSolveParts CudaQEqSolver::parts() {
@@ -193,15 +212,15 @@ CudaSolveParts CudaQEqSolver::parts() {
   p.n_total = n_total_;
   p.n_rows = n_rows_;
   p.rows = rows_dev_.data();
-  p.x = x_.data();
-  p.b = b_.data();
-  p.r = r_.data();
-  p.d = d_.data();
-  p.p = p_.data();
-  p.w = w_.data();
+  p.x = krylov_.x();
+  p.b = krylov_.b();
+  p.r = krylov_.r();
+  p.d = krylov_.d();
+  p.p = krylov_.p();
+  p.w = krylov_.w();
   p.diag = diag_.data();
   p.diag_inv = diag_inv_.data();
-  p.partial = partial_.data();
+  p.partial = krylov_.partial();
   p.q = &q_dev_;
   p.hist = hist_dev_;
   p.global_hist = global_hist_;

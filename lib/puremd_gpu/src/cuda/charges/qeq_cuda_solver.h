@@ -17,7 +17,8 @@
 //                common/charges/qeq_matrix_choice.h
 //   preconditioner  CudaPreconditioner by name (cuda_preconditioner.h;
 //                Jacobi: qeq_cuda_jacobi.cu)
-//   CG           qeq_cuda_cg.cu; where its scalars live, CgScalars
+//   CG           CudaKrylov (qeq_cuda_krylov.h, qeq_cuda_cg.cu): its
+//                workspace and CG; where its scalars live, CgScalars
 //                (qeq_cg_scalars.h: the GPU, peer GPUs, or home through
 //                QEqComm::sum; which one: common/charges/qeq_scalars_home.h)
 //   models       another charge model (QEqProblem::model) through its
@@ -62,6 +63,7 @@
 #include "cuda/charges/cuda_solve_context.h"
 #include "cuda/charges/halo_exchange.h"
 #include "cuda/charges/qeq_cuda_ghost_map.h"
+#include "cuda/charges/qeq_cuda_krylov.h"
 #include "cuda/charges/qeq_cuda_types.h"
 #include "cuda/charges/qeq_matrix_pool.h"
 #include "cuda/device_buffer.h"
@@ -113,8 +115,10 @@ class CudaQEqSolver final : public CudaSolveContext {
   const EngineAtoms &atoms() const override { return atoms_; }
   const ParamArgs &params() const override { return params_; }
   CudaSolveParts parts() override;
-  unsigned reduce_blocks() const override;
-  void finish_sums(unsigned nblocks, int nc, double *out) override;
+  unsigned reduce_blocks() const override { return CudaKrylov::reduce_blocks(n_rows_); }
+  void finish_sums(unsigned nblocks, int nc, double *out) override {
+    krylov_.finish_sums(nblocks, nc, out);
+  }
   bool scalars_on_device(const QEqComm &comm) const override;
   ImageMap image_map() const override;
   void build_image_map(const int *row_counts) override {
@@ -157,12 +161,6 @@ class CudaQEqSolver final : public CudaSolveContext {
   // this solve's model reads H in its own products (CudaChargeModel::own_product)
   bool own_product() const;
 
-  // --- qeq_cuda_cg.cu
-  QEqResult conjugate_gradients(QEqComm &comm);
-  // --- qeq_cuda_cg_apply.cu: a preconditioner that is no diagonal
-  void apply_start(unsigned g);
-  void apply_update(unsigned g, const CgStep &c, CgState *st, int par, const PeerReduce &pr);
-
   // --- qeq_cuda_solve.cu
   // y = H v; ghost rows still to be folded. A product whose `running` flag
   // (device, CgStep::running) is 0 does nothing.
@@ -187,8 +185,7 @@ class CudaQEqSolver final : public CudaSolveContext {
   int n_local_ = 0, n_total_ = 0, n_rows_ = 0;
   long long nnz_ = 0, nonempty_rows_ = 0;
   ParamArgs params_{};
-  bool flags_ = false;     // active_dev_ holds which atoms take part (has_exclusions)
-  int cg_last_iters_ = 0;  // CG iterations of the last solve (the longer system)
+  bool flags_ = false;  // active_dev_ holds which atoms take part (has_exclusions)
   // a tile's partners overflowed its table once: Auto prefers Full from then on
   bool tiles_overflowed_ = false;
   long long solves_ = 0;  // solves begun (QEqMatrix::Auto's first solve)
@@ -217,21 +214,13 @@ class CudaQEqSolver final : public CudaSolveContext {
   QEqStore store_kind_ = QEqStore::Full;
   QEqMatrixStore *store_ = nullptr;
   std::unique_ptr<QEqMatrixSolve> ms_;
-  // CG
-  DeviceArray<double2> x_{"QEq: CG solution", &mem_}, b_{"QEq: CG right-hand sides", &mem_},
-      r_{"QEq: CG residual", &mem_}, d_{"QEq: CG direction", &mem_},
-      p_{"QEq: CG preconditioned residual", &mem_}, w_{"QEq: CG product", &mem_};
   DeviceArray<double> diag_{"QEq: matrix diagonal", &mem_},
-      diag_inv_{"QEq: Jacobi diagonal", &mem_}, q_dev_{"QEq: charges", &mem_},
-      partial_{"QEq: reduction partials", &mem_}, sums_dev_{"QEq: reduction results", &mem_};
-  DeviceArray<CgState> cg_state_{"QEq: CG state", &mem_};
+      diag_inv_{"QEq: Jacobi diagonal", &mem_}, q_dev_{"QEq: charges", &mem_};
+  CudaKrylov krylov_{stream_, mem_};  // CG's workspace, and CG
   Readback<QEqSlot, kNumQEqSlots> slots_{"QEq: sizes and checks", &mem_};
   // ghosts of this rank's atoms: owners and the fold of their rows
   CudaGhostMap ghosts_{stream_, mem_, cub_tmp_, slots_};
   CudaHalo halo_{stream_, mem_};  // halo mode's exchange plan and buffers
-  // host staging
-  PinnedArray<double> sums_host_{"QEq: reduction results (pinned)"};
-  PinnedArray<CgState> cg_probe_{"QEq: CG state (pinned)"};
 };
 
 }  // namespace puremd::cuda
