@@ -23,7 +23,7 @@
 
 #include "common/charges/halo_plan.h"
 #include "cuda/charges/halo_transport.h"
-#include "cuda/charges/peer_reduce.cuh"
+#include "cuda/charges/peer_reduce.h"
 #include "cuda/device_buffer.h"
 
 namespace puremd::cuda {

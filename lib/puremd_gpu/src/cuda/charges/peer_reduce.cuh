@@ -9,20 +9,9 @@
 
 #include <cuda_runtime.h>
 
+#include "cuda/charges/peer_reduce.h"
+
 namespace puremd::cuda {
-
-constexpr int kPeerRanks = 8;  // ranks a node-local reduction serves at most
-constexpr int kPeerSums = 4;   // values per reduction at most
-
-struct PeerReduce {
-  int n = 0;   // ranks (0: none; the host sums through QEqComm)
-  int me = 0;  // this rank
-  // every rank's inbox, [2 parities][kPeerRanks senders][kPeerSums], and
-  // flags, [kPeerRanks senders] (this rank's own among them)
-  double *inbox[kPeerRanks] = {};
-  unsigned long long *flag[kPeerRanks] = {};
-  unsigned long long seq = 0;  // this reduction's number (the same on every rank)
-};
 
 // v[0..nv) summed over the ranks, in place.
 __device__ __forceinline__ void peer_sum(const PeerReduce &p, double *v, int nv) {

@@ -1,5 +1,6 @@
 // Where CG's scalars are summed over the ranks and used, one way per home
-// (common/charges/qeq_scalars_home.h chooses, once per solve, after the first sum):
+// (common/charges/qeq_scalars_home.h chooses, once per solve, after the first
+// sum), each registered under its home (qeq_cg_scalars.cu):
 //   on the GPU (one rank): nothing crosses a rank;
 //   on the GPUs, summed GPU to GPU (peer_reduce.cuh): the last block of a
 //     row kernel adds the ranks' sums, each reduction numbered;
@@ -8,6 +9,8 @@
 
 #include <memory>
 
+#include "common/charges/qeq_scalars_home.h"
+#include "common/registry.h"
 #include "cuda/charges/halo_exchange.h"
 #include "puremd_gpu/qeq.h"
 
@@ -25,43 +28,12 @@ class CgScalars {
   virtual void sum(double *, int) {}
 };
 
-class CgScalarsOnGpu final : public CgScalars {
- public:
-  bool on_device() const override { return true; }
-};
+// The ways, each registered under its home:
+//   const CgReductions::Add<MyWay> kMy(QEqScalarsHome::...);  // MyWay(CudaHalo *, QEqComm &)
+// (halo: the exchange of several ranks, null on one rank)
+using CgReductions = Registry<QEqScalarsHome, CgScalars, CudaHalo *, QEqComm &>;
 
-class CgScalarsOnPeerGpus final : public CgScalars {
- public:
-  CgScalarsOnPeerGpus(CudaHalo &halo, QEqComm &comm) : halo_(halo), comm_(comm) {}
-  bool on_device() const override { return true; }
-  PeerReduce reduction() override { return halo_.peer_reduce(comm_, true); }
-
- private:
-  CudaHalo &halo_;
-  QEqComm &comm_;
-};
-
-class CgScalarsAtHome final : public CgScalars {
- public:
-  explicit CgScalarsAtHome(QEqComm &comm) : comm_(comm) {}
-  bool on_device() const override { return false; }
-  void sum(double *v, int n) override { comm_.sum(v, n); }
-
- private:
-  QEqComm &comm_;
-};
-
-// (halo: the exchange of several ranks, which PeerGpus needs)
-inline std::unique_ptr<CgScalars> make_cg_scalars(QEqScalarsHome home, CudaHalo *halo,
-                                                  QEqComm &comm) {
-  switch (home) {
-    case QEqScalarsHome::Gpu:
-      return std::make_unique<CgScalarsOnGpu>();
-    case QEqScalarsHome::PeerGpus:
-      return std::make_unique<CgScalarsOnPeerGpus>(*halo, comm);
-    default:
-      return std::make_unique<CgScalarsAtHome>(comm);
-  }
-}
+// The way of `home` (a RuntimeError where none is registered).
+std::unique_ptr<CgScalars> make_cg_scalars(QEqScalarsHome home, CudaHalo *halo, QEqComm &comm);
 
 }  // namespace puremd::cuda

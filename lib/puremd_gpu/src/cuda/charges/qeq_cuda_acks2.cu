@@ -24,10 +24,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <type_traits>
 
 #include "common/charges/acks2_bicgstab.h"
 #include "common/charges/device_iterations.h"
+#include "common/charges/qeq_scalars_home.h"
+#include "cuda/charges/qeq_cg_scalars.h"
 #include "cuda/charges/qeq_cuda_acks2.h"
 #include "cuda/charges/qeq_cuda_rows.cuh"
 #include "cuda/charges/qeq_cuda_sums.cuh"
@@ -216,7 +219,10 @@ Acks2State CudaAcks2::bicgstab(CudaSolveContext &solver, const CudaSolveParts &p
   const unsigned g = solver.reduce_blocks();
   const int nb = static_cast<int>(g);
   const unsigned gr = blocks_for(std::max(nr, 1), kQEqBlock);
-  const bool on_device = solver.scalars_on_device(comm);
+  // where the iterations' scalars live (as CG's; no peer sums for ACKS2)
+  const std::unique_ptr<CgScalars> scalars =
+      make_cg_scalars(qeq_scalars_home(comm.size(), nr > 0, false, 0), nullptr, comm);
+  const bool on_device = scalars->on_device();
 
   // The kernels of one iteration's parts, with the scalars on the device
   // (st) or given by the host (h).
@@ -314,7 +320,7 @@ Acks2State CudaAcks2::bicgstab(CudaSolveContext &solver, const CudaSolveParts &p
     auto home = [&]() {
       std::fill(v, v + kSums, 0.0);
       if (nr > 0) solver.finish_sums(g, kSums, v);
-      comm.sum(v, kSums);
+      scalars->sum(v, kSums);
     };
     auto product_sums = [&](Acks2Vector which, const Acks2State &hs) {
       if (which == Acks2Vector::X) product(x, hs.x, nullptr, w, nullptr, nullptr);
