@@ -26,27 +26,19 @@
 #include "cuda/cub_calls.cuh"
 #include "cuda/kernel_utils.cuh"
 #include "puremd_gpu/errors.h"
+#include "puremd_gpu/physics/ghost_owner.h"
 
 namespace puremd::cuda {
 namespace {
 
-// Each ghost's owner: the owned atom with its id (ids of the owned atoms
-// sorted, with their indices), or -1, counted.
+// Each ghost's owner by the one rule (physics/ghost_owner.h; the owned
+// atoms' ids sorted, with their indices), or -1, counted.
 __global__ void k_find_owners(const long long *sorted_tag, const int *sorted_idx, int n_local,
                               const long long *tag, int n_ghost, int *owner,
                               unsigned long long *slots) {
   const int g = blockIdx.x * kQEqBlock + threadIdx.x;
   if (g >= n_ghost) return;
-  const long long want = tag[n_local + g];
-  int lo = 0, hi = n_local;
-  while (lo < hi) {
-    const int mid = lo + (hi - lo) / 2;
-    if (sorted_tag[mid] < want)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  const int o = (lo < n_local && sorted_tag[lo] == want) ? sorted_idx[lo] : -1;
+  const int o = owner_by_id(sorted_tag, sorted_idx, n_local, tag[n_local + g]);
   owner[g] = o;
   if (o < 0) atomicAdd(slots + kQEqNoOwner, 1ull);
 }

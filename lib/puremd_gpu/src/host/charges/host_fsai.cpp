@@ -1,10 +1,10 @@
 // FSAI (kQEqFsai, physics/qeq_fsai.h) in the host reference solver: each
 // owned row's lower partners within the pattern radius from a half list of
 // that radius, G's rows by fsai_row, M^-1 r = G^T (G r).
-#include <unordered_map>
 #include <vector>
 
 #include "common/charges/fsai_refresh.h"
+#include "common/charges/ghost_owners.h"
 #include "common/charges/qeq_rows.h"
 #include "host/charges/host_preconditioner.h"
 #include "host/charges/host_qeq_solver.h"
@@ -31,14 +31,10 @@ class HostFsai final : public HostPreconditioner {
     built_tags_.resize(nl);
     for (int i = 0; i < nl; ++i) built_tags_[i] = in.tag[i];
     // each atom's column: owned atoms their own, an image of one its owner,
-    // another rank's atom none (-1), as the CUDA solver finds owners by id
-    std::unordered_map<long long, int> owned;
-    for (int i = 0; i < nl; ++i) owned.emplace(in.tag[i], i);
-    col_of_.assign(n, -1);
-    for (int i = 0; i < n; ++i) {
-      const auto it = owned.find(in.tag[i]);
-      if (it != owned.end() && qeq_is_active(in, i)) col_of_[i] = it->second;
-    }
+    // another rank's atom none (-1): the one rule (physics/ghost_owner.h)
+    owners_by_id(in.tag, nl, n, col_of_);
+    for (int i = 0; i < n; ++i)
+      if (col_of_[i] >= 0 && !qeq_is_active(in, i)) col_of_[i] = -1;
     build_half_neighbor_list(x.data(), nl, n, radius, 0.0, nullptr, list_);
     const double r2 = radius * radius;
 
