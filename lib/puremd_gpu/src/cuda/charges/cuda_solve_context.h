@@ -40,8 +40,6 @@ class CudaSolveContext {
   virtual unsigned reduce_blocks() const = 0;
   // finishes the block partial sums of the last row kernel, nc sums home
   virtual void finish_sums(unsigned nblocks, int nc, double *out) = 0;
-  // the scalars of an iteration stay on the GPU (one rank with rows)
-  virtual bool scalars_on_device(const QEqComm &comm) const = 0;
   // the owner -> images map of ghost rows to fold (none: nothing to fold)
   virtual ImageMap image_map() const = 0;
   // that map from per-row counts (a model's own rows), for the ghost rows

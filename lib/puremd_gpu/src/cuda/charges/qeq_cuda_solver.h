@@ -119,7 +119,6 @@ class CudaQEqSolver final : public CudaSolveContext {
   void finish_sums(unsigned nblocks, int nc, double *out) override {
     krylov_.finish_sums(nblocks, nc, out);
   }
-  bool scalars_on_device(const QEqComm &comm) const override;
   ImageMap image_map() const override;
   void build_image_map(const int *row_counts) override {
     ghosts_.build_image_map(row_counts, n_local_, n_total_);
@@ -145,6 +144,8 @@ class CudaQEqSolver final : public CudaSolveContext {
   // The history of the owned atoms on the GPU, in its mirror (see the .cu).
   double *history_on_device(ChargeHistory &history, int nl);
 
+  // Whether CG's scalars stay on the GPU (one rank with rows): mu then too.
+  bool scalars_on_device(const QEqComm &comm) const;
   // Ghost entries of a per-atom result from their owners (several ranks:
   // the halo exchange, which every rank joins; one rank: the gather).
   void refresh_ghost_charges(double *q, QEqComm &comm);
