@@ -1,7 +1,6 @@
 // The CUDA QEq solver's matrix formats against the host solver: each pair
 // stored once in tiles (and in rows where a tile's partners overflow), and
 // the choice `auto` makes (test_cuda_qeq.cpp: the solver's other paths).
-#include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,6 +17,10 @@
 #include "puremd_gpu/qeq.h"
 #include "qeq_test_system.h"
 #include "require_gpu.h"
+
+#if defined(PUREMD_WITH_CUDA)
+#include <cuda_runtime.h>
+#endif
 
 using namespace puremd;
 using namespace qeq_test;
@@ -199,6 +202,7 @@ TEST(CudaQEq, AutoTakesHalfInTilesOrFull) {
 // reverse far index (HNS 28^3 on an H100 did, 4x slower).
 TEST(CudaQEq, AutoKeepsItsTilesWhenTheGpuIsNearlyFull) {
   REQUIRE_GPU();
+#if defined(PUREMD_WITH_CUDA)  // (the library without CUDA: REQUIRE_GPU skipped)
   // 20,000 atoms on a jittered grid, in blocks of 4 x 4 x 2 grid points (a
   // tile of 32 rows is one block: few partners, as after LAMMPS's sort)
   const int n = 20000;
@@ -244,4 +248,5 @@ TEST(CudaQEq, AutoKeepsItsTilesWhenTheGpuIsNearlyFull) {
   EXPECT_EQ(r.matrix, QEqMatrix::Half);
   for (const MemoryEntry &e : cuda.engine->device_memory_table())
     if (e.what == "reverse far index") EXPECT_EQ(e.bytes, 0u) << "a reverse far index was built";
+#endif
 }

@@ -163,3 +163,24 @@ TEST(QEqMatrixChoice, EveryStoreHoldsTheFormatItIsChosenFor) {
   EXPECT_TRUE(qeq_store_traits(QEqStore::HalfRows).once);
   EXPECT_FALSE(qeq_store_traits(QEqStore::Full).once);
 }
+
+// After a tile overflow no store of tiles is taken: QEq's Half goes to rows,
+// ACKS2 (own product) to Full where it fits, else to Free in both triangles.
+TEST(QEqMatrixChoice, StoreAfterATileOverflowHoldsNoTiles) {
+  QEqFormatQuery q = auto_query(kLarge, true, true);
+  q.tiles_overflowed = true;
+  EXPECT_EQ(qeq_store_after_tile_overflow(q), QEqStore::Full);  // Auto: Full first now
+  q.full_fits = false;
+  EXPECT_EQ(qeq_store_after_tile_overflow(q), QEqStore::HalfRows);
+  q.asked = QEqMatrix::Half;
+  q.full_fits = true;
+  EXPECT_EQ(qeq_store_after_tile_overflow(q), QEqStore::HalfRows);  // as asked, in rows
+  q.own_product = true;
+  EXPECT_EQ(qeq_store_after_tile_overflow(q), QEqStore::Full);
+  q.full_fits = false;
+  EXPECT_EQ(qeq_store_after_tile_overflow(q), QEqStore::FreeRows);
+  q.half_fits = false;
+  q.own_product = false;
+  q.asked = QEqMatrix::Auto;
+  EXPECT_EQ(qeq_store_after_tile_overflow(q), QEqStore::FreeOnce);
+}

@@ -62,3 +62,21 @@ TEST(Registry, ListsByRankThenRegistrationAndKeysAreUnique) {
   EXPECT_EQ(Parts::find("replaced")->make(0)->what(0), "replacement");
   EXPECT_EQ(Parts::find("replaced")->rank, 30);
 }
+
+TEST(Registry, AScopedPartStandsInForItsKeyUntilItEnds) {
+  {
+    const Parts::Scoped<Replacement> stand_in("early", 40);
+    EXPECT_EQ(Parts::find("early")->make(100)->what(3), "replacement");
+    EXPECT_EQ(stand_in.hidden().make(100)->what(3), "double 106");  // what it hides
+    std::vector<std::string> keys;
+    for (const Parts::Entry &e : Parts::entries()) keys.push_back(e.key);
+    EXPECT_EQ(keys, (std::vector<std::string>{"early too", "replaced", "early", "late"}));
+    const Parts::Scoped<Doubling> added("new", 0);
+    EXPECT_EQ(Parts::find("new")->make(1)->what(1), "double 3");
+    EXPECT_EQ(Parts::entries().front().key, "new");
+  }
+  EXPECT_EQ(Parts::find("new"), nullptr);
+  EXPECT_EQ(Parts::find("early")->make(100)->what(3), "double 106");
+  EXPECT_EQ(Parts::find("early")->rank, 10);
+  EXPECT_EQ(Parts::entries().size(), 4u);
+}

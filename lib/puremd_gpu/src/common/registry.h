@@ -42,6 +42,28 @@ class Registry {
     }
   };
 
+  // Registers part T under `key` for this object's life only (a test's
+  // stand-in for a kind whose keys are a closed set, as QEqStore): the
+  // table is as before once it ends. `hidden()` is the entry it replaced.
+  template <class T>
+  class Scoped {
+   public:
+    explicit Scoped(Key key, int rank = 0) : saved_(table()) {
+      for (const Entry &e : saved_)
+        if (e.key == key) hidden_ = e;
+      Add<T>{key, rank};
+    }
+    ~Scoped() { table() = saved_; }
+    Scoped(const Scoped &) = delete;
+    Scoped &operator=(const Scoped &) = delete;
+    // the part `key` had before (make null where none)
+    const Entry &hidden() const { return hidden_; }
+
+   private:
+    std::vector<Entry> saved_;
+    Entry hidden_{};
+  };
+
   // The part registered under `key`, or null.
   static const Entry *find(const Key &key) {
     for (const Entry &e : table())

@@ -76,6 +76,10 @@ QEqStore qeq_store_for(QEqMatrix m, bool tiles_failed, bool own_product) {
   }
 }
 
+QEqStore qeq_store_after_tile_overflow(const QEqFormatQuery &q) {
+  return qeq_store_for(qeq_format_after_tile_overflow(q), true, q.own_product);
+}
+
 int pick_threads_per_row(long long nnz, long long nonempty_rows, int forced) {
   if (forced) return forced;
   const double mean = nonempty_rows > 0 ? static_cast<double>(nnz) / nonempty_rows : 0.0;

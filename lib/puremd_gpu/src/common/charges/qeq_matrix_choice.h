@@ -87,6 +87,10 @@ QEqStoreTraits qeq_store_traits(QEqStore s);
 // its own (own_product: ACKS2).
 QEqStore qeq_store_for(QEqMatrix m, bool tiles_failed, bool own_product);
 
+// The store of a solve whose tiles overflowed (q.tiles_overflowed set, no
+// tiles held): the store of qeq_format_after_tile_overflow's format, in rows.
+QEqStore qeq_store_after_tile_overflow(const QEqFormatQuery &q);
+
 // Threads per matrix row in the SpMV: `forced` (QEqSettings::threads_per_row)
 // or, for 0, from the mean length of the non-empty rows, about three entries
 // a lane at most: 32 from 96 entries, 16 from 32, 8 from 12, else 4.

@@ -67,6 +67,9 @@ class HaloTransports {
   struct Add {
     Add(const char *name, int rank) { typename Table::template Add<T>{name, rank}; }
   };
+  // one registered for a while only (a test's: Registry::Scoped)
+  template <class T>
+  using Scoped = typename Table::template Scoped<T>;
   // Every registered transport, in rank order, with its name.
   static std::vector<std::pair<std::string, std::unique_ptr<HaloTransport>>> make_all(
       MemoryTracker &mem) {

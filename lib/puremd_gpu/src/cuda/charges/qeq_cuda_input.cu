@@ -104,11 +104,9 @@ void CudaQEqSolver::setup(const QEqInput &in, ChargeHistory &history) {
     precond_name_ = settings_.preconditioner;
   }
   // another model's checks and input, and its electronegativities
-  model_now_ = model_.of(in.model, "CUDA", mem_);
-  if (model_now_) {
-    model_now_->setup(in, *this);
-    params_.chi_eff = model_now_->electronegativities(in, *this);
-  }
+  model_ = in.model ? models_.of(in.model, "CUDA", mem_) : &plain_qeq_;
+  model_->setup(in, *this);
+  params_.chi_eff = model_->electronegativities(in, *this);
 
   // ids widened, group flags, rows flagged and listed in index order
   slots_.clear(stream_, kQEqRows, kNumQEqSlots);

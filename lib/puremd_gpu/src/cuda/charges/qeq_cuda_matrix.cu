@@ -34,7 +34,8 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
     throw RuntimeError("QEq (CUDA): the engine's far list (" + std::to_string(f.cut_local) +
                        " A) does not reach the QEq cut-off (" + std::to_string(settings_.cut_hi) +
                        " A)");
-  const QEqMatrix asked = qeq_matrix_format(format_query(f));
+  // (the last solve's store: whether its tiles are held)
+  const QEqFormatQuery query = format_query(f, store_kind_ == QEqStore::HalfTiles);
   slots_.clear(stream_, kQEqEntries, kNumQEqSlots - kQEqEntries);
   QEqRowArgs &a = row_args_;
   a = QEqRowArgs{};
@@ -48,7 +49,7 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   a.cut2 = settings_.cut_hi * settings_.cut_hi;
   a.taper = taper_;
   a.bad_type = slots_.at(kQEqBadTypeFlag);
-  if (model_now_) model_now_->row_args(a);
+  model_->row_args(a);
   QEqMatrixSolve &ms = *ms_;
   ms.stream = stream_;
   ms.rows = &row_args_;
@@ -59,36 +60,30 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   ms.read_sizes = [this, &in] { read_matrix_size(in); };
   ms.nnz = &nnz_;
   ms.x_count = nullptr;
-  take_store(qeq_store_for(asked, false, own_product()));
-  // Half in tiles (qeq_matrix_half_tiles.cu), or, when a tile's partners
-  // overflow its table (atoms far from LAMMPS's spatial sort), as Auto
-  // chooses without tiles (Full where it fits), else Half in rows.
-  if (store_kind_ == QEqStore::HalfTiles) {
+  take_store(qeq_store_for(qeq_matrix_format(query), false, query.own_product));
+  // Tiles are the one store whose build may fail (a tile's partners
+  // overflow its table: atoms far from LAMMPS's spatial sort); the store
+  // after that is the host rule's (no tiles held then).
+  if (qeq_store_traits(store_kind_).tiles) {
     if (store_->build(ms)) {
       ms.threads_per_row = pick_threads_per_row(nnz_, nonempty_rows_, settings_.threads_per_row);
-      if (model_now_) model_now_->beside_matrix(*this, true);
+      model_->beside_matrix(*this, true);
       return;
     }
     tiles_overflowed_ = true;
-    take_store(QEqStore::HalfRows);  // (no tiles held: Half fits as in rows)
-    // (ACKS2's product has no Half in rows: Full where it fits, else Free;
-    // an explicit `half` tries the tiles again at the next list build)
-    QEqFormatQuery q = format_query(f);
-    if (own_product()) q.full_fits = f.rev_start && store_fits(f.row_room + f.rev_total);
-    take_store(qeq_store_for(qeq_format_after_tile_overflow(q), true, own_product()));
+    take_store(qeq_store_after_tile_overflow(format_query(f, false)));
   }
   for (auto &other : stores_)  // (the memory of another format to this one)
     if (other && other->format() != store_->format()) other->release();
   // a model's own entries counted beside H's rows
-  if (model_now_)
-    ms.x_count = model_now_->count_beside_rows(*this, store_->format() != QEqMatrix::Free);
+  ms.x_count = model_->count_beside_rows(*this, store_->format() != QEqMatrix::Free);
   store_->build(ms);
   ms.threads_per_row = pick_threads_per_row(nnz_, nonempty_rows_, settings_.threads_per_row);
-  if (model_now_) model_now_->beside_matrix(*this, false);
+  model_->beside_matrix(*this, false);
   if (!store_->once()) ghosts_.build_image_map(pool_.row_count.data(), nl, n);
 }
 
-bool CudaQEqSolver::own_product() const { return model_now_ && model_now_->own_product(); }
+bool CudaQEqSolver::own_product() const { return model_->own_product(); }
 
 // This solve's store (qeq_matrix_store.h), made when a solve first takes it.
 void CudaQEqSolver::take_store(QEqStore k) {
@@ -105,17 +100,20 @@ void CudaQEqSolver::take_store(QEqStore k) {
 // What this solve's format is chosen from (common/charges/qeq_matrix_choice.h): the
 // fits are measured for Auto only. The matrix is built anew at every solve,
 // so a later solve may store it where the first did not.
-QEqFormatQuery CudaQEqSolver::format_query(const EngineAtoms &f) const {
+// Full's fit counts for Auto, and for a model with its own product once
+// tiles overflowed (qeq_format_after_tile_overflow).
+QEqFormatQuery CudaQEqSolver::format_query(const EngineAtoms &f, bool tiles_held) const {
   QEqFormatQuery q;
   q.asked = settings_.matrix;
   q.n_local = f.n_local;
   q.half_from_atoms = settings_.half_from_atoms;
   q.own_product = own_product();
   q.tiles_overflowed = tiles_overflowed_;
-  if (q.asked == QEqMatrix::Auto) {
+  if (q.asked == QEqMatrix::Auto || (q.own_product && q.tiles_overflowed))
     q.full_fits = f.rev_start && store_fits(f.row_room + f.rev_total);
-    q.half_fits = half_fits(f.row_room, f.n_local, f.n_total, settings_.preconditioner == kQEqFsai);
-  }
+  if (q.asked == QEqMatrix::Auto)
+    q.half_fits = half_fits(f.row_room, f.n_local, f.n_total, tiles_held,
+                            settings_.preconditioner == kQEqFsai);
   return q;
 }
 
@@ -126,15 +124,15 @@ QEqFormatQuery CudaQEqSolver::format_query(const EngineAtoms &f) const {
 // in rows (no index lent) and the later ones Full.
 bool CudaQEqSolver::reads_reverse_index(const QEqProblem &p, int n_local, int n_total,
                                         long long row_room) {
-  if (p.model && model_.of(p.model, "CUDA", mem_)->reads_reverse_index()) return true;
+  if (p.model && models_.of(p.model, "CUDA", mem_)->reads_reverse_index()) return true;
   QEqFormatQuery q;
   q.asked = p.settings.matrix;
   q.n_local = n_local;
   q.half_from_atoms = p.settings.half_from_atoms;
   q.tiles_overflowed = tiles_overflowed_;
   if (q.asked != QEqMatrix::Auto) return qeq_reads_reverse_index(q, false);
-  q.half_fits =
-      half_fits(row_room, n_local, n_total, qeq_preconditioner(p.settings, p.model) == kQEqFsai);
+  q.half_fits = half_fits(row_room, n_local, n_total, store_kind_ == QEqStore::HalfTiles,
+                          qeq_preconditioner(p.settings, p.model) == kQEqFsai);
   // (Full's entries: the rows' and about as many from the index)
   return qeq_reads_reverse_index(q, store_fits(2 * row_room));
 }
@@ -147,17 +145,17 @@ bool CudaQEqSolver::store_fits(long long room) const {
                      sizeof(double) + sizeof(int));
 }
 
-// Whether Half fits: once a solve stored it in tiles, the next needs about
+// Whether Half fits: where the last solve stored it in tiles (tiles_held), the next needs about
 // the values those tiles hold (their partners and entries stay, counted in
 // the memory in use); before that, the step as the memory model sees it
 // with the tiles (and FSAI's G where the solve runs FSAI, `fsai`;
-// qeq_model_fits), or in rows (tiles_failed_: no model of them) the far
+// qeq_model_fits), or in rows (tiles_overflowed_: no model of them) the far
 // list's room of entries. (Judged by the room, the tiles of
 // HNS 28^3 "did not fit" at the second solve, which then went matrix-free
 // with a reverse index: 4x slower.)
-bool CudaQEqSolver::half_fits(long long row_room, int n_local, int n_total, bool fsai) const {
-  if (store_kind_ == QEqStore::HalfTiles)
-    return adding_fits(nnz_, pool_.val.capacity(), sizeof(double));
+bool CudaQEqSolver::half_fits(long long row_room, int n_local, int n_total, bool tiles_held,
+                              bool fsai) const {
+  if (tiles_held) return adding_fits(nnz_, pool_.val.capacity(), sizeof(double));
   if (tiles_overflowed_) return store_fits(row_room);
   const MemoryEstimate step =
       estimate_device_memory(MemoryEstimateInput{n_local, n_total, row_room, true, fsai});

@@ -126,7 +126,7 @@ QEqResult CudaQEqSolver::solve_on(const EngineAtoms &atoms, const QEqInput &in,
   build_matrix(in);
   ++solves_;
   QEqResult res;
-  if (model_now_ && model_now_->solve(in, *this, comm, q, res)) return res;  // (ACKS2)
+  if (model_->solve(in, *this, comm, q, res)) return res;  // (ACKS2)
 
   const int n = in.n_total, nl = in.n_local, nr = n_rows_;
   double2 *x = krylov_.x();

@@ -152,9 +152,9 @@ class CudaQEqSolver final : public CudaSolveContext {
 
   // --- qeq_cuda_matrix.cu
   void build_matrix(const QEqInput &in);
-  QEqFormatQuery format_query(const EngineAtoms &f) const;
+  QEqFormatQuery format_query(const EngineAtoms &f, bool tiles_held) const;
   bool store_fits(long long room) const;
-  bool half_fits(long long row_room, int n_local, int n_total, bool fsai) const;
+  bool half_fits(long long row_room, int n_local, int n_total, bool tiles_held, bool fsai) const;
   bool adding_fits(long long room, std::size_t held, std::size_t bytes) const;
   void read_matrix_size(const QEqInput &in);
   // this solve's store from now on (made at its first use)
@@ -193,9 +193,13 @@ class CudaQEqSolver final : public CudaSolveContext {
   // CG's preconditioner (QEqSettings::preconditioner, made when the name changes)
   std::unique_ptr<CudaPreconditioner> precond_;
   std::string precond_name_;
-  // another model's implementation (kept between solves), and this solve's (null: QEq)
-  ModelSlot<CudaChargeModel, MemoryTracker &> model_;
-  CudaChargeModel *model_now_ = nullptr;
+  // QEq's own model: what the interface does by default (cuda_charge_model.h)
+  struct PlainQEq final : CudaChargeModel {
+    void setup(const QEqInput &, CudaSolveContext &) override {}
+  } plain_qeq_;
+  // another model's implementation (kept between solves), and this solve's
+  ModelSlot<CudaChargeModel, MemoryTracker &> models_;
+  CudaChargeModel *model_ = &plain_qeq_;
 
   std::vector<double> shield_;
 
