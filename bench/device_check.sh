@@ -123,6 +123,17 @@ if [ "$what" = all ] || [ "$what" = tests ]; then
     grep -hE '^\[ (table|cuda ) \]' "$out/lammps_np$np.log"
     [ "$rc" != 0 ] && grep -B2 -A10 "Failure" "$out/lammps_np$np.log" | head -60
   done
+  # A NaN or inf position or charge stops the job naming the step and the atom
+  # (unittest/lammps/non_finite_atoms.sh), -sf gpu, and -k on where LAMMPS has KOKKOS.
+  RANKS="${NP:-1 2}" bash unittest/lammps/non_finite_atoms.sh "$LMP" "$root/examples" \
+    >"$out/non_finite.log" 2>&1
+  row "non-finite atoms -sf gpu      rc=$? $(grep -c '^ok' "$out/non_finite.log") stopped naming the atom"
+  if "$LMP" -h | grep -q KOKKOS; then
+    ARGS="-k on g 1 -sf hybrid gpu kk -pk kokkos neigh half newton on" RANKS="${NP:-1 2}" \
+      bash unittest/lammps/non_finite_atoms.sh "$LMP" "$root/examples" >"$out/non_finite_kk.log" 2>&1
+    row "non-finite atoms -k on        rc=$? $(grep -c '^ok' "$out/non_finite_kk.log") stopped naming the atom"
+  fi
+  grep -h '^FAIL' -A8 "$out"/non_finite*.log | head -40
 fi
 
 if [ "$what" = gpupkg ]; then

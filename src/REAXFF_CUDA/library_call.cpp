@@ -7,6 +7,7 @@
 
 #include "comm.h"
 #include "puremd_gpu/errors.h"
+#include "update.h"
 
 namespace LAMMPS_NS {
 
@@ -20,6 +21,8 @@ void fail_if_asked(LAMMPS *lmp, const char *entry) {
   throw puremd::RuntimeError(std::string("failure injected at ") + entry +
                              " (REAXFF_GPU_FAIL_AT, for tests)");
 }
+
+long long current_step(LAMMPS *lmp) { return static_cast<long long>(lmp->update->ntimestep); }
 
 void stop_all_if_any(LAMMPS *lmp, const std::string &message) {
   int me = 0, nprocs = 1;

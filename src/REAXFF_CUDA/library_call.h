@@ -32,6 +32,9 @@ namespace LAMMPS_NS {
 // this rank, or none).
 void fail_if_asked(LAMMPS *lmp, const char *entry);
 
+// LAMMPS's current step (update->ntimestep), which call_library's errors name.
+long long current_step(LAMMPS *lmp);
+
 // For call_library_all: stops every rank with error->all when some rank's
 // message is not empty (the lowest such rank's message); collective.
 void stop_all_if_any(LAMMPS *lmp, const std::string &message);
@@ -44,7 +47,7 @@ decltype(auto) call_library(LAMMPS *lmp, const char *context, const char *entry,
     fail_if_asked(lmp, entry);
     return std::forward<Call>(call)();
   } catch (std::exception &e) {
-    lmp->error->one(FLERR, "{}: {}", context, e.what());
+    lmp->error->one(FLERR, "{} at step {}: {}", context, current_step(lmp), e.what());
   }
 }
 

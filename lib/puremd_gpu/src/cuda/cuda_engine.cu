@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/driver_entry.h"
+#include "common/non_finite.h"
 #include "cuda/charges/qeq_cuda_solver.h"
 #include "cuda/cuda_engine.h"
 #include "cuda/kernel_utils.cuh"
@@ -304,7 +305,28 @@ void CudaEngine::compute(const StepInput &in, const StepRequest &req, StepOutput
   enqueue_download(req, out);
   timer_.end_step(st);
   finish_download(out);  // waits for the step's results
+  if (!step_scalars_finite(out.energy, out.virial)) refuse_non_finite();
   last_step_complete_ = true;
+}
+
+// The atom whose charge or force made the step's scalars non-finite
+// (common/non_finite.h; positions were checked by the neighbour stage):
+// the arrays come home only then.
+void CudaEngine::refuse_non_finite() const {
+  const CudaContext &c = c_;
+  const std::size_t n = static_cast<std::size_t>(c.n_total);
+  std::vector<double> q(n), f(3 * n);
+  std::vector<long long> tag(n);
+  PMD_CUDA_CHECK(cudaMemcpy(q.data(), c.q.data(), n * sizeof(double), cudaMemcpyDeviceToHost));
+  PMD_CUDA_CHECK(cudaMemcpy(f.data(), c.grad.data(), n * sizeof(vec3), cudaMemcpyDeviceToHost));
+  PMD_CUDA_CHECK(
+      cudaMemcpy(tag.data(), c.tag.data(), n * sizeof(long long), cudaMemcpyDeviceToHost));
+  const NonFiniteAtom bad = first_non_finite(c.n_total, nullptr, q.data(), f.data());
+  if (bad.atom < 0)
+    throw RuntimeError(
+        "CUDA driver: the step's energy or virial is not finite, though every "
+        "atom's charge and force is");
+  throw RuntimeError(non_finite_message("CUDA driver", bad, tag[bad.atom], c.n_local));
 }
 
 // What the QEq solver borrows for one solve (engine_atoms.h).

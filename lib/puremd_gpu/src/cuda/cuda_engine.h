@@ -100,6 +100,7 @@ class CudaEngine : public Engine {
   // Results into the caller's arrays, straight from the device.
   void enqueue_download(const StepRequest &req, const StepOutput &out);
   void finish_download(StepOutput &out);
+  [[noreturn]] void refuse_non_finite() const;
   void require_complete_step(const char *what) const;
   void check_counts(const StepInput &in) const;
 

@@ -34,6 +34,7 @@
 #include <cub/block/block_reduce.cuh>
 #include <string>
 
+#include "common/non_finite.h"
 #include "cuda/cell_search.cuh"
 #include "cuda/cub_calls.cuh"
 #include "cuda/cuda_context.h"
@@ -212,6 +213,12 @@ size_t build_cell_pairs(CudaContext &c, double skin, DeviceArray<ListPos> &start
     int tk;
     PMD_CUDA_CHECK(cudaMemcpy(&xk, c.x.data() + k, sizeof xk, cudaMemcpyDeviceToHost));
     PMD_CUDA_CHECK(cudaMemcpy(&tk, c.type.data() + k, sizeof tk, cudaMemcpyDeviceToHost));
+    if (!(std::isfinite(xk.x) && std::isfinite(xk.y) && std::isfinite(xk.z))) {
+      long long id = -1;
+      PMD_CUDA_CHECK(cudaMemcpy(&id, c.tag.data() + k, sizeof id, cudaMemcpyDeviceToHost));
+      throw RuntimeError(non_finite_message(
+          "CUDA driver", NonFiniteAtom{k, "position", {xk.x, xk.y, xk.z}}, id, c.n_local));
+    }
     char buf[256];
     std::snprintf(buf, sizeof buf,
                   "CUDA driver: atom %d (of %d, %s) has type %d (valid: -1 .. %d) and position "

@@ -7,6 +7,7 @@
 
 #include "common/analysis_rows.h"
 #include "common/driver_entry.h"
+#include "common/non_finite.h"
 #include "host/host_context.h"
 #include "puremd_gpu/errors.h"
 #include "puremd_gpu/long_range_tables.h"
@@ -31,10 +32,18 @@ void refuse_gpu_arrays(const AtomsInput &in) {
         "host reference driver: the atoms are in GPU memory (KOKKOS views); it reads host "
         "arrays only");
 }
+// (common/non_finite.h; q or f null: not checked)
+void refuse_non_finite(const AtomsInput &in, const double *q, const double *f) {
+  const NonFiniteAtom bad = first_non_finite(in.n_total, in.x, q, f);
+  if (bad.atom >= 0)
+    throw RuntimeError(
+        non_finite_message("host driver", bad, in.tag ? in.tag[bad.atom] : -1, in.n_local));
+}
 }  // namespace
 
 void HostEngine::compute(const StepInput &in, const StepRequest &req, StepOutput &out) {
   refuse_gpu_arrays(in);
+  refuse_non_finite(in, in.q, nullptr);
   check_follows_solve(in);
   reordered_since_solve_ = reordered_since_solve_ || in.atoms_reordered;
   HostContext &c = c_;
@@ -84,6 +93,8 @@ void HostEngine::compute(const StepInput &in, const StepRequest &req, StepOutput
     virial_of(c.x[i], c.grad[i], w);
     for (int k = 0; k < 6; ++k) out.virial[k] += w[k];
   }
+  if (!step_scalars_finite(c.energy, out.virial))
+    refuse_non_finite(in, nullptr, reinterpret_cast<const double *>(c.grad.data()));
   // Added to the caller's arrays, or written over them (their contents may
   // then be anything, NaN included).
   auto put = [&](double &dst, double v) { dst = out.overwrite ? v : dst + v; };
@@ -148,6 +159,7 @@ void build_far_neighbors(HostContext &c) {
 QEqResult HostEngine::solve_charges(const StepInput &atoms, const QEqProblem &problem,
                                     ChargeHistory &history, QEqComm &comm, double *q) {
   refuse_gpu_arrays(atoms);
+  refuse_non_finite(atoms, nullptr, nullptr);
   solve_key_ = StepKey{};
   const QEqResult res =
       qeq_.solve(charge_input(atoms, problem, reordered_since_solve_ || atoms.atoms_reordered),
