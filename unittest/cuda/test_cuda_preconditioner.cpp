@@ -182,3 +182,25 @@ TEST(CudaPreconditioner, FsaiIsTheHostsOnOneRankAndSolvesOnSeveral) {
       ASSERT_NEAR(q2[i], q1[i], 1e-8) << where << ", several ranks: atom " << i;
   }
 }
+
+// FSAI's products gather (G and G^T stored, each row's sum in a fixed
+// order), so with the matrix in full rows two solvers give the same bits,
+// solve after solve (with G^T by atomics they did not).
+TEST(CudaPreconditioner, FsaiWithFullRowsGivesTheSameBitsEveryRun) {
+  REQUIRE_GPU();
+  const System sys = make_periodic_system(512, 20.0, 6.0, 91u);
+  QEqSettings set = settings(0.0, 6.0, 1e-10, 500);
+  set.matrix = QEqMatrix::Full;
+  set.preconditioner = kQEqFsai;
+  CudaQEq a(set), b(set);
+  for (int solve = 0; solve < 3; ++solve) {
+    SingleRankComm ca = make_comm(sys), cb = make_comm(sys);
+    std::vector<double> qa(sys.n_total()), qb(sys.n_total());
+    const QEqResult ra = a.solve(make_input(sys), ca, qa.data());
+    const QEqResult rb = b.solve(make_input(sys), cb, qb.data());
+    EXPECT_EQ(ra.iter_s, rb.iter_s) << "solve " << solve;
+    EXPECT_EQ(ra.iter_t, rb.iter_t) << "solve " << solve;
+    for (int i = 0; i < sys.n_total(); ++i)
+      ASSERT_EQ(qa[i], qb[i]) << "solve " << solve << ", atom " << i;
+  }
+}

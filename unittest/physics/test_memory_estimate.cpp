@@ -81,14 +81,15 @@ TEST(MemoryEstimate, WithoutChargesLeavesOutTheQEqMatrix) {
 // (cuda/charges/qeq_cuda_fsai.cu), array by array for every owned atom:
 // count_ and g_count_ (int), slot_ (kFsaiCandidates ints), g_col_ and g_val_
 // (kFsaiPattern ints and doubles: G in ELL), y_ (double2), built_ids_ (long
-// long): 352 bytes. The runs above were measured with Jacobi (no G); with
+// long), and G^T: gt_count_ and gt_start_ (int), gt_row_ and gt_val_ (as
+// many as G's): 552 bytes. The runs above were measured with Jacobi (no G); with
 // FSAI the estimate adds G at its first allocation's headroom, as required
 // memory (a matrix-free solve keeps it), within the estimate's margin.
 TEST(MemoryEstimate, FsaiAddsItsFactorPerOwnedAtom) {
-  const double per_owned = 2 * sizeof(int) + kFsaiCandidates * sizeof(int) +
-                           kFsaiPattern * (sizeof(int) + sizeof(double)) + 2 * sizeof(double) +
+  const double per_owned = 4 * sizeof(int) + kFsaiCandidates * sizeof(int) +
+                           2 * kFsaiPattern * (sizeof(int) + sizeof(double)) + 2 * sizeof(double) +
                            sizeof(long long);
-  ASSERT_EQ(per_owned, 352.0);
+  ASSERT_EQ(per_owned, 552.0);
   for (const Measured &m : {kHns16, kHns32}) {
     MemoryEstimateInput in = input_of(m);
     const MemoryEstimate jacobi = estimate_device_memory(in);

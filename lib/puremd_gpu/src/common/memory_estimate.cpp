@@ -51,9 +51,11 @@ constexpr double kEstimateMargin = 1.05;
 // bounds a row, the radius only decides how many of them are filled), the
 // kFsaiCandidates int slots of a row's candidates and their count, G's
 // entries a row (int), G r (a double2) and the owned ids at G's build (a
-// long long): 352 bytes an owned atom, about 14 % of the rest of an atom's.
-constexpr double kFsaiBytesPerOwnedAtom = kFsaiPattern * (sizeof(int) + sizeof(double)) +
-                                          kFsaiCandidates * sizeof(int) + 2 * sizeof(int) +
+// long long); G^T as rows beside it (as many entries, an int row and a
+// double value each, and two ints a row: counts and starts): 552 bytes an
+// owned atom, about a fifth of the rest of an atom's.
+constexpr double kFsaiBytesPerOwnedAtom = 2 * kFsaiPattern * (sizeof(int) + sizeof(double)) +
+                                          kFsaiCandidates * sizeof(int) + 4 * sizeof(int) +
                                           2 * sizeof(double) + sizeof(long long);
 
 // Po of the model: the list pairs of owned rows.

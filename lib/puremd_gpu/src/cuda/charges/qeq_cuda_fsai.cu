@@ -5,8 +5,10 @@
 // id; a pair with a ghost only to the owned row, as on the host), then G's
 // rows by fsai_row, one thread a row. The
 // candidates' slots fill in a run-dependent order; fsai_select orders them,
-// so G does not depend on it. M^-1 r = G^T (G r): G r one thread a row, G^T
-// by atomics (a run-dependent order of the adds, as the tile product's).
+// so G does not depend on it. G^T is stored beside G at each build, each of
+// its rows in ascending order of G's rows, so that M^-1 r = G^T (G r) is two
+// gathers, one thread a row: no atomics, the same sums in the same order
+// at every run (G^T by atomics made FSAI's iterates run-dependent).
 #include <cuda_runtime.h>
 
 #include "common/charges/fsai_refresh.h"
@@ -14,6 +16,7 @@
 #include "cuda/charges/qeq_cuda_rows.cuh"
 #include "cuda/charges/qeq_cuda_sums.cuh"
 #include "cuda/charges/qeq_cuda_types.h"
+#include "cuda/cub_calls.cuh"
 #include "cuda/kernel_utils.cuh"
 #include "puremd_gpu/physics/qeq_fsai.h"
 
@@ -124,25 +127,69 @@ __global__ void k_fsai_g(int n_rows, const int *rows, int nl, const int *g_count
   y[i] = v;
 }
 
-// p += G^T y (p zeroed at the rows before).
-__global__ void k_fsai_gt(int n_rows, const int *rows, int nl, const int *g_count, const int *g_col,
-                          const double *g_val, const double2 *y, double2 *p, const int *running) {
-  if (running && *running == 0) return;
+// G^T's rows (CSR over the owned atoms; every column of G is a row of the
+// solve): first the entries each holds (gt_count, n_local + 1, zeroed).
+__global__ void k_fsai_gt_count(int n_rows, const int *rows, int nl, const int *g_count,
+                                const int *g_col, int *gt_count) {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k >= n_rows) return;
   const int i = rows[k];
-  const double2 yi = y[i];
+  for (int e = 0; e < g_count[i]; ++e)
+    atomicAdd(&gt_count[g_col[static_cast<long long>(e) * nl + i]], 1);
+}
+
+// Then the entries (G's row, value) where their rows start (gt_fill zeroed),
+// in a run-dependent order...
+__global__ void k_fsai_gt_fill(int n_rows, const int *rows, int nl, const int *g_count,
+                               const int *g_col, const double *g_val, const int *gt_start,
+                               int *gt_fill, int *gt_row, double *gt_val) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= n_rows) return;
+  const int i = rows[k];
   for (int e = 0; e < g_count[i]; ++e) {
     const long long at = static_cast<long long>(e) * nl + i;
-    const double gv = g_val[at];
-    qeq_atomic_add(p, g_col[at], gv * yi.x, gv * yi.y);
+    const int c = g_col[at];
+    const int pos = gt_start[c] + atomicAdd(&gt_fill[c], 1);
+    gt_row[pos] = i;
+    gt_val[pos] = g_val[at];
   }
 }
 
-__global__ void k_fsai_zero(int n_rows, const int *rows, double2 *p, const int *running) {
+// ...which each row then sorts by G's row (an atom appears once in a row of
+// G: the order is total). Rows are short (about kFsaiPattern entries).
+__global__ void k_fsai_gt_order(int n_rows, const int *rows, const int *gt_start, int *gt_row,
+                                double *gt_val) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= n_rows) return;
+  const int c = rows[k];
+  for (int a = gt_start[c] + 1; a < gt_start[c + 1]; ++a) {
+    const int r = gt_row[a];
+    const double v = gt_val[a];
+    int b = a - 1;
+    for (; b >= gt_start[c] && gt_row[b] > r; --b) {
+      gt_row[b + 1] = gt_row[b];
+      gt_val[b + 1] = gt_val[b];
+    }
+    gt_row[b + 1] = r;
+    gt_val[b + 1] = v;
+  }
+}
+
+// p = G^T y at the rows (both systems), each row's sum in G's row order.
+__global__ void k_fsai_gt(int n_rows, const int *rows, const int *gt_start, const int *gt_row,
+                          const double *gt_val, const double2 *y, double2 *p, const int *running) {
   if (running && *running == 0) return;
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k < n_rows) p[rows[k]] = make_double2(0.0, 0.0);
+  if (k >= n_rows) return;
+  const int c = rows[k];
+  double2 v = make_double2(0.0, 0.0);
+  for (int e = gt_start[c]; e < gt_start[c + 1]; ++e) {
+    const double gv = gt_val[e];
+    const double2 ye = y[gt_row[e]];
+    v.x += gv * ye.x;
+    v.y += gv * ye.y;
+  }
+  p[c] = v;
 }
 
 class CudaFsai final : public CudaPreconditioner {
@@ -153,6 +200,11 @@ class CudaFsai final : public CudaPreconditioner {
         g_count_("QEq FSAI: entries a row of G", &mem),
         g_col_("QEq FSAI: G's columns", &mem),
         g_val_("QEq FSAI: G's values", &mem),
+        gt_count_("QEq FSAI: entries a row of G^T", &mem),
+        gt_start_("QEq FSAI: G^T's row starts", &mem),
+        gt_row_("QEq FSAI: G^T's columns", &mem),
+        gt_val_("QEq FSAI: G^T's values", &mem),
+        cub_tmp_("QEq FSAI: CUB temporary storage", &mem),
         y_("QEq FSAI: G r", &mem),
         built_ids_("QEq FSAI: the owned ids at G's build", &mem),
         differ_("QEq FSAI: ids differ", &mem) {}
@@ -194,6 +246,7 @@ class CudaFsai final : public CudaPreconditioner {
         a, in.eta, in.n_rows, in.rows, count_.data(), slot_.data(), g_count_.data(), g_col_.data(),
         g_val_.data());
     PMD_CUDA_CHECK_LAUNCH("k_fsai_rows", in.stream);
+    build_transpose(in);
   }
 
   void apply(const double2 *r, double2 *p, const int *running) override {
@@ -202,14 +255,37 @@ class CudaFsai final : public CudaPreconditioner {
     k_fsai_g<<<b, kQEqBlock, 0, in_.stream>>>(in_.n_rows, in_.rows, nl_, g_count_.data(),
                                               g_col_.data(), g_val_.data(), r, y_.data(), running);
     PMD_CUDA_CHECK_LAUNCH("k_fsai_g", in_.stream);
-    k_fsai_zero<<<b, kQEqBlock, 0, in_.stream>>>(in_.n_rows, in_.rows, p, running);
-    PMD_CUDA_CHECK_LAUNCH("k_fsai_zero", in_.stream);
-    k_fsai_gt<<<b, kQEqBlock, 0, in_.stream>>>(in_.n_rows, in_.rows, nl_, g_count_.data(),
-                                               g_col_.data(), g_val_.data(), y_.data(), p, running);
+    k_fsai_gt<<<b, kQEqBlock, 0, in_.stream>>>(in_.n_rows, in_.rows, gt_start_.data(),
+                                               gt_row_.data(), gt_val_.data(), y_.data(), p,
+                                               running);
     PMD_CUDA_CHECK_LAUNCH("k_fsai_gt", in_.stream);
   }
 
  private:
+  // G^T from G, its rows ordered (at most n_local kFsaiPattern entries).
+  void build_transpose(const CudaPreconditionerInput &in) {
+    const size_t nl = static_cast<size_t>(nl_);
+    gt_count_.reserve_discarding(nl + 1, kGrowHeadroom);
+    gt_start_.reserve_discarding(nl + 1, kGrowHeadroom);
+    gt_row_.reserve_discarding(nl * kFsaiPattern, kGrowHeadroom);
+    gt_val_.reserve_discarding(nl * kFsaiPattern, kGrowHeadroom);
+    PMD_CUDA_CHECK(cudaMemsetAsync(gt_count_.data(), 0, (nl + 1) * sizeof(int), in.stream));
+    const unsigned b = blocks_for(in.n_rows, kQEqBlock);
+    k_fsai_gt_count<<<b, kQEqBlock, 0, in.stream>>>(in.n_rows, in.rows, nl_, g_count_.data(),
+                                                    g_col_.data(), gt_count_.data());
+    PMD_CUDA_CHECK_LAUNCH("k_fsai_gt_count", in.stream);
+    exclusive_sum(cub_tmp_, gt_count_.data(), gt_start_.data(), nl_ + 1, in.stream);
+    // (the counts again, as each row's fill)
+    PMD_CUDA_CHECK(cudaMemsetAsync(gt_count_.data(), 0, (nl + 1) * sizeof(int), in.stream));
+    k_fsai_gt_fill<<<b, kQEqBlock, 0, in.stream>>>(
+        in.n_rows, in.rows, nl_, g_count_.data(), g_col_.data(), g_val_.data(), gt_start_.data(),
+        gt_count_.data(), gt_row_.data(), gt_val_.data());
+    PMD_CUDA_CHECK_LAUNCH("k_fsai_gt_fill", in.stream);
+    k_fsai_gt_order<<<b, kQEqBlock, 0, in.stream>>>(in.n_rows, in.rows, gt_start_.data(),
+                                                    gt_row_.data(), gt_val_.data());
+    PMD_CUDA_CHECK_LAUNCH("k_fsai_gt_order", in.stream);
+  }
+
   // The owned atoms' ids are those of G's build (one readback: a
   // re-neighbouring's solve only).
   bool same_owned_ids(const QEqRowArgs &a, cudaStream_t stream) {
@@ -231,6 +307,9 @@ class CudaFsai final : public CudaPreconditioner {
   bool shared_set_ = false;
   DeviceArray<int> count_, slot_, g_count_, g_col_;
   DeviceArray<double> g_val_;
+  DeviceArray<int> gt_count_, gt_start_, gt_row_;
+  DeviceArray<double> gt_val_;
+  DeviceArray<unsigned char> cub_tmp_;
   DeviceArray<double2> y_;
   FsaiBuild built_;  // what G was built for (fsai_refresh.h)
   DeviceArray<long long> built_ids_;
