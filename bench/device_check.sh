@@ -8,7 +8,7 @@
 #      bench/plot_side_by_side.py.
 # On a machine with the full toolchain it builds first (scripts/configure.sh);
 # with BUNDLE=dir (made by bench/make_device_bundle.sh) it runs prebuilt binaries.
-# Usage: bench/device_check.sh [unit|quick|tests|kokkos|bench|scaling|failures|inject|profile|floors|sanitize|drift|lanes|qeqtol|qeqmatrix|predictor|qtpie|acks2|gpupkg|yaml|arch|large|all]
+# Usage: bench/device_check.sh [unit|quick|tests|kokkos|bench|scaling|failures|inject|profile|floors|sanitize|drift|soak|lanes|qeqtol|qeqmatrix|predictor|qtpie|acks2|gpupkg|yaml|arch|large|all]
 #        (default all; lanes: the threads-per-row sweep behind thread_mapping.h's defaults;
 #        qeqtol: GPU vs host after 100 steps at two CG tolerances; qeqmatrix: the QEq
 #        matrix in full, each pair once, or matrix-free (MODES); gpupkg: the examples/reaxff suite and the -sf gpu
@@ -310,6 +310,62 @@ if [ "$what" = all ] || [ "$what" = failures ]; then
   RANKS=$ranks LIMIT=60 bash unittest/lammps/one_rank_failures.sh "$LMP" "$root/examples" "$water_dir" \
     >"$out/one_rank_failures.log" 2>&1
   row "one-rank failures ($ranks ranks)   rc=$? $(grep -c '^ok' "$out/one_rank_failures.log") stopped every rank"
+fi
+
+if [ "$what" = soak ]; then
+  # Issue 67's memory soak: SOAK_RUNS (default 20) runs in one LAMMPS process,
+  # `clear` between them, each HNS 2x2x2 with QEq (20 steps, then delete_atoms of
+  # a corner and 10 more, then create_atoms of new ones and 10 more); after each
+  # run the GPU's memory in use and the process's resident set. Flat: no run
+  # after the second holds more than the second's (GPU within 2 MiB), -sf gpu
+  # and, where LAMMPS has KOKKOS, -k on.
+  runs=${SOAK_RUNS:-20}
+  cat >"$out/soak_probe.sh" <<'EOF2'
+#!/bin/sh
+# $1: the run; the LAMMPS process is the parent of the shell that runs this
+lmp_pid=$(ps -o ppid= -p $PPID | tr -d ' ')
+gpu=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -1)
+rss=$(awk '/VmRSS/{print $2}' /proc/$lmp_pid/status)
+echo "$1 $gpu $rss"
+EOF2
+  hns=$root/examples/HNS
+  {
+    echo "variable i loop $runs"
+    echo "label top"
+    echo "clear"
+    echo "units real"
+    echo "atom_style charge"
+    echo "read_data $hns/data.hns-equil"
+    echo "replicate 2 2 2"
+    echo "pair_style reaxff NULL"
+    echo "pair_coeff * * $hns/ffield.reax.hns C H O N"
+    echo "fix q all qeq/reaxff 1 0.0 10.0 1.0e-6 reaxff"
+    echo "timestep 0.1"
+    echo "fix 1 all nve"
+    echo "thermo 10"
+    echo "run 20"
+    echo "region corner block 0 6 0 6 0 6 units box"
+    echo "delete_atoms region corner"
+    echo "run 10"
+    echo "create_atoms 4 random 40 \${i}4928 corner overlap 1.2 maxtry 100"
+    echo "run 10"
+    echo "shell sh $out/soak_probe.sh \${i} >> $out/soak_\${mode}.txt"
+    echo "next i"
+    echo "jump SELF top"
+  } >"$out/in.soak"
+  soak() {  # $1: mode name, rest: the switch
+    local mode=$1
+    shift
+    rm -f "$out/soak_$mode.txt"
+    "$LMP" "$@" -in "$out/in.soak" -var mode "$mode" -log "$out/soak_$mode.log" -screen none
+    local rc=$?
+    row "soak $mode ($runs runs, clear between) rc=$rc  $(awk 'NR==2{g=$2; r=$3} NR>2{if($2-g>gm) gm=$2-g; if($3-r>rm) rm=$3-r} END{printf "GPU after run 2 %d MiB, most above it %d MiB; RSS after run 2 %d MiB, most above it %.1f MiB", g, gm, r/1024, rm/1024}' "$out/soak_$mode.txt")"
+  }
+  soak sfgpu -sf gpu
+  if "$LMP" -h | grep -q KOKKOS; then
+    soak kokkos -k on g 1 -sf hybrid gpu kk -pk kokkos neigh half newton on
+  fi
+  cat "$out"/soak_*.txt
 fi
 
 if [ "$what" = xlmd ]; then
