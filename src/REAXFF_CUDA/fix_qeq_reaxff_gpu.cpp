@@ -104,11 +104,14 @@ FixQEqReaxFFGPU::FixQEqReaxFFGPU(LAMMPS *lmp, int narg, char **arg, ChargeModelS
   xl = XlSchedule(xlk);  // (before restart(): LAMMPS calls it after the constructor)
   qcomm = std::make_unique<QEqLammpsComm>(lmp, this, cuda_aware, halo_peer_copies);
   atom->add_callback(Atom::GROW);
+  // Restart files carry each atom's history, so that a restarted run's first
+  // solves start from the guesses the run would have had (fix qeq/reaxff
+  // starts afresh); with xlmd also the schedule's values.
+  restart_peratom = 1;
+  atom->add_callback(Atom::RESTART);
   if (xlmd) {
     restart_global = 1;
-    restart_peratom = 1;
     create_attribute = 1;  // set_arrays: new atoms have no auxiliary vectors
-    atom->add_callback(Atom::RESTART);
   }
 }
 
@@ -118,9 +121,9 @@ void FixQEqReaxFFGPU::post_constructor() {
   for (size_t k : own_keywords) own_keyword(k);
   check_settings();
 
-  // the history of past solutions is per-atom data; with xlmd it holds the
-  // extended Lagrangian's auxiliary vectors (K + 1 past values), which
-  // restart files keep
+  // the history of past solutions is per-atom data, which restart files
+  // keep; with xlmd it holds the extended Lagrangian's auxiliary vectors
+  // (K + 1 past values)
   // (the library's errors reach LAMMPS through its one translation)
   call_library_all(lmp, context().c_str(), "ChargeHistory", [&] {
     history = puremd::ChargeHistory(

@@ -9,7 +9,7 @@
    class keeps LAMMPS's side: the settings and the problem, the solver's
    communication (the halo recorded from LAMMPS's forward comm: QEqLammpsComm),
    and the per-atom history of past solutions (puremd::ChargeHistory), which
-   it moves with the atoms and, with xlmd, keeps in restart files. */
+   it moves with the atoms and keeps in restart files. */
 #ifndef LMP_FIX_QEQ_REAXFF_GPU_H
 #define LMP_FIX_QEQ_REAXFF_GPU_H
 
@@ -74,7 +74,8 @@ class FixQEqReaxFFGPU : public Fix, public ChargeFixGPU {
   void copy_arrays(int, int, int) override;
   int pack_exchange(int, double *) override;
   int unpack_exchange(int, double *) override;
-  // restart files carry the history with xlmd (its auxiliary vectors)
+  // restart files carry the history (with xlmd: its auxiliary vectors, and
+  // the schedule's values)
   void write_restart(FILE *) override;
   void restart(char *) override;
   int pack_restart(int, double *) override;

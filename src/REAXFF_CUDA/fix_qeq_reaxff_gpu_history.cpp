@@ -40,9 +40,9 @@ int FixQEqReaxFFGPU::unpack_exchange(int nlocal, double *buf) {
 }
 
 /* ----------------------------------------------------------------------
-   restart files (xlmd only): the schedule's values (whether the history
-   holds auxiliary vectors, for how many atoms, ...) and each atom's history
-   block
+   restart files: each atom's history block and, with xlmd, the schedule's
+   values (whether the history holds auxiliary vectors, for how many atoms,
+   ...)
 ------------------------------------------------------------------------- */
 
 void FixQEqReaxFFGPU::write_restart(FILE *fp) {
@@ -83,9 +83,10 @@ void FixQEqReaxFFGPU::unpack_restart(int nlocal, int nth) {
   double **extra = atom->extra;
   int m = 0;  // skip the blocks of the fixes before this one
   for (int k = 0; k < nth; ++k) m += static_cast<int>(extra[nlocal][m]);
-  // a block of another size (another xlk) is not this history's: start afresh
+  // a block of another size (another xlk, or xlmd against none) is not
+  // this history's: start afresh
   if (static_cast<int>(extra[nlocal][m]) != history.per_atom() + 1) {
-    xl_created = true;
+    xl_created = xlmd;
     return;
   }
   history_call("unpack_history", [&] { history.unpack(nlocal, &extra[nlocal][m + 1]); });
