@@ -42,19 +42,23 @@ std::string setup_script(const SystemSpec &s, const Variant &v) {
     << "neigh_modify every 10 delay 0 check no\n"
     << "fix qeq all " << qeq << " 1 0.0 10.0 " << kQEqTolerance << " " << params << " maxiter 2000 "
     << v.qeq_keywords << "\n"
-    << "compute reax all pair " << pair << "\n"
-    << "compute pea all pe/atom pair\n"
-    << "compute sa all stress/atom NULL pair\n"
-    << "compute pesum all reduce sum c_pea\n"
-    << "compute ssum all reduce sum c_sa[1] c_sa[2] c_sa[3] c_sa[4] c_sa[5] c_sa[6]\n"
-    << "compute ppair all pressure NULL pair\n"
-    << "velocity all create 300.0 4928459 mom yes rot no loop geom\n"
+    << snapshot_outputs(pair) << "velocity all create 300.0 4928459 mom yes rot no loop geom\n"
     << "fix nve all nve\n"
-    << "timestep " << s.dt << "\n"
-    << "thermo_style custom step pe etotal evdwl ecoul press pxx pyy pzz pxy pxz pyz vol "
-       "c_reax[1] c_pesum c_ssum[1] c_ssum[2] c_ssum[3] c_ssum[4] c_ssum[5] c_ssum[6] "
-       "c_ppair[1] c_ppair[2] c_ppair[3] c_ppair[4] c_ppair[5] c_ppair[6]\n";
+    << "timestep " << s.dt << "\n";
   return o.str();
+}
+
+std::string snapshot_outputs(const std::string &pair) {
+  return "compute reax all pair " + pair +
+         "\n"
+         "compute pea all pe/atom pair\n"
+         "compute sa all stress/atom NULL pair\n"
+         "compute pesum all reduce sum c_pea\n"
+         "compute ssum all reduce sum c_sa[1] c_sa[2] c_sa[3] c_sa[4] c_sa[5] c_sa[6]\n"
+         "compute ppair all pressure NULL pair\n"
+         "thermo_style custom step pe etotal evdwl ecoul press pxx pyy pzz pxy pxz pyz vol "
+         "c_reax[1] c_pesum c_ssum[1] c_ssum[2] c_ssum[3] c_ssum[4] c_ssum[5] c_ssum[6] "
+         "c_ppair[1] c_ppair[2] c_ppair[3] c_ppair[4] c_ppair[5] c_ppair[6]\n";
 }
 
 Variant kokkos_styles(const std::string &driver) {

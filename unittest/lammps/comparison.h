@@ -49,6 +49,8 @@ struct Snapshot {
 };
 
 std::string setup_script(const SystemSpec &s, const Variant &v);
+// The computes and thermo columns snapshot() reads, for pair style `pair`.
+std::string snapshot_outputs(const std::string &pair);
 Snapshot snapshot(LammpsSession &lmp);
 void compare(const std::string &label, const Snapshot &ref, const Snapshot &ours,
              const Tolerances &tol, Worst &w);

@@ -84,15 +84,7 @@ std::string setup(const HardSystem &s, const Variant &v) {
     << "neighbor 2.0 bin\nneigh_modify every 1 delay 0 check yes\n"
     << "fix qeq all " << v.qeq << " 1 0.0 10.0 1.0e-14 " << s.qeq_params << " maxiter 2000 "
     << v.qeq_keywords << "\n"
-    << "compute reax all pair " << v.pair << "\n"
-    << "compute pea all pe/atom pair\ncompute sa all stress/atom NULL pair\n"
-    << "compute pesum all reduce sum c_pea\n"
-    << "compute ssum all reduce sum c_sa[1] c_sa[2] c_sa[3] c_sa[4] c_sa[5] c_sa[6]\n"
-    << "compute ppair all pressure NULL pair\n"
-    << "timestep " << s.dt << "\n"
-    << "thermo_style custom step pe etotal evdwl ecoul press pxx pyy pzz pxy pxz pyz vol "
-       "c_reax[1] c_pesum c_ssum[1] c_ssum[2] c_ssum[3] c_ssum[4] c_ssum[5] c_ssum[6] "
-       "c_ppair[1] c_ppair[2] c_ppair[3] c_ppair[4] c_ppair[5] c_ppair[6]\n";
+    << snapshot_outputs(v.pair) << "timestep " << s.dt << "\n";
   return o.str();
 }
 
