@@ -8,7 +8,7 @@
 #      bench/plot_side_by_side.py.
 # On a machine with the full toolchain it builds first (scripts/configure.sh);
 # with BUNDLE=dir (made by bench/make_device_bundle.sh) it runs prebuilt binaries.
-# Usage: bench/device_check.sh [unit|quick|tests|kokkos|bench|scaling|failures|inject|profile|floors|sanitize|drift|soak|lanes|qeqtol|qeqmatrix|predictor|qtpie|acks2|gpupkg|yaml|arch|large|all]
+# Usage: bench/device_check.sh [unit|quick|tests|kokkos|bench|scaling|failures|inject|profile|floors|sanitize|drift|soak|growth|lanes|qeqtol|qeqmatrix|predictor|qtpie|acks2|gpupkg|yaml|arch|large|all]
 #        (default all; lanes: the threads-per-row sweep behind thread_mapping.h's defaults;
 #        qeqtol: GPU vs host after 100 steps at two CG tolerances; qeqmatrix: the QEq
 #        matrix in full, each pair once, or matrix-free (MODES); gpupkg: the examples/reaxff suite and the -sf gpu
@@ -310,6 +310,37 @@ if [ "$what" = all ] || [ "$what" = failures ]; then
   RANKS=$ranks LIMIT=60 bash unittest/lammps/one_rank_failures.sh "$LMP" "$root/examples" "$water_dir" \
     >"$out/one_rank_failures.log" 2>&1
   row "one-rank failures ($ranks ranks)   rc=$? $(grep -c '^ok' "$out/one_rank_failures.log") stopped every rank"
+fi
+
+if [ "$what" = growth ]; then
+  # Issue 67: lists that grew mid-run cost no more than lists sized at the start.
+  # HNS N^3 (GROWTH_N, default 8: 155,648 atoms) compressed to 1.5x its density in
+  # 100 steps (fix deform), then GROWTH_STEPS (default 200) steps timed; against a
+  # run started from the compressed state (write_data, read_data), the same steps.
+  # ms/step of the timed run each (our -sf gpu, default settings, no capacity keywords).
+  n=${GROWTH_N:-8} gs=${GROWTH_STEPS:-200} hns=$root/examples/HNS
+  common="units real
+atom_style charge
+atom_modify map array
+neighbor 2.0 bin
+neigh_modify every 10 delay 0 check yes"
+  styles="pair_style reaxff NULL
+pair_coeff * * $hns/ffield.reax.hns C H O N
+fix q all qeq/reaxff 1 0.0 10.0 1.0e-6 reaxff
+timestep 0.1
+fix 1 all nve
+thermo 50"
+  printf '%s\nread_data %s\nreplicate %s %s %s\n%s\nvelocity all create 300 4928459 loop geom\nfix d all deform 1 x scale 0.87358 y scale 0.87358 z scale 0.87358 remap x\nrun 100\nunfix d\nwrite_data %s/grown.data\nrun %s\n' \
+    "$common" "$hns/data.hns-equil" "$n" "$n" "$n" "$styles" "$out" "$gs" >"$out/in.grown"
+  printf '%s\nread_data %s/grown.data\n%s\nrun %s\n' "$common" "$out" "$styles" "$gs" >"$out/in.fresh"
+  "$LMP" -sf gpu -in "$out/in.grown" -log "$out/growth_grown.log" -screen none
+  rc1=$?
+  "$LMP" -sf gpu -in "$out/in.fresh" -log "$out/growth_fresh.log" -screen none
+  rc2=$?
+  # the last Loop time of each log: the timed run
+  last_ms() { awk '/^Loop time/ {v = 1000 * $4 / $9} END {printf "%.2f", v}' "$1"; }
+  a=$(last_ms "$out/growth_grown.log") b=$(last_ms "$out/growth_fresh.log")
+  row "growth HNS $n^3 compressed 1.5x mid-run rc=$rc1/$rc2  after growth $a ms/step, started grown $b ms/step ($(awk -v a="$a" -v b="$b" 'BEGIN{if (b > 0) printf "%+.1f %%", 100 * (a - b) / b}'))"
 fi
 
 if [ "$what" = soak ]; then
