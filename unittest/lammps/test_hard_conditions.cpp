@@ -7,8 +7,9 @@
 //   LAMMPS's TATB example heated to 4,000 K (bonds break and form);
 //   LAMMPS's water example squeezed to about 10 GPa (change_box, then fix npt
 //     at 10 GPa);
-// reaxff there gets the keywords its own lists need (the water example's
-// safezone 3.0 mincap 150); they change no physics. Also: a charge solve
+// reaxff there gets the keywords its own lists need (safezone 3.0 mincap
+// 150: the water example's; without them it crashed on compressed HNS on 2
+// and 4 ranks); they change no physics. Also: a charge solve
 // that cannot converge (maxiter 2) warns and counts on every step, never a
 // NaN; and one C-C bond stretched through the bond-order cut-off gives
 // reaxff's forces at every length (no spike of ours).
@@ -44,7 +45,9 @@ HardSystem hns() {
           "C H O N",
           "reaxff",
           "2 2 1",
-          "",
+          // (at 1.5x density on 2 and 4 ranks reaxff's lists overflow at its
+          // defaults: it crashed in Compute_Forces)
+          "safezone 3.0 mincap 150",
           0.1};
 }
 HardSystem tatb() {
