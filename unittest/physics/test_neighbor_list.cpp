@@ -57,3 +57,29 @@ TEST(NeighborList, FarAtomKeepsPairsAndIndexFollowsAtoms) {
 }
 
 }  // namespace
+
+// Atoms in one plane, or on one line (no extent in some directions: two
+// atoms of a molecule in a box with no periodic image near them): every pair
+// within the cut-off is found. The reach in cells of a flat direction was
+// the cut-off times a scale of 1e300, which overflowed when cast to an
+// integer: the pair was lost.
+TEST(NeighborList, AtomsInAPlaneOrOnALine) {
+  for (const std::vector<puremd::vec3> &x :
+       {std::vector<puremd::vec3>{{10.0, 10.0, 13.0}, {11.3, 10.0, 13.0}},
+        std::vector<puremd::vec3>{
+            {1.0, 2.0, 3.0}, {1.0, 2.5, 3.0}, {1.0, 9.0, 3.0}, {1.0, 14.0, 3.0}},
+        std::vector<puremd::vec3>{{0.0, 0.0, 5.0}, {3.0, 4.0, 5.0}, {6.0, 0.0, 5.0}}}) {
+    puremd::HalfNeighborList list;
+    const int n = static_cast<int>(x.size());
+    puremd::build_half_neighbor_list(x.data(), n, n, 10.0, 10.0, nullptr, list);
+    int found = 0, want = 0;
+    for (int i = 0; i < n; ++i) {
+      found += static_cast<int>(list.end[i] - list.start[i]);
+      for (int j = i + 1; j < n; ++j) {
+        const double dx = x[j].x - x[i].x, dy = x[j].y - x[i].y, dz = x[j].z - x[i].z;
+        want += dx * dx + dy * dy + dz * dz <= 100.0;
+      }
+    }
+    EXPECT_EQ(found, want) << n << " atoms";
+  }
+}

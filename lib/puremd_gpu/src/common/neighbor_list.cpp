@@ -84,10 +84,14 @@ void build_half_neighbor_list(const vec3 *x, int n_local, int n_total, double cu
     const double rc2 = rc * rc;
     long long cx, cy, cz;
     cell_of(x[i], cx, cy, cz);
-    // Cells are at least `cell` wide, so rc/cell (rounded up) cells suffice.
-    const long long rx = static_cast<long long>(std::ceil(rc * sx)),
-                    ry = static_cast<long long>(std::ceil(rc * sy)),
-                    rz = static_cast<long long>(std::ceil(rc * sz));
+    // Cells are at least `cell` wide, so rc/cell (rounded up) cells suffice,
+    // and never more than the grid has: where the atoms' extent is 0 in a
+    // direction (atoms in one plane), its scale is 1e300, and rc times it
+    // cast to an integer overflowed (no partner was found).
+    auto reach = [&](double scale, long long n) {
+      return static_cast<long long>(std::min(std::ceil(rc * scale), static_cast<double>(n)));
+    };
+    const long long rx = reach(sx, nx), ry = reach(sy, ny), rz = reach(sz, nz);
     for (long long z = std::max(cz - rz, 0LL); z <= std::min(cz + rz, nz - 1); ++z)
       for (long long y = std::max(cy - ry, 0LL); y <= std::min(cy + ry, ny - 1); ++y)
         for (long long xx = std::max(cx - rx, 0LL); xx <= std::min(cx + rx, nx - 1); ++xx) {
