@@ -316,17 +316,16 @@ void CudaEngine::refuse_non_finite() const {
   const CudaContext &c = c_;
   const std::size_t n = static_cast<std::size_t>(c.n_total);
   std::vector<double> q(n), f(3 * n);
-  std::vector<long long> tag(n);
   PMD_CUDA_CHECK(cudaMemcpy(q.data(), c.q.data(), n * sizeof(double), cudaMemcpyDeviceToHost));
   PMD_CUDA_CHECK(cudaMemcpy(f.data(), c.grad.data(), n * sizeof(vec3), cudaMemcpyDeviceToHost));
-  PMD_CUDA_CHECK(
-      cudaMemcpy(tag.data(), c.tag.data(), n * sizeof(long long), cudaMemcpyDeviceToHost));
   const NonFiniteAtom bad = first_non_finite(c.n_total, nullptr, q.data(), f.data());
   if (bad.atom < 0)
     throw RuntimeError(
         "CUDA driver: the step's energy or virial is not finite, though every "
         "atom's charge and force is");
-  throw RuntimeError(non_finite_message("CUDA driver", bad, tag[bad.atom], c.n_local));
+  long long id = -1;
+  PMD_CUDA_CHECK(cudaMemcpy(&id, c.tag.data() + bad.atom, sizeof id, cudaMemcpyDeviceToHost));
+  throw RuntimeError(non_finite_message("CUDA driver", bad, id, c.n_local));
 }
 
 // What the QEq solver borrows for one solve (engine_atoms.h).

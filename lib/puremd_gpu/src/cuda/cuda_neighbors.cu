@@ -213,11 +213,12 @@ size_t build_cell_pairs(CudaContext &c, double skin, DeviceArray<ListPos> &start
     int tk;
     PMD_CUDA_CHECK(cudaMemcpy(&xk, c.x.data() + k, sizeof xk, cudaMemcpyDeviceToHost));
     PMD_CUDA_CHECK(cudaMemcpy(&tk, c.type.data() + k, sizeof tk, cudaMemcpyDeviceToHost));
-    if (!(std::isfinite(xk.x) && std::isfinite(xk.y) && std::isfinite(xk.z))) {
+    NonFiniteAtom bad = first_non_finite(1, &xk.x, nullptr, nullptr);
+    if (bad.atom == 0) {
+      bad.atom = k;
       long long id = -1;
       PMD_CUDA_CHECK(cudaMemcpy(&id, c.tag.data() + k, sizeof id, cudaMemcpyDeviceToHost));
-      throw RuntimeError(non_finite_message(
-          "CUDA driver", NonFiniteAtom{k, "position", {xk.x, xk.y, xk.z}}, id, c.n_local));
+      throw RuntimeError(non_finite_message("CUDA driver", bad, id, c.n_local));
     }
     char buf[256];
     std::snprintf(buf, sizeof buf,

@@ -34,8 +34,7 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
     throw RuntimeError("QEq (CUDA): the engine's far list (" + std::to_string(f.cut_local) +
                        " A) does not reach the QEq cut-off (" + std::to_string(settings_.cut_hi) +
                        " A)");
-  // (the last solve's store: whether its tiles are held)
-  const QEqFormatQuery query = format_query(f, store_kind_ == QEqStore::HalfTiles);
+  const QEqFormatQuery query = format_query(f, tiles_held());
   slots_.clear(stream_, kQEqEntries, kNumQEqSlots - kQEqEntries);
   QEqRowArgs &a = row_args_;
   a = QEqRowArgs{};
@@ -64,7 +63,7 @@ void CudaQEqSolver::build_matrix(const QEqInput &in) {
   // Tiles are the one store whose build may fail (a tile's partners
   // overflow its table: atoms far from LAMMPS's spatial sort); the store
   // after that is the host rule's (no tiles held then).
-  if (qeq_store_traits(store_kind_).tiles) {
+  if (tiles_held()) {
     if (store_->build(ms)) {
       ms.threads_per_row = pick_threads_per_row(nnz_, nonempty_rows_, settings_.threads_per_row);
       model_->beside_matrix(*this, true);
@@ -131,7 +130,7 @@ bool CudaQEqSolver::reads_reverse_index(const QEqProblem &p, int n_local, int n_
   q.half_from_atoms = p.settings.half_from_atoms;
   q.tiles_overflowed = tiles_overflowed_;
   if (q.asked != QEqMatrix::Auto) return qeq_reads_reverse_index(q, false);
-  q.half_fits = half_fits(row_room, n_local, n_total, store_kind_ == QEqStore::HalfTiles,
+  q.half_fits = half_fits(row_room, n_local, n_total, tiles_held(),
                           qeq_preconditioner(p.settings, p.model) == kQEqFsai);
   // (Full's entries: the rows' and about as many from the index)
   return qeq_reads_reverse_index(q, store_fits(2 * row_room));

@@ -157,6 +157,9 @@ class CudaQEqSolver final : public CudaSolveContext {
   bool half_fits(long long row_room, int n_local, int n_total, bool tiles_held, bool fsai) const;
   bool adding_fits(long long room, std::size_t held, std::size_t bytes) const;
   void read_matrix_size(const QEqInput &in);
+  // the store taken last holds H in tiles (before a solve: the last
+  // solve's tiles are held)
+  bool tiles_held() const { return qeq_store_traits(store_kind_).tiles; }
   // this solve's store from now on (made at its first use)
   void take_store(QEqStore k);
   // this solve's model reads H in its own products (CudaChargeModel::own_product)
