@@ -156,6 +156,24 @@ class Loopback final : public cuda::HaloTransport {
   int peers_ = 0;
 };
 
+// One solve by a solver made now, so with the parts the registry holds now.
+QEqResult solve_once(const QEqSettings &set, const System &sys, QEqComm &comm,
+                     std::vector<double> &q) {
+  CudaQEq solver(set);
+  q.assign(sys.n_total(), 0.0);
+  return solver.solve(make_input(sys), comm, q.data());
+}
+
+// A solve through a test-only part gives the library's part's iterations
+// and charges, bit for bit.
+void expect_same_solve_bits(const QEqResult &r, const std::vector<double> &q, const QEqResult &ref,
+                            const std::vector<double> &q_ref) {
+  EXPECT_EQ(r.iter_s, ref.iter_s);
+  EXPECT_EQ(r.iter_t, ref.iter_t);
+  ASSERT_EQ(q.size(), q_ref.size());
+  for (std::size_t i = 0; i < q.size(); ++i) ASSERT_EQ(q[i], q_ref[i]) << "atom " << i;
+}
+
 // Rank 0 of two; rank 1 silent (what it would send arrives as zeros).
 struct RankZeroOfTwo final : QEqComm {
   double sum(double local) override { return local; }
@@ -178,25 +196,21 @@ TEST(CudaMatrixStores, ATestOnlyStoreIsTheOneTheSolverTakes) {
   const System sys = make_periodic_system(64, 10.0, 6.0, 77u);
   QEqSettings set = settings(0.0, 6.0, 1e-12, 1000);
   set.matrix = QEqMatrix::Full;
-  set.preconditioner = kQEqJacobi;  // (FSAI's product adds by atomics: charges to round-off only)
-  CudaQEq plain(set);
-  std::vector<double> q_plain(sys.n_total()), q_counted(sys.n_total());
+  set.preconditioner = kQEqJacobi;  // (the products only: no preconditioner's build)
+  std::vector<double> q_plain, q_counted;
   SingleRankComm c_plain = make_comm(sys), c_counted = make_comm(sys);
-  const QEqResult r_plain = plain.solve(make_input(sys), c_plain, q_plain.data());
+  const QEqResult r_plain = solve_once(set, sys, c_plain, q_plain);
 
   g_store = StoreCounts{};
   const cuda::QEqMatrixStores::Scoped<CountingStore> counting(QEqStore::Full);
   g_store.full = counting.hidden();
   ASSERT_NE(g_store.full.make, nullptr) << "the library registers no Full store";
-  CudaQEq counted(set);
-  const QEqResult r = counted.solve(make_input(sys), c_counted, q_counted.data());
+  const QEqResult r = solve_once(set, sys, c_counted, q_counted);
   EXPECT_EQ(g_store.made, 1);
   EXPECT_EQ(g_store.builds, 1);
   // one product a CG iteration at least (s and t together), and the start's
   EXPECT_GT(g_store.products, std::max(r.iter_s, r.iter_t));
-  EXPECT_EQ(r.iter_s, r_plain.iter_s);
-  EXPECT_EQ(r.iter_t, r_plain.iter_t);
-  for (int i = 0; i < sys.n_total(); ++i) ASSERT_EQ(q_counted[i], q_plain[i]) << "atom " << i;
+  expect_same_solve_bits(r, q_counted, r_plain, q_plain);
 #endif
 }
 
@@ -207,22 +221,18 @@ TEST(CudaReductions, ATestOnlyHomeSumsCgsScalars) {
   QEqSettings set = settings(0.0, 6.0, 1e-12, 1000);
   set.matrix = QEqMatrix::Full;
   set.preconditioner = kQEqJacobi;
-  CudaQEq plain(set);
-  std::vector<double> q_plain(sys.n_total()), q_counted(sys.n_total());
+  std::vector<double> q_plain, q_counted;
   TwoRankStandIn c_plain = stand_in(sys), c_counted = stand_in(sys);  // scalars at home
-  const QEqResult r_plain = plain.solve(make_input(sys), c_plain, q_plain.data());
+  const QEqResult r_plain = solve_once(set, sys, c_plain, q_plain);
 
   g_home = HomeCounts{};
   const cuda::CgReductions::Scoped<CountingHome> counting(QEqScalarsHome::Host);
   ASSERT_NE(counting.hidden().make, nullptr) << "the library registers no home on the host";
-  CudaQEq counted(set);
-  const QEqResult r = counted.solve(make_input(sys), c_counted, q_counted.data());
+  const QEqResult r = solve_once(set, sys, c_counted, q_counted);
   EXPECT_EQ(g_home.made, 1);
   // the start's sums and at least one a CG iteration
   EXPECT_GT(g_home.sums, std::max(r.iter_s, r.iter_t));
-  EXPECT_EQ(r.iter_s, r_plain.iter_s);
-  EXPECT_EQ(r.iter_t, r_plain.iter_t);
-  for (int i = 0; i < sys.n_total(); ++i) ASSERT_EQ(q_counted[i], q_plain[i]) << "atom " << i;
+  expect_same_solve_bits(r, q_counted, r_plain, q_plain);
 #endif
 }
 

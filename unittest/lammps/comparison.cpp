@@ -209,11 +209,17 @@ double pe_after_move(LammpsSession &lmp, int id, int d, double dx) {
   return lmp.thermo("pe");
 }
 
+std::unique_ptr<LammpsSession> open_session(const Variant &v, const std::string &log) {
+  const bool autoload = !v.lammps_args.empty();
+  auto lmp = std::make_unique<LammpsSession>(log, v.lammps_args, autoload);
+  if (v.pair != "reaxff" && !autoload) lmp->load_plugin();
+  return lmp;
+}
+
 bool run_system(const SystemSpec &s, const Variant &v, Snapshot &step0, Snapshot &after,
                 std::string *error) {
-  const bool autoload = !v.lammps_args.empty();
-  LammpsSession lmp("none", v.lammps_args, autoload);
-  if (v.pair != "reaxff" && !autoload) lmp.load_plugin();
+  const std::unique_ptr<LammpsSession> session = open_session(v);
+  LammpsSession &lmp = *session;
   std::string err = lmp.run(setup_script(s, v));
   if (err.empty()) err = lmp.run("thermo " + std::to_string(s.steps) + "\nrun 0 post no");
   if (!err.empty()) {

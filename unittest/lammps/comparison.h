@@ -2,6 +2,7 @@
 // a snapshot of what LAMMPS reports, and the comparison of two snapshots.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,9 @@ struct Snapshot {
   double vatom_sum[6] = {}, ppair[6] = {};
 };
 
+// A LAMMPS instance for the styles of `v`: our plugin loaded at start-up where
+// v has a command line (-k on ... -sf ...), else loaded now for our styles.
+std::unique_ptr<LammpsSession> open_session(const Variant &v, const std::string &log = "none");
 std::string setup_script(const SystemSpec &s, const Variant &v);
 // The computes and thermo columns snapshot() reads, for pair style `pair`.
 std::string snapshot_outputs(const std::string &pair);

@@ -38,17 +38,11 @@ struct HardSystem {
 };
 
 HardSystem hns() {
-  return {source_dir() + "/examples/HNS/",
-          "data.hns-equil",
-          "NULL",
-          "ffield.reax.hns",
-          "C H O N",
-          "reaxff",
-          "2 2 1",
+  return {source_dir() + "/examples/HNS/", "data.hns-equil", "NULL", "ffield.reax.hns", "C H O N",
+          "reaxff", "2 2 1",
           // (at 1.5x density on 2 and 4 ranks reaxff's lists overflow at its
           // defaults: it crashed in Compute_Forces)
-          "safezone 3.0 mincap 150",
-          0.1};
+          "safezone 3.0 mincap 150", 0.1};
 }
 HardSystem tatb() {
   return {std::string(LAMMPS_EXAMPLES_DIR) + "/",
@@ -98,9 +92,8 @@ struct Ending {
 };
 
 Ending drive(const HardSystem &s, const Variant &v, const std::string &commands) {
-  const bool autoload = !v.lammps_args.empty();
-  LammpsSession lmp("none", v.lammps_args, autoload);
-  if (v.pair != "reaxff" && !autoload) lmp.load_plugin();
+  const std::unique_ptr<LammpsSession> session = open_session(v);
+  LammpsSession &lmp = *session;
   Ending e;
   e.error = lmp.run(setup(s, v));
   if (e.error.empty()) e.error = lmp.run(commands);
@@ -183,9 +176,8 @@ TEST(HardConditions, ChargesThatCannotConvergeWarnAndStayFinite) {
     SCOPED_TRACE(v.lammps_args.empty() ? "-sf gpu styles" : "-k on");
     const std::string log = scratch_path("hard_maxiter.log");
     {
-      const bool autoload = !v.lammps_args.empty();
-      LammpsSession lmp(log, v.lammps_args, autoload);
-      if (!autoload) lmp.load_plugin();
+      const std::unique_ptr<LammpsSession> session = open_session(v, log);
+      LammpsSession &lmp = *session;
       std::string script = setup(hns(), v);
       const std::string full = "maxiter 2000 ";
       script.replace(script.find(full), full.size(), "maxiter 2 ");
@@ -220,9 +212,8 @@ TEST(HardConditions, BondStretchedThroughTheBondOrderCutoff) {
       "Masses\n\n1 1.008\n2 12.011\n3 15.999\n\nAtoms\n\n1 2 0.0 10.0 10.0 10.0\n"
       "2 2 0.0 11.0 10.0 10.0\n");
   auto scan = [&](const Variant &v, std::vector<double> &energy, std::vector<double> &force) {
-    const bool autoload = !v.lammps_args.empty();
-    LammpsSession lmp("none", v.lammps_args, autoload);
-    if (v.pair != "reaxff" && !autoload) lmp.load_plugin();
+    const std::unique_ptr<LammpsSession> session = open_session(v);
+    LammpsSession &lmp = *session;
     ASSERT_EQ(lmp.run("units real\natom_style charge\natom_modify map array\nread_data " + data +
                       "\npair_style " + v.pair + " " + dir + "lmp_control checkqeq no " +
                       v.pair_keywords + "\npair_coeff * * " + dir +

@@ -97,9 +97,8 @@ TEST(KokkosSwitch, HistoryMovesWithTheAtoms) {
   const SystemSpec &sys = all_systems()[1];  // RDX (LAMMPS sorts no triclinic box: not HNS)
   auto mean_iterations = [&](Variant v, double &s, double &t) {
     v.after_box = "atom_modify sort 10 0.0";
-    const bool autoload = !v.lammps_args.empty();
-    LammpsSession lmp("none", v.lammps_args, autoload);
-    if (!autoload) lmp.load_plugin();
+    const std::unique_ptr<LammpsSession> session = open_session(v);
+    LammpsSession &lmp = *session;
     const std::string err =
         lmp.run(setup_script(sys, v) +
                 "velocity all set 0.1 0.1 0.1 sum yes\nrun 50 post no\natom_modify sort 10 1.7\n"

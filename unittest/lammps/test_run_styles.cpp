@@ -70,9 +70,8 @@ struct Ending {
 // The set-up, then `commands`, with one set of styles.
 Ending drive(const Variant &v, Charges charges, const std::string &commands) {
   const auto start = std::chrono::steady_clock::now();
-  const bool autoload = !v.lammps_args.empty();
-  LammpsSession lmp("none", v.lammps_args, autoload);
-  if (v.pair != "reaxff" && !autoload) lmp.load_plugin();
+  const std::unique_ptr<LammpsSession> session = open_session(v);
+  LammpsSession &lmp = *session;
   Ending e;
   e.error = lmp.run(setup(charges, v));
   if (e.error.empty()) e.error = lmp.run(commands);
